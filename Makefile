@@ -1,0 +1,27 @@
+# Quick start: `make up` (whole system, foreground) and `make test` (whole suite). See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.PHONY: help up test client setup services bench
+
+help:
+	@echo "make up       install, build, migrate and run every service locally (Ctrl-C stops)"
+	@echo "make test     lint, typecheck, unit and integration tests"
+	@echo "make client NAME=x SCOPES=\"pushes:read pushes:write\"   print a new client's JSON credentials"
+
+up:
+	@bash scripts/up.sh
+
+test:
+	@bash scripts/test.sh
+
+client:
+	@bash scripts/client.sh "$(NAME)" "$(SCOPES)"
+
+setup:
+	@bash scripts/setup.sh
+
+services:
+	@bash scripts/ensure-services.sh
+
+bench:
+	@bash scripts/setup.sh && source scripts/toolchain.sh && bash scripts/ensure-services.sh && pnpm --silent bench

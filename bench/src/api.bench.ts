@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import type autocannon from 'autocannon';
+import { join } from 'node:path';
+import { runAuthMigrations, runCli } from '@secret-push/auth';
+import { dropDatabase, withDatabase } from '@secret-push/db-kit';
+import { runPushMigrations } from '@secret-push/push';
+import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
+import { type LoadResult, SECONDS, load } from './load';
+import { insertLoop, updateLoop } from './pg-loops';
+import { type Proc, startProcess } from './processes';
+import type { BenchResult, Figure } from './report';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POOL = 10; // the services' default pool size
+const PAYLOAD_1KB = 'x'.repeat(1024);
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+async function cli(env: Record<string, string>, ...argv: string[]): Promise<string> {
+  const out: string[] = [];
+  const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => console.error(l) });
+  if (code !== 0) throw new Error(`secret-push-auth ${argv.join(' ')} failed`);
+  return out.join('\n');
+}
+
+async function token(authUrl: string, id: string, secret: string): Promise<string> {
+  const res = await fetch(`${authUrl}/connect/token`, {
+    method: 'POST',
+    headers: { authorization: basic(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * Throughput and latency of the services in production mode, one process each, each next to the
+ * ceiling measured in the same run (DESIGN §12). Load: autocannon, 16 connections unless stated,
+ * BENCH_SECONDS (default 10) per run, all on 127.0.0.1.
+ */
+export async function apiBenchmark(root: string): Promise<BenchResult> {
+  const tag = randomBytes(4).toString('hex');
+  const authDb = withDatabase(SERVER, `bench_auth_${tag}`);
+  const pushDb = withDatabase(SERVER, `bench_push_${tag}`);
+  const ceilingDb = withDatabase(SERVER, `bench_ceiling_${tag}`);
+  const prefix = uniquePrefix('bench');
+  const procs: Proc[] = [];
+  const start = async (script: string, env: Record<string, string>, ready: string) => {
+    const p = await startProcess(join(root, script), env, ready);
+    procs.push(p);
+    return p;
+  };
+  try {
+    await Promise.all([runAuthMigrations(authDb), runPushMigrations(pushDb), runPushMigrations(ceilingDb)]);
+    const ports = {
+      auth: await freePort(),
+      push: await freePort(),
+      hello: await freePort(),
+      express: await freePort(),
+      oidc: await freePort(),
+    };
+    const authEnv: Record<string, string> = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      AUTH_PORT: String(ports.auth),
+      AUTH_ISSUER: `http://127.0.0.1:${ports.auth}`,
+      AUTH_DATABASE_URL: authDb,
+      AUTH_REDIS_URL: REDIS_URL,
+      AUTH_REDIS_PREFIX: `${prefix}auth:`,
+      AUTH_JWKS: await cli({}, 'keys', 'generate'),
+      AUTH_COOKIE_KEYS: randomBytes(32).toString('hex'),
+    };
+    const rs = JSON.parse(
+      await cli(authEnv, 'clients', 'create-resource-server', '--name', 'push-api', '--json'),
+    ) as Record<string, string>;
+    const client = JSON.parse(
+      await cli(
+        authEnv,
+        'clients',
+        'create',
+        '--name',
+        'bench',
+        '--scopes',
+        'pushes:read pushes:write',
+        '--json',
+      ),
+    ) as Record<string, string>;
+    const auth = await start('services/auth/dist/main.js', authEnv, `http://127.0.0.1:${ports.auth}/healthz`);
+    const push = await start(
+      'services/push/dist/main-api.js',
+      {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        PUSH_PORT: String(ports.push),
+        PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
+        PUSH_DATABASE_URL: pushDb,
+        PUSH_REDIS_URL: REDIS_URL,
+        PUSH_REDIS_PREFIX: `${prefix}push:`,
+        PUSH_AUTH_URL: auth.url,
+        PUSH_INTROSPECTION_CLIENT_ID: rs.client_id!,
+        PUSH_INTROSPECTION_CLIENT_SECRET: rs.client_secret!,
+        PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+        PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
+        PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
+      },
+      `http://127.0.0.1:${ports.push}/healthz`,
+    );
+    const hello = await start(
+      'bench/dist/servers/http-hello.js',
+      { PORT: String(ports.hello) },
+      `http://127.0.0.1:${ports.hello}/`,
+    );
+    const bare = await start(
+      'bench/dist/servers/express-json.js',
+      { PORT: String(ports.express) },
+      `http://127.0.0.1:${ports.express}/json`,
+    );
+    const oidc = await start(
+      'bench/dist/servers/oidc-memory.js',
+      { PORT: String(ports.oidc) },
+      `http://127.0.0.1:${ports.oidc}/.well-known/openid-configuration`,
+    );
+    const bearer = await token(auth.url, client.client_id!, client.client_secret!);
+    const memToken = await token(oidc.url, 'bench', 'bench-secret');
+
+    const runs: Record<string, LoadResult> = {};
+    const run = async (name: string, opts: Parameters<typeof load>[0]) => {
+      console.log(`api: ${name}`);
+      runs[name] = await load(opts);
+    };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const json = { 'content-type': 'application/json' };
+    await run('ceiling: node:http hello', { url: `${hello.url}/` });
+    await run('ceiling: Express 5 JSON route', { url: `${bare.url}/json` });
+    await run('ceiling: oidc-provider token (memory)', {
+      url: `${oidc.url}/connect/token`,
+      method: 'POST',
+      headers: { ...form, authorization: basic('bench', 'bench-secret') },
+      body: 'grant_type=client_credentials',
+    });
+    await run('ceiling: oidc-provider introspect (memory)', {
+      url: `${oidc.url}/connect/introspect`,
+      method: 'POST',
+      headers: { ...form, authorization: basic('rs', 'rs-secret') },
+      body: `token=${memToken}`,
+    });
+    await run('GET /api/v2/version', { url: `${push.url}/api/v2/version` });
+    await run('POST /connect/token', {
+      url: `${auth.url}/connect/token`,
+      method: 'POST',
+      headers: { ...form, authorization: basic(client.client_id!, client.client_secret!) },
+      body: 'grant_type=client_credentials',
+    });
+    await run('POST /connect/introspect', {
+      url: `${auth.url}/connect/introspect`,
+      method: 'POST',
+      headers: { ...form, authorization: basic(rs.client_id!, rs.client_secret!) },
+      body: `token=${bearer}`,
+    });
+    const createBody = JSON.stringify({ push: { payload: PAYLOAD_1KB, expire_after_views: 100 } });
+    await run('POST /pushes anonymous 1 KB', {
+      url: `${push.url}/api/v2/pushes`,
+      method: 'POST',
+      headers: json,
+      body: createBody,
+    });
+    await run('POST /pushes with a bearer token', {
+      url: `${push.url}/api/v2/pushes`,
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${bearer}` },
+      body: createBody,
+    });
+    await run('POST /pushes anonymous, 64 connections', {
+      url: `${push.url}/api/v2/pushes`,
+      method: 'POST',
+      headers: json,
+      body: createBody,
+      connections: 64,
+    });
+
+    const tokens: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const res = await fetch(`${push.url}/api/v2/pushes`, {
+        method: 'POST',
+        headers: json,
+        body: createBody,
+      });
+      tokens.push(((await res.json()) as { url_token: string }).url_token);
+    }
+    let next = 0;
+    const retrieve = {
+      url: `${push.url}/api/v2/pushes/x`,
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            path: `/api/v2/pushes/${tokens[next++ % tokens.length]}`,
+          }),
+        },
+      ],
+    };
+    await run('GET /pushes/:token (uses a view)', retrieve);
+    await run('GET /pushes/:token, 64 connections', { ...retrieve, connections: 64 });
+    await run('GET /pushes/active', {
+      url: `${push.url}/api/v2/pushes/active`,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+
+    console.log('api: pg ceilings');
+    const insertCeiling = await insertLoop(ceilingDb, 16, POOL);
+    const updateCeiling = await updateLoop(ceilingDb, 16, POOL);
+
+    const figures: Figure[] = [];
+    const r = (name: string) => runs[name]!;
+    const describe = (
+      name: string,
+      ceilingName: string | undefined,
+      ceilingRps: number | undefined,
+      target?: number,
+    ) => {
+      const x = r(name);
+      const ratio = ceilingRps ? Math.round((x.rps / ceilingRps) * 100) / 100 : undefined;
+      figures.push({
+        name: `${name}: ${x.rps} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, max ${x.max} ms, non-2xx ${x.non2xx}, errors ${x.errors}`,
+        value: ratio ?? x.rps,
+        unit: ratio !== undefined ? `× ${ceilingName} (${ceilingRps}/s)` : 'req/s',
+        ...(target !== undefined && ratio !== undefined
+          ? { target: `≥ ${target}×`, pass: ratio >= target && x.non2xx === 0 && x.errors === 0 }
+          : {}),
+      });
+    };
+    for (const name of Object.keys(runs).filter((n) => n.startsWith('ceiling'))) {
+      describe(name, undefined, undefined);
+    }
+    figures.push({
+      name: 'ceiling: pg single-row INSERT loop (16 loops, pool 10)',
+      value: insertCeiling,
+      unit: 'rows/s',
+    });
+    figures.push({
+      name: 'ceiling: pg consume-UPDATE loop (16 loops, pool 10)',
+      value: updateCeiling,
+      unit: 'rows/s',
+    });
+    describe('GET /api/v2/version', 'Express route', r('ceiling: Express 5 JSON route').rps, 0.8);
+    describe('POST /connect/token', 'oidc memory', r('ceiling: oidc-provider token (memory)').rps, 0.6);
+    describe(
+      'POST /connect/introspect',
+      'oidc memory',
+      r('ceiling: oidc-provider introspect (memory)').rps,
+      0.6,
+    );
+    describe('POST /pushes anonymous 1 KB', 'pg INSERT loop', insertCeiling, 0.5);
+    describe(
+      'POST /pushes with a bearer token',
+      'anonymous create',
+      r('POST /pushes anonymous 1 KB').rps,
+      0.9,
+    );
+    describe('POST /pushes anonymous, 64 connections', undefined, undefined);
+    describe('GET /pushes/:token (uses a view)', 'pg UPDATE loop', updateCeiling, 0.5);
+    describe('GET /pushes/:token, 64 connections', undefined, undefined);
+    describe('GET /pushes/active', undefined, undefined);
+    for (const name of ['POST /pushes anonymous 1 KB', 'GET /pushes/:token (uses a view)']) {
+      figures.push({
+        name: `${name}: p99 at 16 connections`,
+        value: r(name).p99,
+        unit: 'ms',
+        target: '≤ 25 ms',
+        pass: r(name).p99 <= 25,
+      });
+    }
+    figures.push({ name: 'auth peak RSS', value: auth.peakRssMiB(), unit: 'MiB' });
+    figures.push({ name: 'push API peak RSS', value: push.peakRssMiB(), unit: 'MiB' });
+    return {
+      benchmark: 'API throughput and latency',
+      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.`,
+      figures,
+    };
+  } finally {
+    await Promise.allSettled(procs.map((p) => p.stop()));
+    await Promise.allSettled([
+      dropDatabase(authDb),
+      dropDatabase(pushDb),
+      dropDatabase(ceilingDb),
+      deleteRedisKeys(REDIS_URL, prefix),
+    ]);
+  }
+}

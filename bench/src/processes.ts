@@ -1,0 +1,46 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Proc {
+  child: ChildProcess;
+  url: string;
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node script as its own process (the load generator must not share its event loop). */
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<Proc> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    const ok = await fetch(readyUrl).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) break;
+    await sleep(100);
+  }
+  return {
+    child,
+    url: new URL(readyUrl).origin,
+    peakRssMiB() {
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  pass?: boolean;
+}
+
+export interface BenchResult {
+  benchmark: string;
+  description: string;
+  figures: Figure[];
+}
+
+export function machine(): string {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/** Writes `bench/results/latest.json` and `latest.md` (and a dated copy of each). */
+export function writeResults(dir: string, results: BenchResult[]): string {
+  mkdirSync(dir, { recursive: true });
+  const date = new Date().toISOString();
+  const lines = [`# Benchmark results`, '', `${date} — ${machine()}`, ''];
+  for (const r of results) {
+    lines.push(
+      `## ${r.benchmark}`,
+      '',
+      r.description,
+      '',
+      '| figure | value | target | |',
+      '|---|---|---|---|',
+    );
+    for (const f of r.figures) {
+      const mark = f.pass === undefined ? '' : f.pass ? 'pass' : 'MISS';
+      lines.push(`| ${f.name} | ${f.value} ${f.unit} | ${f.target ?? ''} | ${mark} |`);
+    }
+    lines.push('');
+  }
+  const md = lines.join('\n');
+  const json = JSON.stringify({ date, machine: machine(), results }, null, 2);
+  const stamp = date.replace(/[:.]/g, '-');
+  writeFileSync(join(dir, 'latest.md'), md);
+  writeFileSync(join(dir, 'latest.json'), json);
+  writeFileSync(join(dir, `${stamp}.md`), md);
+  writeFileSync(join(dir, `${stamp}.json`), json);
+  return md;
+}

@@ -1,0 +1,3 @@
+export { ConfigError, parseEnv, readSecretFiles } from './parse-env';
+export { envBoolean, envCsv, envInt, envJson } from './env-types';
+export { commonEnv } from './common-env';

@@ -1,0 +1,5 @@
+export { createKysely, type DbOptions } from './create-kysely';
+export { dropDatabase, ensureDatabase, databaseName, withDatabase } from './database-admin';
+export { migrateToLatest, type MigrationSet } from './migrate';
+export { migrateDatabase, runMigrationsCommand } from './migrate-database';
+export { isConnectionError } from './errors';

@@ -1,0 +1,2 @@
+export { ERROR_CODES, HttpError, type ErrorBody, type ErrorCode } from './http-error';
+export { errorHandler, notFoundHandler } from './error-handler';

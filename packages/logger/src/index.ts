@@ -1,0 +1,2 @@
+export { createLogger, REDACT_PATHS, type Logger } from './logger';
+export { createHttpLogger, pathWithoutQuery, type HttpLogger } from './http-logger';

@@ -1,0 +1,44 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '@secret-push/logger';
+
+/**
+ * A Redis client for request paths: no offline queue and one retry, so a request never waits for
+ * a Redis that is down (callers fail open or answer 503). Connection errors are logged once per
+ * distinct message, not once per reconnect attempt.
+ */
+export function createRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  let lastError = '';
+  redis.on('error', (err: Error) => {
+    if (err.message !== lastError) logger.warn({ err: err.message }, 'redis connection error');
+    lastError = err.message;
+  });
+  redis.on('ready', () => {
+    lastError = '';
+  });
+  return redis;
+}
+
+/** quit() fails while disconnected (no offline queue); disconnect() then stops the reconnect loop. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  await redis.quit().catch(() => redis.disconnect());
+}
+
+/**
+ * Waits up to `ms` for the connection (start-up): without an offline queue, commands sent before
+ * it is ready fail, so limiters would fail open for the first requests. False when not ready in time.
+ */
+export async function waitUntilReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, ms);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    redis.once('ready', onReady);
+  });
+}

@@ -1,0 +1,4 @@
+export { TEST_DATABASE_PREFIX, freshDatabase, type TestDatabase } from './fresh-database';
+export { REDIS_URL, deleteRedisKeys, startPrivateRedis, uniquePrefix, type PrivateRedis } from './redis';
+export { freePort } from './free-port';
+export { captureLogs, type CapturedLogs } from './capture-logs';

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing (Node 24, pnpm, dependencies from the frozen lockfile) and builds.
+# Progress goes to stderr so that callers can keep stdout clean.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/toolchain.sh || exit 1
+pnpm install --frozen-lockfile --prefer-offline --reporter=silent >&2
+pnpm --silent build >&2

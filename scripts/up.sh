@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make up: installs what is missing, builds, prepares databases and the local env file, then runs
+# every service in the foreground with readable logs. Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/ensure-services.sh
+bash scripts/dev-env.sh
+source scripts/toolchain.sh || exit 1
+set -a; source .local/dev.env; set +a
+
+export AUTH_HOST="${AUTH_HOST:-127.0.0.1}" AUTH_PORT="${AUTH_PORT:-4000}"
+export PUSH_HOST="${PUSH_HOST:-127.0.0.1}" PUSH_PORT="${PUSH_PORT:-3000}"
+export PUSH_WORKER_HOST="${PUSH_WORKER_HOST:-127.0.0.1}" PUSH_WORKER_PORT="${PUSH_WORKER_PORT:-3001}"
+AUTH_URL="http://$AUTH_HOST:$AUTH_PORT"
+PUSH_URL="http://$PUSH_HOST:$PUSH_PORT"
+export PUSH_AUTH_URL="$AUTH_URL"
+
+banner() {
+  for _ in $(seq 1 100); do
+    curl -fsS "$AUTH_URL/readyz" >/dev/null 2>&1 && curl -fsS "$PUSH_URL/readyz" >/dev/null 2>&1 && break
+    sleep 0.3
+  done
+  cat <<MSG
+
+================================================================================
+ secret-push is running            (Ctrl-C stops everything)
+   auth service   $AUTH_URL
+   push API       $PUSH_URL/api/v2   (docs: $PUSH_URL/api/v2/docs)
+   expiry worker  http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
+
+ Demo client (kept in .local/dev.env):
+   client_id      $DEMO_CLIENT_ID
+   client_secret  $DEMO_CLIENT_SECRET
+
+ Get an access token:
+   curl -s -u '$DEMO_CLIENT_ID:$DEMO_CLIENT_SECRET' -d grant_type=client_credentials $AUTH_URL/connect/token
+
+ Create a push with it, then retrieve it (each retrieval uses a view):
+   TOKEN=\$(curl -s -u '$DEMO_CLIENT_ID:$DEMO_CLIENT_SECRET' -d grant_type=client_credentials $AUTH_URL/connect/token | sed -E 's/.*"access_token":"([^"]+)".*/\1/')
+   URL_TOKEN=\$(curl -s -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
+     -d '{"push":{"payload":"my secret","expire_after_views":2}}' $PUSH_URL/api/v2/pushes | sed -E 's/.*"url_token":"([^"]+)".*/\1/')
+   curl -s $PUSH_URL/api/v2/pushes/\$URL_TOKEN
+================================================================================
+
+MSG
+}
+banner &
+banner_pid=$!
+trap 'kill $banner_pid 2>/dev/null || true' EXIT
+
+PRETTY="node_modules/.bin/pino-pretty --colorize --translateTime SYS:HH:MM:ss --ignore pid,hostname,name"
+node_modules/.bin/concurrently --kill-others --names auth,push,worker --prefix-colors blue,green,magenta \
+  "node services/auth/dist/main.js | $PRETTY" \
+  "node services/push/dist/main-api.js | $PRETTY" \
+  "node services/push/dist/main-worker.js | $PRETTY"

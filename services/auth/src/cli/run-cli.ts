@@ -1,0 +1,159 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createKysely } from '@secret-push/db-kit';
+import { ConfigError } from '@secret-push/config';
+import { DEV_KEY_PREFIX, loadAuthConfig } from '../config';
+import {
+  ClientAdminError,
+  type IssuedCredentials,
+  createClient,
+  createResourceServer,
+  deleteClient,
+  listClients,
+  rotateSecret,
+} from '../clients/client-admin';
+import { createProvider } from '../provider/create-provider';
+import type { AuthDatabase } from '../storage/database';
+import { createKyselyAdapter } from '../storage/kysely-adapter';
+import { runAuthMigrations } from '../main-migrate';
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `usage: secret-push-auth <command>
+  clients create --name NAME --scopes "pushes:read pushes:write" [--json]
+  clients create-resource-server --name push-api [--json]
+  clients list [--json]
+  clients rotate-secret CLIENT_ID [--json]
+  clients delete CLIENT_ID
+  keys generate [--dev]        print a new signing JWKS (AUTH_JWKS) as JSON
+  keys cookie [--dev]          print a new cookie key (AUTH_COOKIE_KEYS)
+  migrate                      create the database if needed and apply migrations
+Environment: AUTH_DATABASE_URL, AUTH_REDIS_URL and the service's other variables.`;
+
+function generateJwks(dev: boolean): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = `${dev ? DEV_KEY_PREFIX : ''}${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+  return JSON.stringify({
+    keys: [{ ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }],
+  });
+}
+
+function printCredentials(io: CliIo, creds: IssuedCredentials, json: boolean): void {
+  if (json) return io.out(JSON.stringify(creds));
+  io.out(`client_id:     ${creds.client_id}`);
+  io.out(`client_secret: ${creds.client_secret}`);
+  if (creds.scope) io.out(`scope:         ${creds.scope}`);
+  io.out('The secret is shown only now; it is stored as a hash.');
+}
+
+/** The operator CLI. Returns the process exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        dev: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values: opts, positionals } = parsed;
+  const [group, command, arg] = positionals;
+  if (opts.help || !group) {
+    io.out(USAGE);
+    return opts.help ? 0 : 2;
+  }
+  if (group === 'keys' && command === 'generate') {
+    io.out(generateJwks(opts.dev));
+    return 0;
+  }
+  if (group === 'keys' && command === 'cookie') {
+    io.out(`${opts.dev ? DEV_KEY_PREFIX : ''}${randomBytes(32).toString('base64url')}`);
+    return 0;
+  }
+
+  let config;
+  try {
+    config = loadAuthConfig(io.env);
+  } catch (err) {
+    io.err(err instanceof ConfigError ? err.message : String(err));
+    return 2;
+  }
+  if (group === 'migrate') {
+    const applied = await runAuthMigrations(config.db.url);
+    io.out(applied.length ? `applied: ${applied.join(', ')}` : 'auth database is up to date');
+    return 0;
+  }
+  if (group !== 'clients') {
+    io.err(USAGE);
+    return 2;
+  }
+
+  const db = createKysely<AuthDatabase>({ url: config.db.url, poolSize: 1 });
+  const provider = createProvider(config, createKyselyAdapter(db));
+  try {
+    switch (command) {
+      case 'create':
+        if (!opts.name || !opts.scopes) {
+          throw new ClientAdminError('clients create needs --name and --scopes');
+        }
+        printCredentials(
+          io,
+          await createClient({ db, provider }, { name: opts.name, scopes: opts.scopes }),
+          opts.json,
+        );
+        return 0;
+      case 'create-resource-server':
+        printCredentials(
+          io,
+          await createResourceServer({ db, provider }, { name: opts.name ?? 'push-api' }),
+          opts.json,
+        );
+        return 0;
+      case 'list': {
+        const clients = await listClients(db);
+        if (opts.json) io.out(JSON.stringify(clients));
+        else {
+          for (const c of clients) {
+            io.out(`${c.client_id}\t${c.name}\t${c.resource_server ? '(resource server)' : c.scope}`);
+          }
+        }
+        return 0;
+      }
+      case 'rotate-secret':
+        if (!arg) throw new ClientAdminError('clients rotate-secret needs a CLIENT_ID');
+        printCredentials(io, await rotateSecret(db, arg), opts.json);
+        return 0;
+      case 'delete': {
+        if (!arg) throw new ClientAdminError('clients delete needs a CLIENT_ID');
+        const { tokensRevoked } = await deleteClient(db, arg);
+        io.out(`deleted ${arg}; ${tokensRevoked} live token(s) revoked`);
+        return 0;
+      }
+      case undefined:
+      default:
+        io.err(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ClientAdminError) {
+      io.err(err.message);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}

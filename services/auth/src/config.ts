@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { commonEnv, envBoolean, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
+
+/** Key ids and cookie keys written by `secret-push-auth keys generate --dev` start with this. */
+export const DEV_KEY_PREFIX = 'dev-';
+
+const jwkSchema = z.looseObject({ kid: z.string().min(1), kty: z.string(), d: z.string().optional() });
+const jwksSchema = z.object({ keys: z.array(jwkSchema).min(1, 'must hold at least one key') });
+
+const schema = z.object({
+  ...commonEnv,
+  AUTH_HOST: z.string().default('127.0.0.1'),
+  AUTH_PORT: envInt(0, 65535).default(4000),
+  AUTH_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  AUTH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  AUTH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
+  AUTH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  AUTH_REDIS_PREFIX: z.string().default('auth:'),
+  AUTH_JWKS: envJson(jwksSchema).optional(),
+  AUTH_COOKIE_KEYS: envCsv().optional(),
+  AUTH_ACCESS_TOKEN_TTL: envInt(1, 86_400).default(3600),
+  AUTH_TRUST_PROXY: envBoolean().default(false),
+  AUTH_THROTTLE_WINDOW_SECONDS: envInt(1, 86_400).default(300),
+  AUTH_THROTTLE_MAX_PER_CLIENT_IP: envInt(1, 100_000).default(10),
+  AUTH_THROTTLE_MAX_PER_IP: envInt(1, 1_000_000).default(100),
+  AUTH_PURGE_INTERVAL_SECONDS: envInt(10, 86_400).default(600),
+});
+
+type Vars = z.infer<typeof schema>;
+export type Jwks = z.infer<typeof jwksSchema>;
+
+function productionProblems(v: Vars): string[] {
+  if (v.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (!v.AUTH_ISSUER) problems.push('AUTH_ISSUER: required in production');
+  if (!v.AUTH_JWKS) problems.push('AUTH_JWKS: required in production (or AUTH_JWKS_FILE)');
+  else if (v.AUTH_JWKS.keys.some((k) => k.kid.startsWith(DEV_KEY_PREFIX) || k.d === undefined)) {
+    problems.push('AUTH_JWKS: development keys (kid "dev-…") or public-only keys are refused in production');
+  }
+  if (!v.AUTH_COOKIE_KEYS?.length) problems.push('AUTH_COOKIE_KEYS: required in production');
+  else if (v.AUTH_COOKIE_KEYS.some((k) => k.startsWith(DEV_KEY_PREFIX) || k.length < 32)) {
+    problems.push(
+      'AUTH_COOKIE_KEYS: development keys or keys shorter than 32 characters are refused in production',
+    );
+  }
+  return problems;
+}
+
+export function loadAuthConfig(env: Record<string, string | undefined>) {
+  return parseEnv(
+    schema,
+    env,
+    (v) => ({
+      env: v.NODE_ENV,
+      logLevel: v.LOG_LEVEL,
+      http: { host: v.AUTH_HOST, port: v.AUTH_PORT, trustProxy: v.AUTH_TRUST_PROXY },
+      issuer: (v.AUTH_ISSUER ?? `http://${v.AUTH_HOST}:${v.AUTH_PORT}`).replace(/\/$/, ''),
+      db: { url: v.AUTH_DATABASE_URL, poolSize: v.AUTH_DATABASE_POOL_SIZE },
+      redis: { url: v.AUTH_REDIS_URL, prefix: v.AUTH_REDIS_PREFIX },
+      /** Undefined outside production means: generate an ephemeral key at start-up. */
+      jwks: v.AUTH_JWKS,
+      cookieKeys: v.AUTH_COOKIE_KEYS ?? [],
+      accessTokenTtlSeconds: v.AUTH_ACCESS_TOKEN_TTL,
+      throttle: {
+        windowSeconds: v.AUTH_THROTTLE_WINDOW_SECONDS,
+        maxPerClientIp: v.AUTH_THROTTLE_MAX_PER_CLIENT_IP,
+        maxPerIp: v.AUTH_THROTTLE_MAX_PER_IP,
+      },
+      purgeIntervalSeconds: v.AUTH_PURGE_INTERVAL_SECONDS,
+    }),
+    {
+      secretFiles: ['AUTH_JWKS', 'AUTH_COOKIE_KEYS', 'AUTH_DATABASE_URL', 'AUTH_REDIS_URL'],
+      check: productionProblems,
+    },
+  );
+}
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -1,0 +1,90 @@
+import type { Redis } from 'ioredis';
+import { Provider } from 'oidc-provider';
+import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { Logger } from '@secret-push/logger';
+import { TooManyAttempts } from '../provider/errors';
+
+export interface ThrottleOptions {
+  windowSeconds: number;
+  maxPerClientIp: number;
+  maxPerIp: number;
+  prefix: string;
+}
+
+/**
+ * Failed client authentications counted in Redis, so the limits hold across replicas:
+ * per (client id, IP), so nobody can lock a client out just by knowing its id, and a higher cap
+ * per IP. The check runs before the secret is compared; failures are recorded from the
+ * provider's error events. If Redis is down the throttle fails open (logged): secrets are
+ * 256-bit random values, so availability of token issuance wins over a brute-force brake.
+ */
+export class ClientAuthThrottle {
+  private readonly perClientIp: RateLimiterRedis;
+  private readonly perIp: RateLimiterRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly options: ThrottleOptions,
+    private readonly logger: Logger,
+  ) {
+    const common = { storeClient: redis, duration: options.windowSeconds };
+    this.perClientIp = new RateLimiterRedis({
+      ...common,
+      keyPrefix: `${options.prefix}authfail:client-ip`,
+      points: options.maxPerClientIp,
+    });
+    this.perIp = new RateLimiterRedis({
+      ...common,
+      keyPrefix: `${options.prefix}authfail:ip`,
+      points: options.maxPerIp,
+    });
+  }
+
+  /** Seconds until `ip` may try again, 0 when it may now. */
+  ipBlockedFor(ip: string): Promise<number> {
+    return this.blockedFor(this.perIp, ip, this.options.maxPerIp);
+  }
+
+  clientBlockedFor(clientId: string, ip: string): Promise<number> {
+    return this.blockedFor(this.perClientIp, `${clientId}|${ip}`, this.options.maxPerClientIp);
+  }
+
+  async recordFailure(ip: string, existingClientId: string | undefined): Promise<void> {
+    try {
+      await Promise.all([
+        this.perIp.penalty(ip, 1),
+        existingClientId ? this.perClientIp.penalty(`${existingClientId}|${ip}`, 1) : undefined,
+      ]);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
+    }
+  }
+
+  private async blockedFor(limiter: RateLimiterRedis, key: string, max: number): Promise<number> {
+    let res: RateLimiterRes | null;
+    try {
+      res = await limiter.get(key);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
+      return 0;
+    }
+    if (!res || res.consumedPoints < max) return 0;
+    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  }
+}
+
+/** Wraps the secret comparison so a (client, IP) over its limit gets 429 before the secret is compared. */
+export function installClientThrottle(provider: Provider, throttle: ClientAuthThrottle): void {
+  type Compare = (this: { clientId: string }, actual: string) => Promise<boolean>;
+  const proto = provider.Client.prototype as unknown as { compareClientSecret: Compare };
+  const compare = proto.compareClientSecret;
+  proto.compareClientSecret = async function throttledCompare(actual: string) {
+    const ctx = Provider.ctx;
+    const wait = await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
+    if (wait > 0) {
+      ctx?.set('Retry-After', String(wait));
+      throw new TooManyAttempts(wait);
+    }
+    return compare.call(this, actual);
+  };
+}

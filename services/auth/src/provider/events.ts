@@ -1,0 +1,45 @@
+import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { Logger } from '@secret-push/logger';
+import type { ClientAuthThrottle } from '../http/client-auth-throttle';
+import type { AuthMetrics } from '../http/metrics';
+
+interface ProviderError extends Error {
+  error?: string;
+  error_detail?: string;
+  statusCode?: number;
+}
+
+const ENDPOINT_EVENTS = {
+  'grant.error': 'token',
+  'introspection.error': 'introspection',
+  'revocation.error': 'revocation',
+} as const;
+
+/** Logs and counts through the provider's events; records failed client authentications for the throttle. */
+export function attachProviderEvents(
+  provider: Provider,
+  deps: { logger: Logger; metrics: AuthMetrics; throttle: ClientAuthThrottle },
+): void {
+  const { logger, metrics, throttle } = deps;
+
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    metrics.tokensIssued.inc({ client_id: ctx.oidc.client?.clientId ?? 'none' });
+  });
+
+  for (const [event, endpoint] of Object.entries(ENDPOINT_EVENTS)) {
+    provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: ProviderError) => {
+      const clientId = ctx.oidc?.client?.clientId;
+      const error = err.error ?? 'unknown';
+      metrics.refusals.inc({ endpoint, error, client_id: clientId ?? 'none' });
+      logger.info(
+        { endpoint, error, detail: err.error_detail, client_id: clientId, ip: ctx.ip },
+        'oauth request refused',
+      );
+      if (error === 'invalid_client') void throttle.recordFailure(ctx.ip, clientId);
+    });
+  }
+
+  provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+    logger.error({ err, path: ctx.path, route: ctx.oidc?.route }, 'auth server error');
+  });
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { isConnectionError } from '@secret-push/db-kit';
+import type { AuthDatabase } from './database';
+import {
+  deleteByGrantId,
+  deletePayload,
+  findLivePayload,
+  markConsumed,
+  upsertPayload,
+} from './oidc-payload.repository';
+import type { OidcPayloadRow } from './oidc-payload.table';
+import { DependencyUnavailable } from '../provider/errors';
+
+/** Models whose id is itself a bearer credential: stored only as SHA-256, so a database copy cannot be replayed. */
+const TOKEN_MODELS = new Set([
+  'AccessToken',
+  'ClientCredentials',
+  'RefreshToken',
+  'AuthorizationCode',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+  'PushedAuthorizationRequest',
+]);
+
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+export function storageId(model: string, id: string): string {
+  return TOKEN_MODELS.has(model) ? sha256(id) : id;
+}
+
+async function guard<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (isConnectionError(err)) throw new DependencyUnavailable('database', { cause: err });
+    throw err;
+  }
+}
+
+function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayload | undefined {
+  if (!row) return undefined;
+  const payload = { ...row.payload } as AdapterPayload;
+  if (jti !== undefined && TOKEN_MODELS.has(row.model)) payload.jti = jti;
+  if (row.consumed_at) payload.consumed = Math.floor(row.consumed_at.getTime() / 1000);
+  return payload;
+}
+
+/** oidc-provider's adapter contract (example/my_adapter.js) over the one `oidc_payload` table. */
+export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: string) => Adapter {
+  return class KyselyAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const { jti: _jti, ...rest } = payload;
+      const stored = TOKEN_MODELS.has(this.model) ? rest : payload;
+      await guard(() =>
+        upsertPayload(db, {
+          model: this.model,
+          id: storageId(this.model, id),
+          payload: stored,
+          expiresInSeconds: expiresIn > 0 ? expiresIn : undefined,
+          clientId: payload.clientId ?? (this.model === 'Client' ? id : null),
+          grantId: payload.grantId ?? null,
+          uid: payload.uid ?? null,
+          userCode: payload.userCode ?? null,
+        }),
+      );
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const row = await guard(() =>
+        findLivePayload(db, { model: this.model, id: storageId(this.model, id) }),
+      );
+      return toPayload(row, id);
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return toPayload(await guard(() => findLivePayload(db, { model: this.model, uid })));
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return toPayload(await guard(() => findLivePayload(db, { model: this.model, userCode })));
+    }
+
+    async consume(id: string): Promise<void> {
+      await guard(() => markConsumed(db, this.model, storageId(this.model, id)));
+    }
+
+    async destroy(id: string): Promise<void> {
+      await guard(() => deletePayload(db, this.model, storageId(this.model, id)));
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await guard(() => deleteByGrantId(db, grantId));
+    }
+  };
+}

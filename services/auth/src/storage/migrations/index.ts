@@ -1,0 +1,7 @@
+import type { MigrationSet } from '@secret-push/db-kit';
+import * as createOidcPayload from './2026_11_21_0001_create_oidc_payload';
+
+/** Every migration of the auth database, in order. */
+export const authMigrations: MigrationSet = {
+  '2026_11_21_0001_create_oidc_payload': createOidcPayload,
+};

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { commonEnv, envBoolean, envCsv, envInt, parseEnv } from '@secret-push/config';
+
+/** Encryption keys: `id:base64key[,id:base64key…]`, 32-byte keys; the first one encrypts new rows. */
+const keyRing = envCsv().transform((entries, ctx) => {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const entry of entries) {
+    const sep = entry.indexOf(':');
+    const id = entry.slice(0, sep);
+    const key = Buffer.from(entry.slice(sep + 1), 'base64');
+    if (sep < 1 || !/^[\w.-]{1,32}$/.test(id) || key.length !== 32) {
+      ctx.addIssue({ code: 'custom', message: 'each key must be "id:<32 bytes in base64>"' });
+      return z.NEVER;
+    }
+    keys.push({ id, key });
+  }
+  if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one key is required' });
+  if (new Set(keys.map((k) => k.id)).size !== keys.length) {
+    ctx.addIssue({ code: 'custom', message: 'key ids must be unique' });
+  }
+  return keys;
+});
+
+/** Storage variables shared by the API and the worker. */
+export const storageEnv = {
+  PUSH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  PUSH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
+  PUSH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  PUSH_REDIS_PREFIX: z.string().default('push:'),
+};
+
+type StorageVars = { [K in keyof typeof storageEnv]: z.infer<(typeof storageEnv)[K]> };
+
+/** The storage part of the API's and the worker's config objects. */
+export function storageConfig(v: StorageVars) {
+  return {
+    db: { url: v.PUSH_DATABASE_URL, poolSize: v.PUSH_DATABASE_POOL_SIZE },
+    redis: { url: v.PUSH_REDIS_URL, prefix: v.PUSH_REDIS_PREFIX },
+  };
+}
+
+const schema = z.object({
+  ...commonEnv,
+  ...storageEnv,
+  PUSH_HOST: z.string().default('127.0.0.1'),
+  PUSH_PORT: envInt(0, 65535).default(3000),
+  PUSH_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PUSH_AUTH_URL: z.url({ protocol: /^https?$/ }),
+  PUSH_INTROSPECTION_CLIENT_ID: z.string().min(1),
+  PUSH_INTROSPECTION_CLIENT_SECRET: z.string().min(1),
+  PUSH_INTROSPECTION_CACHE_SECONDS: envInt(0, 30).default(30),
+  PUSH_INTROSPECTION_CACHE_SIZE: envInt(1, 1_000_000).default(10_000),
+  PUSH_INTROSPECTION_TIMEOUT_MS: envInt(100, 30_000).default(3000),
+  PUSH_ENCRYPTION_KEYS: keyRing,
+  PUSH_TRUSTED_PROXIES: envCsv().default([]),
+  PUSH_ANONYMOUS_ACCESS: envBoolean().default(true),
+  PUSH_PUSHES_ENABLED: envBoolean().default(true),
+  PUSH_URL_PUSHES_ENABLED: envBoolean().default(true),
+  PUSH_QR_PUSHES_ENABLED: envBoolean().default(true),
+  PUSH_FILE_PUSHES_REQUIRE_AUTH: envBoolean().default(true),
+  PUSH_EXPIRE_AFTER_DAYS_DEFAULT: envInt(1, 3650).default(7),
+  PUSH_EXPIRE_AFTER_DAYS_MIN: envInt(1, 3650).default(1),
+  PUSH_EXPIRE_AFTER_DAYS_MAX: envInt(1, 3650).default(90),
+  PUSH_EXPIRE_AFTER_VIEWS_DEFAULT: envInt(1, 10_000).default(5),
+  PUSH_EXPIRE_AFTER_VIEWS_MIN: envInt(1, 10_000).default(1),
+  PUSH_EXPIRE_AFTER_VIEWS_MAX: envInt(1, 10_000).default(100),
+  PUSH_RETRIEVAL_STEP_DEFAULT: envBoolean().default(true),
+  PUSH_DELETABLE_BY_VIEWER_DEFAULT: envBoolean().default(true),
+  PUSH_RATE_LIMIT_CREATE_PER_MINUTE: envInt(1, 1_000_000).default(120),
+  PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: envInt(1, 1_000_000).default(600),
+  PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: envInt(1, 1000).default(5),
+  PUSH_PASSPHRASE_ATTEMPTS_PER_IP: envInt(1, 100_000).default(30),
+  PUSH_MAX_AUDIT_ENTRIES: envInt(10, 1_000_000).default(2000),
+});
+
+type Vars = z.infer<typeof schema>;
+
+function consistency(v: Vars): string[] {
+  const problems: string[] = [];
+  const range = (what: string, min: number, def: number, max: number) => {
+    if (!(min <= def && def <= max)) {
+      problems.push(`PUSH_${what}_DEFAULT: must lie within PUSH_${what}_MIN and PUSH_${what}_MAX`);
+    }
+  };
+  range(
+    'EXPIRE_AFTER_DAYS',
+    v.PUSH_EXPIRE_AFTER_DAYS_MIN,
+    v.PUSH_EXPIRE_AFTER_DAYS_DEFAULT,
+    v.PUSH_EXPIRE_AFTER_DAYS_MAX,
+  );
+  range(
+    'EXPIRE_AFTER_VIEWS',
+    v.PUSH_EXPIRE_AFTER_VIEWS_MIN,
+    v.PUSH_EXPIRE_AFTER_VIEWS_DEFAULT,
+    v.PUSH_EXPIRE_AFTER_VIEWS_MAX,
+  );
+  if (v.NODE_ENV === 'production' && !v.PUSH_PUBLIC_URL) {
+    problems.push('PUSH_PUBLIC_URL: required in production');
+  }
+  if (v.NODE_ENV === 'production' && v.PUSH_ENCRYPTION_KEYS.some((k) => k.id.startsWith('dev-'))) {
+    problems.push('PUSH_ENCRYPTION_KEYS: development keys (id "dev-…") are refused in production');
+  }
+  return problems;
+}
+
+export function loadPushConfig(env: Record<string, string | undefined>) {
+  return parseEnv(
+    schema,
+    env,
+    (v) => ({
+      env: v.NODE_ENV,
+      logLevel: v.LOG_LEVEL,
+      http: { host: v.PUSH_HOST, port: v.PUSH_PORT, trustedProxies: v.PUSH_TRUSTED_PROXIES },
+      publicUrl: (v.PUSH_PUBLIC_URL ?? `http://${v.PUSH_HOST}:${v.PUSH_PORT}`).replace(/\/$/, ''),
+      ...storageConfig(v),
+      auth: {
+        introspectionUrl: `${v.PUSH_AUTH_URL.replace(/\/$/, '')}/connect/introspect`,
+        clientId: v.PUSH_INTROSPECTION_CLIENT_ID,
+        clientSecret: v.PUSH_INTROSPECTION_CLIENT_SECRET,
+        cacheSeconds: v.PUSH_INTROSPECTION_CACHE_SECONDS,
+        cacheSize: v.PUSH_INTROSPECTION_CACHE_SIZE,
+        timeoutMs: v.PUSH_INTROSPECTION_TIMEOUT_MS,
+      },
+      encryptionKeys: v.PUSH_ENCRYPTION_KEYS,
+      features: {
+        anonymousAccess: v.PUSH_ANONYMOUS_ACCESS,
+        pushesEnabled: v.PUSH_PUSHES_ENABLED,
+        urlPushes: v.PUSH_URL_PUSHES_ENABLED,
+        qrPushes: v.PUSH_QR_PUSHES_ENABLED,
+        // File pushes arrive with the files issue; until then the instance reports them disabled.
+        filePushes: false,
+        filePushesRequireAuth: v.PUSH_FILE_PUSHES_REQUIRE_AUTH,
+      },
+      limits: {
+        days: {
+          default: v.PUSH_EXPIRE_AFTER_DAYS_DEFAULT,
+          min: v.PUSH_EXPIRE_AFTER_DAYS_MIN,
+          max: v.PUSH_EXPIRE_AFTER_DAYS_MAX,
+        },
+        views: {
+          default: v.PUSH_EXPIRE_AFTER_VIEWS_DEFAULT,
+          min: v.PUSH_EXPIRE_AFTER_VIEWS_MIN,
+          max: v.PUSH_EXPIRE_AFTER_VIEWS_MAX,
+        },
+        retrievalStepDefault: v.PUSH_RETRIEVAL_STEP_DEFAULT,
+        deletableByViewerDefault: v.PUSH_DELETABLE_BY_VIEWER_DEFAULT,
+        maxAuditEntries: v.PUSH_MAX_AUDIT_ENTRIES,
+      },
+      rateLimits: {
+        createPerMinute: v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
+        retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
+        passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
+        passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
+      },
+    }),
+    {
+      secretFiles: [
+        'PUSH_ENCRYPTION_KEYS',
+        'PUSH_INTROSPECTION_CLIENT_SECRET',
+        'PUSH_DATABASE_URL',
+        'PUSH_REDIS_URL',
+      ],
+      check: consistency,
+    },
+  );
+}
+
+export type PushConfig = ReturnType<typeof loadPushConfig>;

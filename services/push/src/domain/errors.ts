@@ -1,0 +1,42 @@
+/** Domain errors: no HTTP here; http/error-map.ts turns them into responses. */
+export class PushNotFound extends Error {
+  override readonly name = 'PushNotFound';
+}
+
+/** The passphrase was missing or wrong (the two are indistinguishable to the caller). */
+export class PassphraseRejected extends Error {
+  override readonly name = 'PassphraseRejected';
+}
+
+export class NotOwner extends Error {
+  override readonly name = 'NotOwner';
+}
+
+/** DELETE by someone other than the owner, on a push not deletable by viewers. */
+export class NotDeletable extends Error {
+  override readonly name = 'NotDeletable';
+  constructor(readonly authenticated: boolean) {
+    super('not deletable by viewers');
+  }
+}
+
+export class TooManyAttempts extends Error {
+  override readonly name = 'TooManyAttempts';
+  constructor(readonly retryAfterSeconds: number) {
+    super('too many attempts');
+  }
+}
+
+/** A dependency the operation needs is down: the caller should retry later. */
+export class DependencyDown extends Error {
+  override readonly name = 'DependencyDown';
+  constructor(
+    readonly dependency: 'database' | 'redis' | 'auth service' | 'object store',
+    options?: { cause?: unknown },
+  ) {
+    super(`${dependency} unavailable`, options);
+  }
+}
+
+export type DomainError =
+  PushNotFound | PassphraseRejected | NotOwner | NotDeletable | TooManyAttempts | DependencyDown;

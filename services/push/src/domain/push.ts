@@ -1,0 +1,74 @@
+export const PUSH_KINDS = ['text', 'url', 'qr', 'file'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
+/** What the view rule looks at (see view-policy.ts). */
+export interface ViewState {
+  views: number;
+  expireAfterViews: number;
+  expiresAt: Date;
+  expired: boolean;
+  deleted: boolean;
+}
+
+export interface Push extends ViewState {
+  id: string;
+  kind: PushKind;
+  /** `client:<id>` or `user:<id>`; null for anonymous pushes. */
+  owner: string | null;
+  name: string | null;
+  expireAfterDays: number;
+  expiredOn: Date | null;
+  deletableByViewer: boolean | null;
+  retrievalStep: boolean;
+  passphraseProtected: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A push as read, with the database's clock at the time of the read: the only clock. */
+export interface PushSnapshot {
+  push: Push;
+  now: Date;
+}
+
+export const AUDIT_KINDS = [
+  'creation',
+  'view',
+  'failed_view',
+  'failed_passphrase',
+  'expire',
+  'expire_by_views',
+  'expire_by_time',
+  'link_opened',
+  'file_download',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+/** Who did it, as recorded in the audit log. */
+export interface AuditContext {
+  ip: string | null;
+  userAgent: string;
+  referrer: string;
+}
+
+export interface AuditEntry {
+  kind: AuditKind;
+  ip: string | null;
+  userAgent: string;
+  referrer: string;
+  createdAt: Date;
+}
+
+/** Validated input of a create (see http/push.schemas.ts). */
+export interface NewPush {
+  kind: PushKind;
+  payload: string | null;
+  ttlSeconds: number;
+  expireAfterDays: number;
+  expireAfterViews: number;
+  deletableByViewer: boolean | null;
+  retrievalStep: boolean;
+  passphrase: string | null;
+  name: string | null;
+  note: string | null;
+}

@@ -1,0 +1,109 @@
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { HttpError, errorHandler, notFoundHandler } from '@secret-push/http-kit';
+import { type HttpLogger, type Logger } from '@secret-push/logger';
+import type { PushService } from '../domain/push-service';
+import { authenticate, principalOf } from './bearer-auth';
+import { toHttpError } from './error-map';
+import type { TokenVerifier } from './introspection-client';
+import { type PushMetrics, observeRequests } from './metrics';
+import { pushRoutes } from './push.routes';
+import type { CreateRules } from './push.schemas';
+import { type versionBody, versionRoutes } from './version.routes';
+
+export interface AppDeps {
+  pushes: PushService;
+  verifier: TokenVerifier;
+  logger: Logger;
+  httpLogger: HttpLogger;
+  metrics: PushMetrics;
+  publicUrl: string;
+  trustedProxies: readonly string[];
+  version: ReturnType<typeof versionBody>;
+  rules: CreateRules;
+  features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
+  rateLimits: { create: RequestHandler; retrieve: RequestHandler };
+  readiness(): Promise<{ ready: boolean; checks: Record<string, string> }>;
+  openapi: object;
+  docsHtml: string;
+}
+
+/** Existing clients address every route also with a `.json` suffix (`/pushes/TOKEN.json`). */
+const stripJsonSuffix: RequestHandler = (req, _res, next) => {
+  req.url = req.url.replace(/\.json(?=$|\?)/, '');
+  next();
+};
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+/** With anonymous access off, every API endpoint but /version needs a valid token (SPEC §5.3). */
+function gate(anonymousAccess: boolean): RequestHandler {
+  return (req, _res, next) => {
+    if (anonymousAccess || principalOf(req)) return next();
+    next(
+      new HttpError(401, 'unauthorized', 'Authentication required.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
+      }),
+    );
+  };
+}
+
+const pushesDisabled: RequestHandler = (_req, _res, next) =>
+  next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false);
+  app.use(deps.httpLogger);
+  app.use(observeRequests(deps.metrics));
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { ready, checks } = await deps.readiness();
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+
+  const api = express.Router();
+  api.use(stripJsonSuffix, noStore);
+  api.use(versionRoutes(deps.version));
+  api.get('/openapi', (_req, res) => {
+    res.json(deps.openapi);
+  });
+  api.get('/docs', (_req, res) => {
+    res
+      .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .type('html')
+      .send(deps.docsHtml);
+  });
+  api.use(express.json({ limit: '16mb' }));
+  api.use(express.urlencoded({ extended: true, limit: '16mb' }));
+  api.use(authenticate(deps.verifier));
+  api.use(gate(deps.features.anonymousAccess));
+  if (!deps.features.pushesEnabled) api.use('/pushes', pushesDisabled);
+  api.use(
+    pushRoutes({
+      pushes: deps.pushes,
+      publicUrl: deps.publicUrl,
+      rules: deps.rules,
+      anonymousCreate: deps.features.anonymousAccess,
+      fileRequiresAuth: deps.features.fileRequiresAuth,
+      rateLimits: deps.rateLimits,
+    }),
+  );
+  app.use('/api/v2', api);
+
+  app.use(notFoundHandler);
+  app.use(((err, req, res, next) =>
+    errorHandler(deps.logger)(toHttpError(err), req, res, next)) as express.ErrorRequestHandler);
+  return app;
+}

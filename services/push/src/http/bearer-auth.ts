@@ -1,0 +1,107 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Authenticator } from 'passport';
+import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
+import { HttpError } from '@secret-push/http-kit';
+import { AuthServiceUnavailable, type Principal, type TokenVerifier } from './introspection-client';
+
+const REALM = 'secret-push';
+const INVALID_TOKEN_MESSAGE = 'The access token is invalid or has expired.';
+
+const principals = new WeakMap<Request, Principal>();
+
+/** The principal {@link authenticate} established for this request; `undefined` when anonymous. */
+export function principalOf(req: Request): Principal | undefined {
+  return principals.get(req);
+}
+
+const tokenOutsideHeader = (): HttpError =>
+  new HttpError(400, 'bad_request', 'Access tokens are accepted only in the Authorization header.');
+
+const invalidToken = (): HttpError =>
+  new HttpError(401, 'invalid_token', INVALID_TOKEN_MESSAGE, {
+    headers: {
+      'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${INVALID_TOKEN_MESSAGE}"`,
+    },
+  });
+
+function hasOwnAccessToken(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, 'access_token');
+}
+
+/**
+ * Establishes who is calling, without deciding what they may do (see {@link requireScope}).
+ *
+ * - No `Authorization` header: the request continues anonymously.
+ * - A valid bearer token: the request continues with its principal (see {@link principalOf}).
+ * - Any other `Authorization` header, or a token that is invalid, revoked or expired:
+ *   401 `invalid_token` with an RFC 6750 challenge.
+ * - `access_token` in the query string or the parsed body: 400 `bad_request` (RFC 6750 §5.3:
+ *   tokens in URLs get logged). The body is checked only if a body parser ran before.
+ * - The auth service is unavailable: 503 `dependency_unavailable`, never a 401.
+ *
+ * Errors go to `next(err)` as {@link HttpError}s.
+ */
+export function authenticate(verifier: TokenVerifier): RequestHandler {
+  const verify: VerifyFunction = (token, done) => {
+    verifier.verify(token).then(
+      (principal) => done(null, principal ?? false),
+      (err: unknown) => done(err),
+    );
+  };
+  const authenticator = new Authenticator();
+  authenticator.use(new BearerStrategy({ realm: REALM }, verify));
+
+  return (req, res, next) => {
+    if (hasOwnAccessToken(req.query) || hasOwnAccessToken(req.body)) {
+      next(tokenOutsideHeader());
+      return;
+    }
+    if (req.headers.authorization === undefined) {
+      next();
+      return;
+    }
+    const finish = (err: unknown, user?: Express.User | false | null): void => {
+      if (err instanceof AuthServiceUnavailable) return next(HttpError.unavailable('auth service', err));
+      if (err) return next(err);
+      if (!user) return next(invalidToken());
+      principals.set(req, user as Principal);
+      next();
+    };
+    const run = authenticator.authenticate('bearer', { session: false }, finish) as (
+      req: Request,
+      res: Response,
+      next: NextFunction,
+    ) => void;
+    run(req, res, next);
+  };
+}
+
+/**
+ * Lets the request through only if {@link authenticate} established a principal holding
+ * `scope`: otherwise 401 `unauthorized` (anonymous) or 403 `insufficient_scope`, each with an
+ * RFC 6750 challenge, passed to `next(err)` as an {@link HttpError}.
+ */
+export function requireScope(scope: 'pushes:read' | 'pushes:write'): RequestHandler {
+  return (req, _res, next) => {
+    const principal = principalOf(req);
+    if (!principal) {
+      next(
+        new HttpError(401, 'unauthorized', 'Authentication required.', {
+          headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
+        }),
+      );
+      return;
+    }
+    if (!principal.scopes.has(scope)) {
+      next(
+        new HttpError(403, 'insufficient_scope', `This token lacks the ${scope} scope.`, {
+          headers: {
+            'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
+          },
+        }),
+      );
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,70 @@
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PushEvents } from '../domain/push-events';
+
+/** Prometheus metrics of the push API. Route labels are route patterns, never raw paths. */
+export function createPushMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const m = {
+    registry,
+    requestDuration: new Histogram({
+      name: 'push_http_request_duration_seconds',
+      help: 'HTTP request latency by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    created: new Counter({
+      name: 'pushes_created_total',
+      help: 'Pushes created, by kind',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    viewed: new Counter({
+      name: 'pushes_viewed_total',
+      help: 'Views served, by kind',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    expired: new Counter({
+      name: 'pushes_expired_total',
+      help: 'Pushes expired, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    scheduleFailures: new Counter({
+      name: 'push_expiry_schedule_failures_total',
+      help: 'Creates whose delayed expiry job could not be queued (Redis down); the sweep expires them',
+      registers: [registry],
+    }),
+    introspection: new Counter({
+      name: 'push_introspection_cache_lookups_total',
+      help: 'Token verifications by cache outcome (hit ratio = hit / all)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+  };
+  return m;
+}
+
+export type PushMetrics = ReturnType<typeof createPushMetrics>;
+
+export function metricsEvents(m: PushMetrics): PushEvents {
+  return {
+    created: (push) => void m.created.inc({ kind: push.kind }),
+    viewed: (push) => m.viewed.inc({ kind: push.kind }),
+    expired: (_push, reason) => void m.expired.inc({ reason }),
+  };
+}
+
+export function observeRequests(m: PushMetrics): RequestHandler {
+  return (req, res, next) => {
+    const end = m.requestDuration.startTimer({ method: req.method });
+    res.once('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path;
+      end({ route: route ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) });
+    });
+    next();
+  };
+}

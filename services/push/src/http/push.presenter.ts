@@ -1,0 +1,54 @@
+import type { AuditEntry, PushSnapshot } from '../domain/push';
+import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function htmlUrl(publicUrl: string, urlToken: string, retrievalStep: boolean): string {
+  return `${publicUrl}/p/${urlToken}${retrievalStep ? '/r' : ''}`;
+}
+
+/**
+ * The push object of DESIGN §4.1. `expired` is true for a push past its window even before any
+ * statement flagged it; counters use the database's clock of the same read.
+ */
+export function presentPush({ push, now }: PushSnapshot, urlToken: string, publicUrl: string) {
+  return {
+    url_token: urlToken,
+    kind: push.kind,
+    expire_after_days: push.expireAfterDays,
+    expire_after_views: push.expireAfterViews,
+    expired: isEffectivelyExpired(push, now),
+    expired_on: iso(push.expiredOn),
+    expires_at: push.expiresAt.toISOString(),
+    deleted: push.deleted,
+    deletable_by_viewer: push.deletableByViewer,
+    retrieval_step: push.retrievalStep,
+    passphrase_protected: push.passphraseProtected,
+    days_remaining: daysRemaining(push, now),
+    views_remaining: viewsRemaining(push),
+    created_at: push.createdAt.toISOString(),
+    updated_at: push.updatedAt.toISOString(),
+    json_url: `${publicUrl}/api/v2/pushes/${urlToken}`,
+    html_url: htmlUrl(publicUrl, urlToken, push.retrievalStep),
+  };
+}
+
+/** Owner contexts (create response, lists) add name and note. */
+export function presentOwnedPush(
+  snapshot: PushSnapshot,
+  urlToken: string,
+  note: string | null,
+  publicUrl: string,
+) {
+  return { ...presentPush(snapshot, urlToken, publicUrl), name: snapshot.push.name ?? '', note: note ?? '' };
+}
+
+export function presentAuditEntry(e: AuditEntry) {
+  return {
+    kind: e.kind,
+    ip: e.ip,
+    user_agent: e.userAgent,
+    referrer: e.referrer,
+    created_at: e.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { HttpError } from '@secret-push/http-kit';
+import { PUSH_KINDS, type NewPush, type PushKind } from '../domain/push';
+
+/** Instance rules for create (from config). */
+export interface CreateRules {
+  days: { default: number; min: number; max: number };
+  views: { default: number; min: number; max: number };
+  retrievalStepDefault: boolean;
+  deletableByViewerDefault: boolean;
+  enabledKinds: ReadonlySet<PushKind>;
+}
+
+export const MAX_TEXT_PAYLOAD = 1_048_576;
+export const MAX_QR_PAYLOAD = 1024;
+export const MAX_LABEL = 1024;
+
+/** `expire_after_duration` (sent by existing clients instead of days): index → seconds. */
+const MIN = 60;
+const HOUR = 3600;
+const DAY = 86_400;
+export const DURATIONS = [
+  15 * MIN, 30 * MIN, 45 * MIN, HOUR, 6 * HOUR, 12 * HOUR,
+  DAY, 2 * DAY, 3 * DAY, 4 * DAY, 5 * DAY, 6 * DAY,
+  7 * DAY, 14 * DAY, 21 * DAY, 30 * DAY, 60 * DAY, 90 * DAY,
+] as const; // prettier-ignore
+
+/** Integers, also as integer strings ("5"), as clients send them in forms and sometimes in JSON. */
+function intIn(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^-?\d+$/)
+          .transform(Number),
+      ],
+      { error: message },
+    )
+    .pipe(
+      z
+        .number({ error: message })
+        .int({ error: message })
+        .min(min, { error: message })
+        .max(max, { error: message }),
+    );
+}
+
+export const TRUE_WORDS = ['true', '1', 'yes', 'on', 'checked'];
+export const FALSE_WORDS = ['false', '0', 'no', 'off'];
+const BOOL_MESSAGE = 'must be a boolean (true/false, 1/0, yes/no, on/off)';
+
+/** Booleans, also as `true/false/1/0/yes/no/on/off/checked` strings (any case) and 1/0 numbers. */
+const boolLike = z.union(
+  [
+    z.boolean(),
+    z.union([z.literal(0), z.literal(1)]).transform((n) => n === 1),
+    z
+      .string()
+      .refine((s) => TRUE_WORDS.includes(s.toLowerCase()) || FALSE_WORDS.includes(s.toLowerCase()))
+      .transform((s) => TRUE_WORDS.includes(s.toLowerCase())),
+  ],
+  { error: BOOL_MESSAGE },
+);
+
+const label = (what: string) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(MAX_LABEL, { error: `${what} must be at most ${MAX_LABEL} characters` });
+
+/** The `push` object of a create request, as clients may send it (the OpenAPI document is derived from this). */
+export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
+  return z.looseObject({
+    payload: z.string({ error: 'must be a string' }).nullish(),
+    kind: z.enum(PUSH_KINDS, { error: `must be one of ${PUSH_KINDS.join(', ')}` }).nullish(),
+    files: z.unknown().optional(),
+    expire_after_days: intIn(rules.days.min, rules.days.max).nullish(),
+    expire_after_duration: intIn(0, DURATIONS.length - 1).nullish(),
+    expire_after_views: intIn(rules.views.min, rules.views.max).nullish(),
+    deletable_by_viewer: boolLike.nullish(),
+    retrieval_step: boolLike.nullish(),
+    passphrase: z
+      .string({ error: 'must be a string' })
+      .max(MAX_LABEL, { error: `must be at most ${MAX_LABEL} characters` })
+      .nullish(),
+    name: label('name').nullish(),
+    note: label('note').nullish(),
+  });
+}
+
+type PushInput = z.infer<ReturnType<typeof pushInputSchema>>;
+
+const KIND_LABEL: Record<PushKind, string> = { text: 'Text', url: 'URL', qr: 'QR code', file: 'File' };
+
+function isHttpUrl(s: string): boolean {
+  const u = URL.parse(s);
+  return u !== null && (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+}
+
+function payloadProblem(kind: PushKind, payload: string | null | undefined): string | undefined {
+  if (kind === 'file') return undefined;
+  if (payload === null || payload === undefined || payload.trim() === '') return 'Payload is required.';
+  const length = [...payload].length;
+  if (kind === 'text' && length > MAX_TEXT_PAYLOAD) {
+    return `The payload is too large. You can only push up to ${MAX_TEXT_PAYLOAD} characters.`;
+  }
+  if (kind === 'qr' && length > MAX_QR_PAYLOAD) {
+    return `The QR code payload is too large. You can only push up to ${MAX_QR_PAYLOAD} characters.`;
+  }
+  if (kind === 'url' && !isHttpUrl(payload)) return 'must be a valid HTTP or HTTPS URL.';
+  return undefined;
+}
+
+/** Applies kind inference, defaults, cross-field rules and enabled kinds; every problem is reported. */
+function toNewPush(
+  input: PushInput,
+  rules: CreateRules,
+): { value?: NewPush; fields: Record<string, string[]> } {
+  const fields: Record<string, string[]> = {};
+  const fail = (field: string, message: string) => (fields[field] ??= []).push(message);
+  const kind: PushKind = input.kind ?? (input.files !== undefined ? 'file' : 'text');
+  if (!rules.enabledKinds.has(kind)) fail('kind', `${KIND_LABEL[kind]} pushes are disabled.`);
+  const problem = payloadProblem(kind, input.payload);
+  if (problem) fail('payload', problem);
+  const days = input.expire_after_days ?? undefined;
+  const duration = input.expire_after_duration ?? undefined;
+  if (days !== undefined && duration !== undefined) {
+    fail('expire_after_duration', 'send either expire_after_duration or expire_after_days, not both');
+  }
+  if (Object.keys(fields).length > 0) return { fields };
+
+  const ttlSeconds = duration !== undefined ? DURATIONS[duration]! : (days ?? rules.days.default) * DAY;
+  return {
+    fields,
+    value: {
+      kind,
+      payload: input.payload ?? null,
+      ttlSeconds,
+      expireAfterDays: Math.max(1, Math.ceil(ttlSeconds / DAY)),
+      expireAfterViews: input.expire_after_views ?? rules.views.default,
+      // URL pushes are never viewer-deletable: they redirect, so there is nothing to delete safely.
+      deletableByViewer:
+        kind === 'url' ? null : (input.deletable_by_viewer ?? rules.deletableByViewerDefault),
+      retrievalStep: input.retrieval_step ?? rules.retrievalStepDefault,
+      passphrase: input.passphrase ? input.passphrase : null,
+      name: input.name ?? null,
+      note: input.note ?? null,
+    },
+  };
+}
+
+/** Parses a create body `{ push: {...} }`: 400 when `push` is missing or not an object, 422 naming every bad field. */
+export function parseCreateBody(body: unknown, rules: CreateRules): NewPush {
+  const push = (body as { push?: unknown } | undefined)?.push;
+  if (push === null || typeof push !== 'object' || Array.isArray(push)) {
+    throw new HttpError(400, 'bad_request', 'param is missing or the value is empty or invalid: push');
+  }
+  const parsed = pushInputSchema(rules).safeParse(push);
+  if (!parsed.success) {
+    const fields: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      (fields[String(issue.path[0] ?? 'push')] ??= []).push(issue.message);
+    }
+    throw HttpError.validation(fields);
+  }
+  const { value, fields } = toNewPush(parsed.data, rules);
+  if (!value) throw HttpError.validation(fields);
+  return value;
+}
+
+/** `page`: absent → 1; otherwise an integer from 1 to 200, else 400. */
+export function parsePage(raw: unknown): number {
+  if (raw === undefined) return 1;
+  if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 200) {
+    throw new HttpError(400, 'invalid_page', 'Invalid page parameter');
+  }
+  return Number(raw);
+}

@@ -1,0 +1,79 @@
+import type { RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { HttpError } from '@secret-push/http-kit';
+import type { Logger } from '@secret-push/logger';
+import { DependencyDown, TooManyAttempts } from '../domain/errors';
+import type { AttemptLimiter } from '../domain/push-service';
+import { principalOf } from './bearer-auth';
+
+const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+/**
+ * Passphrase attempts per push and per IP, counted atomically in Redis *before* verification, so
+ * the limit holds across replicas however parallel the guesses. Required: if Redis is down the
+ * attempt is refused (DependencyDown → 503), never let through.
+ */
+export function createPassphraseLimiter(
+  redis: Redis,
+  options: { prefix: string; perPush: number; perIp: number },
+): AttemptLimiter {
+  const perPush = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${options.prefix}pp:push`,
+    points: options.perPush,
+    duration: 60,
+  });
+  const perIp = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${options.prefix}pp:ip`,
+    points: options.perIp,
+    duration: 60,
+  });
+  return {
+    async consume(pushKey, ip) {
+      try {
+        await perPush.consume(pushKey);
+        if (ip) await perIp.consume(ip);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) throw new TooManyAttempts(retryAfter(err));
+        throw new DependencyDown('redis', { cause: err });
+      }
+    },
+  };
+}
+
+/**
+ * A general per-caller limit (create, retrieve): per principal when a token was presented, per IP
+ * otherwise (so one pipeline behind a NAT is not throttled with everyone else). It fails open when
+ * Redis is down, with a log line: these limits protect capacity, not secrets.
+ */
+export function perIpRateLimit(
+  redis: Redis,
+  options: { prefix: string; name: string; perMinute: number },
+  logger: Logger,
+): RequestHandler {
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${options.prefix}rl:${options.name}`,
+    points: options.perMinute,
+    duration: 60,
+  });
+  return async (req, _res, next) => {
+    try {
+      await limiter.consume(principalOf(req)?.id ?? `ip:${req.ip ?? 'unknown'}`);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) {
+        const wait = retryAfter(err);
+        throw new HttpError(429, 'rate_limited', `Too many requests. Please retry in ${wait} seconds.`, {
+          headers: { 'Retry-After': String(wait) },
+        });
+      }
+      logger.warn(
+        { limiter: options.name, err: (err as Error).message },
+        'rate limiter unavailable, failing open',
+      );
+    }
+    next();
+  };
+}

@@ -1,0 +1,148 @@
+import type { Server } from 'node:http';
+import { type ConnectionOptions, Queue } from 'bullmq';
+import { sql } from 'kysely';
+import { createKysely } from '@secret-push/db-kit';
+import { createHttpLogger, type Logger } from '@secret-push/logger';
+import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
+import { closeHttpServer, listening } from '@secret-push/runtime';
+import type { PushConfig } from './config';
+import { combineEvents, type PushEvents } from './domain/push-events';
+import { createPushService } from './domain/push-service';
+import type { PushKind } from './domain/push';
+import { createApp } from './http/app';
+import { createIntrospectionVerifier } from './http/introspection-client';
+import { createPushMetrics, metricsEvents } from './http/metrics';
+import { buildOpenApi, renderDocsHtml } from './http/openapi';
+import { createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
+import { versionBody } from './http/version.routes';
+import { KeyRing } from './security/key-ring';
+import { createExpiryScheduler } from './worker/expiry-scheduler';
+import { EXPIRY_QUEUE, type ExpireJobData, type ExpiryJobName, bullPrefix, closeBull } from './worker/queues';
+import type { PushDatabase } from './storage/database';
+
+export const APPLICATION_VERSION = '0.1.0';
+
+/** A url_token reads the secret: it never reaches the logs (`/api/v2/pushes/…/audit`). */
+export const maskUrlToken = (path: string) =>
+  path.replace(/(\/pushes\/|\/[pfr]\/)(?!active|expired)[^/]+/, '$1…');
+
+export interface PushServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const settle = (p: Promise<unknown>, ms: number) =>
+  Promise.race([
+    p.then(() => 'ok'),
+    new Promise<string>((resolve) => setTimeout(() => resolve('unavailable'), ms).unref()),
+  ]).catch(() => 'unavailable');
+
+/**
+ * Wires the push API: database, Redis, key ring, introspection, domain service, Express app,
+ * expiry scheduling, listener. `main-api.ts` and the test helper both start it this way.
+ * `extraEvents` observes committed changes (tests, and the files purge to come).
+ */
+export async function startPushServer(
+  config: PushConfig,
+  logger: Logger,
+  options: { extraEvents?: PushEvents } = {},
+): Promise<PushServer> {
+  const db = createKysely<PushDatabase>(config.db);
+  const redis = createRedis(config.redis.url, logger);
+  if (!(await waitUntilReady(redis, 3000))) {
+    logger.warn('redis not reachable at start-up; continuing degraded');
+  }
+  const metrics = createPushMetrics();
+  // The queue shares the fail-fast client: BullMQ never closes a shared connection, and ours can
+  // always be disconnected, even while Redis is down (BullMQ's own close() would hang then).
+  const expiryQueue = new Queue<ExpireJobData, unknown, ExpiryJobName>(EXPIRY_QUEUE, {
+    connection: redis as unknown as ConnectionOptions,
+    prefix: bullPrefix(config.redis.prefix),
+  });
+  expiryQueue.on('error', () => {}); // logged by the scheduler when a create cannot schedule
+  const scheduler = createExpiryScheduler(expiryQueue, logger, () => metrics.scheduleFailures.inc());
+  const events = combineEvents(
+    metricsEvents(metrics),
+    scheduler,
+    ...(options.extraEvents ? [options.extraEvents] : []),
+  );
+  const pushes = createPushService({
+    db,
+    keyRing: new KeyRing(config.encryptionKeys),
+    passphraseLimiter: createPassphraseLimiter(redis, {
+      prefix: config.redis.prefix,
+      perPush: config.rateLimits.passphrasePerPush,
+      perIp: config.rateLimits.passphrasePerIp,
+    }),
+    events,
+    maxAuditEntries: config.limits.maxAuditEntries,
+  });
+  const verifier = createIntrospectionVerifier({
+    ...config.auth,
+    audience: 'push-api',
+    onLookup: (outcome) => metrics.introspection.inc({ outcome }),
+  });
+  const f = config.features;
+  const enabledKinds = new Set<PushKind>(['text']);
+  if (f.urlPushes) enabledKinds.add('url');
+  if (f.qrPushes) enabledKinds.add('qr');
+  if (f.filePushes) enabledKinds.add('file');
+  const openapi = buildOpenApi(config);
+
+  const app = createApp({
+    pushes,
+    verifier,
+    logger,
+    httpLogger: createHttpLogger(logger, {
+      ignorePaths: ['/healthz', '/readyz', '/metrics'],
+      maskPath: maskUrlToken,
+    }),
+    metrics,
+    publicUrl: config.publicUrl,
+    trustedProxies: config.http.trustedProxies,
+    version: versionBody(APPLICATION_VERSION, f),
+    rules: { ...config.limits, enabledKinds },
+    features: {
+      anonymousAccess: f.anonymousAccess,
+      pushesEnabled: f.pushesEnabled,
+      fileRequiresAuth: f.filePushesRequireAuth,
+    },
+    rateLimits: {
+      create: perIpRateLimit(
+        redis,
+        { prefix: config.redis.prefix, name: 'create', perMinute: config.rateLimits.createPerMinute },
+        logger,
+      ),
+      retrieve: perIpRateLimit(
+        redis,
+        { prefix: config.redis.prefix, name: 'retrieve', perMinute: config.rateLimits.retrievePerMinute },
+        logger,
+      ),
+    },
+    async readiness() {
+      const [database, redisState] = await Promise.all([
+        settle(sql`select 1`.execute(db), 2000),
+        settle(redis.ping(), 2000),
+      ]);
+      // Only the database is essential: without Redis, retrieval and creation still work (DESIGN §5).
+      return { ready: database === 'ok', checks: { database, redis: redisState } };
+    },
+    openapi,
+    docsHtml: renderDocsHtml(openapi),
+  });
+
+  const server = app.listen(config.http.port, config.http.host);
+  const url = await listening(server, config.http.host);
+  logger.info({ url, public_url: config.publicUrl }, 'push API listening');
+
+  return {
+    url,
+    server,
+    async close() {
+      await closeHttpServer(server);
+      await closeBull(expiryQueue, 1000);
+      await Promise.allSettled([db.destroy(), closeRedis(redis)]);
+    },
+  };
+}

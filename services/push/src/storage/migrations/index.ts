@@ -1,0 +1,7 @@
+import type { MigrationSet } from '@secret-push/db-kit';
+import * as createPush from './2026_11_21_0001_create_push';
+
+/** Every migration of the push database, in order. */
+export const pushMigrations: MigrationSet = {
+  '2026_11_21_0001_create_push': createPush,
+};

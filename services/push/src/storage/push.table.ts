@@ -1,0 +1,47 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * One push. Secrets are sealed with the key ring (`key_id`), bound to the row id and column:
+ * the url_token only as SHA-256 (lookup) plus a sealed copy (owner lists), payload and note sealed,
+ * the passphrase as a slow hash. Expiry wipes payload, note and passphrase hash in the same statement.
+ */
+export interface PushTable {
+  id: string;
+  token_hash: Buffer;
+  token_sealed: Buffer;
+  key_id: string;
+  kind: string;
+  owner: string | null;
+  name: string | null;
+  payload_sealed: Buffer | null;
+  note_sealed: Buffer | null;
+  passphrase_hash: string | null;
+  passphrase_protected: boolean;
+  expire_after_days: number;
+  expire_after_views: number;
+  views: Generated<number>;
+  expires_at: ColumnType<Date, never, never>;
+  deletable_by_viewer: boolean | null;
+  retrieval_step: boolean;
+  expired: Generated<boolean>;
+  expired_on: Date | null;
+  deleted: Generated<boolean>;
+  audit_entries: Generated<number>;
+  audit_dropped: Generated<number>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+export interface AuditEntryTable {
+  id: Generated<string>;
+  push_id: string;
+  kind: string;
+  ip: string | null;
+  user_agent: string;
+  referrer: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export type PushRow = Selectable<PushTable>;
+export type NewPushRow = Omit<Insertable<PushTable>, 'expires_at'>;
+export type AuditEntryRow = Selectable<AuditEntryTable>;

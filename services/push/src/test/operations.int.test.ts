@@ -1,0 +1,43 @@
+import request from 'supertest';
+import { startPush } from '../testing';
+import { type Harness, bearer, createPush, createdToken, harness } from './helpers';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.stop());
+
+describe('operations endpoints', () => {
+  it('serves liveness, readiness and Prometheus metrics labelled by route pattern', async () => {
+    expect((await request(h.push.url).get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await request(h.push.url).get('/readyz')).body).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', redis: 'ok' },
+    });
+
+    const t = await createdToken(h.push.url, { payload: 'x', expire_after_views: 1 }, h.token);
+    await request(h.push.url).get(`/api/v2/pushes/${t}`);
+    await request(h.push.url).get('/api/v2/pushes/active').set(bearer(h.token));
+    const text = (await request(h.push.url).get('/metrics')).text;
+    expect(text).toContain('pushes_created_total{kind="text"} 1');
+    expect(text).toContain('pushes_viewed_total{kind="text"} 1');
+    expect(text).toContain('pushes_expired_total{reason="views"} 1');
+    expect(text).toMatch(/push_introspection_cache_lookups_total\{outcome="miss"\} 1\n/);
+    expect(text).toMatch(/push_introspection_cache_lookups_total\{outcome="hit"\} 1\n/);
+    expect(text).toMatch(
+      /push_http_request_duration_seconds_count\{method="GET",route="\/api\/v2\/pushes\/:url_token",status="200"\} 1/,
+    );
+    expect(text).not.toContain(t);
+  });
+
+  it('finishes in-flight requests on shutdown', async () => {
+    const push = await startPush(h.auth);
+    const received = new Promise((r) => push.server.server.once('request', r));
+    const inFlight = createPush(push.url, { payload: 'x', passphrase: 'slow hash' });
+    await received; // the handler is now running (a passphrase hash takes ~25 ms)
+    const stopping = push.stop();
+    expect((await inFlight).status).toBe(201);
+    await stopping;
+  });
+});

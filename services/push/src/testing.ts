@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { TestAuth } from '@secret-push/auth/testing';
+import { createKysely } from '@secret-push/db-kit';
+import { type Logger, createLogger } from '@secret-push/logger';
+import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
+import { loadPushConfig } from './config';
+import { type PushServer, startPushServer } from './server';
+import type { PushDatabase } from './storage/database';
+import { pushMigrations } from './storage/migrations';
+
+export interface TestPush {
+  url: string;
+  env: Record<string, string>;
+  db: Kysely<PushDatabase>;
+  server: PushServer;
+  stop(): Promise<void>;
+}
+
+export const testEncryptionKey = () =>
+  `test-${randomBytes(3).toString('hex')}:${randomBytes(32).toString('base64')}`;
+
+/**
+ * A push API in-process on a free port, against its own database and Redis prefix, introspecting
+ * tokens at a real auth service. `env` overrides any variable (a shared database, another Redis, …).
+ */
+export async function startPush(
+  auth: Pick<TestAuth, 'issuer' | 'resourceServer'>,
+  options: { env?: Record<string, string>; logger?: Logger; database?: { url: string } } = {},
+): Promise<TestPush> {
+  const database = options.database ? undefined : await freshDatabase<PushDatabase>('push', pushMigrations);
+  const dbUrl = options.database?.url ?? database!.url;
+  const port = await freePort();
+  const prefix = uniquePrefix('push');
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUSH_HOST: '127.0.0.1',
+    PUSH_PORT: String(port),
+    PUSH_DATABASE_URL: dbUrl,
+    PUSH_DATABASE_POOL_SIZE: '5',
+    PUSH_REDIS_URL: REDIS_URL,
+    PUSH_REDIS_PREFIX: prefix,
+    PUSH_AUTH_URL: auth.issuer,
+    PUSH_INTROSPECTION_CLIENT_ID: auth.resourceServer.client_id,
+    PUSH_INTROSPECTION_CLIENT_SECRET: auth.resourceServer.client_secret,
+    PUSH_ENCRYPTION_KEYS: testEncryptionKey(),
+    // Test files create many pushes from one address; tests of the limits set their own.
+    PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100000',
+    PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '100000',
+    ...options.env,
+  };
+  const config = loadPushConfig(env);
+  const server = await startPushServer(
+    config,
+    options.logger ?? createLogger({ name: 'push', level: 'silent' }),
+  );
+  const db = database?.db ?? createKysely<PushDatabase>({ url: dbUrl, poolSize: 2 });
+  return {
+    url: server.url,
+    env,
+    db,
+    server,
+    async stop() {
+      await server.close();
+      if (database) await database.drop();
+      else await db.destroy();
+      await deleteRedisKeys(REDIS_URL, prefix);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
+import type { Expiry } from '../domain/expiry';
+import type { PushSnapshot } from '../domain/push';
+import type { ExpireJobData, ExpiryJobName } from './queues';
+
+export interface ProcessorDeps {
+  expiry: Expiry;
+  sweepBatchSize: number;
+  /** Called for every push this worker expired (metrics: expiry lag). */
+  onExpired(snapshot: PushSnapshot): void;
+}
+
+/**
+ * - `expire`: expires the push if its window has passed (by the database's clock). If the job
+ *   fired early (clock skew between this host and the database), it is delayed again by the
+ *   remaining time; if the push is gone or already expired, there is nothing to do.
+ * - `sweep`: expires everything past its window that a lost job left behind.
+ * Both are idempotent: a second run changes nothing and audits nothing.
+ */
+export function expiryProcessor(deps: ProcessorDeps) {
+  return async (job: Job<ExpireJobData, unknown, ExpiryJobName>, token?: string): Promise<string> => {
+    switch (job.name) {
+      case 'expire': {
+        const expired = await deps.expiry.expireIfPastWindow(job.data.pushId);
+        if (expired) {
+          deps.onExpired(expired);
+          return 'expired';
+        }
+        const ms = await deps.expiry.msUntilWindowEnds(job.data.pushId);
+        if (ms !== undefined && ms > 0 && token) {
+          await job.moveToDelayed(Date.now() + Math.ceil(ms), token);
+          throw new DelayedError();
+        }
+        return 'nothing to do';
+      }
+      case 'sweep': {
+        const swept = await deps.expiry.sweep(deps.sweepBatchSize);
+        for (const s of swept) deps.onExpired(s);
+        return `swept ${swept.length}`;
+      }
+      default:
+        throw new UnrecoverableError(`unknown job ${String(job.name)}`);
+    }
+  };
+}

@@ -1,0 +1,114 @@
+import { createServer } from 'node:http';
+import { Queue, Worker } from 'bullmq';
+import { sql } from 'kysely';
+import { createKysely } from '@secret-push/db-kit';
+import type { Logger } from '@secret-push/logger';
+import { type Closable, closeHttpServer, listening } from '@secret-push/runtime';
+import { createExpiry } from '../domain/expiry';
+import type { PushDatabase } from '../storage/database';
+import { expiryProcessor } from './expiry.processor';
+import {
+  EXPIRY_QUEUE,
+  type ExpireJobData,
+  type ExpiryJobName,
+  SWEEP_SCHEDULER_ID,
+  bullConnection,
+  bullPrefix,
+  closeBull,
+} from './queues';
+import type { WorkerConfig } from './worker.config';
+import { createWorkerMetrics } from './worker.metrics';
+
+export interface ExpiryWorkerService extends Closable {
+  url: string;
+  worker: Worker<ExpireJobData, unknown, ExpiryJobName>;
+  queue: Queue<ExpireJobData, unknown, ExpiryJobName>;
+}
+
+const check = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    () => 'unavailable',
+  );
+
+/**
+ * The worker process: consumes the expiry queue (delayed `expire` jobs and the repeatable `sweep`),
+ * and serves /healthz, /readyz and /metrics. close() (SIGTERM) waits for running jobs to finish;
+ * a job cut short by a crash is retried by BullMQ's stalled-job check.
+ */
+export async function startExpiryWorker(config: WorkerConfig, logger: Logger): Promise<ExpiryWorkerService> {
+  const db = createKysely<PushDatabase>(config.db);
+  const prefix = bullPrefix(config.redis.prefix);
+  const queue = new Queue<ExpireJobData, unknown, ExpiryJobName>(EXPIRY_QUEUE, {
+    connection: bullConnection(config.redis.url, 'worker'),
+    prefix,
+  });
+  queue.on('error', (err) => logger.warn({ err: err.message }, 'expiry queue connection error'));
+  const metrics = createWorkerMetrics(queue);
+  // File purging joins `events.expired` with file pushes; metrics count what this worker expired.
+  const expiry = createExpiry({ db, events: { expired: () => {} } });
+  const worker = new Worker<ExpireJobData, unknown, ExpiryJobName>(
+    EXPIRY_QUEUE,
+    expiryProcessor({
+      expiry,
+      sweepBatchSize: config.sweep.batchSize,
+      onExpired: (s) =>
+        metrics.expiryLag.observe(
+          Math.max(0, ((s.push.expiredOn ?? s.now).getTime() - s.push.expiresAt.getTime()) / 1000),
+        ),
+    }),
+    { connection: bullConnection(config.redis.url, 'worker'), prefix, concurrency: config.concurrency },
+  );
+  worker.on('completed', (job) => metrics.jobs.inc({ name: job.name, outcome: 'completed' }));
+  worker.on('failed', (job, err) => {
+    metrics.jobs.inc({ name: job?.name ?? 'unknown', outcome: 'failed' });
+    logger.warn({ job: job?.id, err: err.message }, 'expiry job failed');
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'expiry worker connection error'));
+  await queue.upsertJobScheduler(
+    SWEEP_SCHEDULER_ID,
+    { every: config.sweep.intervalSeconds * 1000 },
+    { name: 'sweep', data: { pushId: '' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+  );
+
+  const server = createServer((req, res) => {
+    const send = (status: number, body: string, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type }).end(body);
+    };
+    if (req.url === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));
+    if (req.url === '/readyz') {
+      void Promise.all([check(sql`select 1`.execute(db)), check(queue.client.then((c) => c.ping()))]).then(
+        ([database, redis]) => {
+          const ready = database === 'ok' && redis === 'ok' && worker.isRunning();
+          send(
+            ready ? 200 : 503,
+            JSON.stringify({ status: ready ? 'ready' : 'unavailable', checks: { database, redis } }),
+          );
+        },
+      );
+      return;
+    }
+    if (req.url === '/metrics') {
+      void metrics.registry.metrics().then((text) => send(200, text, metrics.registry.contentType));
+      return;
+    }
+    send(404, JSON.stringify({ error: 'Not found.', code: 'not_found' }));
+  });
+  server.listen(config.http.port, config.http.host);
+  const url = await listening(server, config.http.host);
+  logger.info(
+    { url, concurrency: config.concurrency, sweep_every_s: config.sweep.intervalSeconds },
+    'expiry worker running',
+  );
+
+  return {
+    url,
+    worker,
+    queue,
+    async close() {
+      await closeBull(worker, 20_000); // waits for active jobs
+      await Promise.allSettled([closeBull(queue, 2000), closeHttpServer(server)]);
+      await db.destroy();
+    },
+  };
+}
