@@ -235,7 +235,24 @@ describe('expiry worker', () => {
 
     const second = await startWorker(h.push);
     try {
-      await waitFor(async () => (await expiredCount()) === 600, 60_000);
+      await waitFor(async () => (await expiredCount()) === 600, 60_000).catch(async (err: unknown) => {
+        // Say where the missing pushes' jobs are, so that a failure can be diagnosed from CI's log.
+        const { rows: left } = await sql<{
+          id: string;
+        }>`select id from push where id = any(${ids}) and not expired`.execute(h.push.db);
+        const jobs = await Promise.all(
+          left.map(async (r) => {
+            const job = await svc.queue.getJob(expireJobId(r.id));
+            return {
+              id: r.id,
+              state: await job?.getState(),
+              attempts: job?.attemptsMade,
+              reason: job?.failedReason,
+            };
+          }),
+        );
+        throw new Error(`${String(err)}: ${JSON.stringify(jobs.slice(0, 5))} (${left.length} left)`);
+      });
     } finally {
       await second.close();
       await svc.close();

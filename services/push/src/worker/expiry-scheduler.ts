@@ -27,7 +27,8 @@ export function createExpiryScheduler(
         {
           ...EXPIRE_JOB_OPTIONS,
           jobId: expireJobId(push.id),
-          delay: Math.max(0, push.expiresAt.getTime() - Date.now()),
+          // +1: the database keeps microseconds, a Date only milliseconds; never fire early.
+          delay: Math.max(0, push.expiresAt.getTime() + 1 - Date.now()),
         },
       );
       add.catch(() => {}); // if it settles after the timeout, the outcome is already logged

@@ -21,17 +21,23 @@ export function expiryProcessor(deps: ProcessorDeps) {
   return async (job: Job<ExpireJobData, unknown, ExpiryJobName>, token?: string): Promise<string> => {
     switch (job.name) {
       case 'expire': {
-        const expired = await deps.expiry.expireIfPastWindow(job.data.pushId);
-        if (expired) {
-          deps.onExpired(expired);
-          return 'expired';
+        // Two statements, so the window can end between them: a job that fired a moment early
+        // finds the push not yet due, then no time left. It tries again rather than completing
+        // with the push still active (which only the next sweep would catch).
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const expired = await deps.expiry.expireIfPastWindow(job.data.pushId);
+          if (expired) {
+            deps.onExpired(expired);
+            return 'expired';
+          }
+          const ms = await deps.expiry.msUntilWindowEnds(job.data.pushId);
+          if (ms === undefined) return 'nothing to do'; // gone, or already expired
+          if (ms > 0 && token) {
+            await job.moveToDelayed(Date.now() + Math.ceil(ms), token);
+            throw new DelayedError();
+          }
         }
-        const ms = await deps.expiry.msUntilWindowEnds(job.data.pushId);
-        if (ms !== undefined && ms > 0 && token) {
-          await job.moveToDelayed(Date.now() + Math.ceil(ms), token);
-          throw new DelayedError();
-        }
-        return 'nothing to do';
+        throw new Error('push still active after its window; retried with backoff');
       }
       case 'sweep': {
         const swept = await deps.expiry.sweep(deps.sweepBatchSize);
