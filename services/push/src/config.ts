@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { commonEnv, envBoolean, envCsv, envInt, parseEnv } from '@secret-push/config';
 
+const MIB = 1024 * 1024;
+
 /** Encryption keys: `id:base64key[,id:base64key…]`, 32-byte keys; the first one encrypts new rows. */
 const keyRing = envCsv().transform((entries, ctx) => {
   const keys: { id: string; key: Buffer }[] = [];
@@ -27,17 +29,53 @@ export const storageEnv = {
   PUSH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
   PUSH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   PUSH_REDIS_PREFIX: z.string().default('push:'),
+  // The object store for file pushes (AWS S3, MinIO, s3rver…); file pushes need a bucket.
+  PUSH_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  PUSH_S3_REGION: z.string().min(1).default('us-east-1'),
+  PUSH_S3_BUCKET: z.string().min(3).max(63).optional(),
+  PUSH_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  PUSH_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  PUSH_S3_FORCE_PATH_STYLE: envBoolean().default(false),
+  PUSH_S3_CHECKSUMS: z.enum(['when_required', 'when_supported']).default('when_required'),
+  PUSH_S3_PART_SIZE_MIB: envInt(5, 512).default(8),
+  PUSH_S3_QUEUE_SIZE: envInt(1, 16).default(2),
 };
 
-type StorageVars = { [K in keyof typeof storageEnv]: z.infer<(typeof storageEnv)[K]> };
+type StorageVars = z.infer<z.ZodObject<typeof storageEnv>>;
 
 /** The storage part of the API's and the worker's config objects. */
 export function storageConfig(v: StorageVars) {
   return {
     db: { url: v.PUSH_DATABASE_URL, poolSize: v.PUSH_DATABASE_POOL_SIZE },
     redis: { url: v.PUSH_REDIS_URL, prefix: v.PUSH_REDIS_PREFIX },
+    s3: v.PUSH_S3_BUCKET
+      ? {
+          endpoint: v.PUSH_S3_ENDPOINT,
+          region: v.PUSH_S3_REGION,
+          bucket: v.PUSH_S3_BUCKET,
+          // Without explicit keys the AWS SDK's default chain applies (IAM role, web identity…).
+          credentials:
+            v.PUSH_S3_ACCESS_KEY_ID && v.PUSH_S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: v.PUSH_S3_ACCESS_KEY_ID, secretAccessKey: v.PUSH_S3_SECRET_ACCESS_KEY }
+              : undefined,
+          forcePathStyle: v.PUSH_S3_FORCE_PATH_STYLE,
+          checksums: v.PUSH_S3_CHECKSUMS,
+          partSize: v.PUSH_S3_PART_SIZE_MIB * MIB,
+          queueSize: v.PUSH_S3_QUEUE_SIZE,
+        }
+      : null,
   };
 }
+
+export type S3Config = NonNullable<ReturnType<typeof storageConfig>['s3']>;
+
+/** Variables read from `NAME_FILE` when given that way (mounted secrets). */
+export const storageSecretFiles = [
+  'PUSH_DATABASE_URL',
+  'PUSH_REDIS_URL',
+  'PUSH_S3_ACCESS_KEY_ID',
+  'PUSH_S3_SECRET_ACCESS_KEY',
+];
 
 const schema = z.object({
   ...commonEnv,
@@ -57,7 +95,13 @@ const schema = z.object({
   PUSH_PUSHES_ENABLED: envBoolean().default(true),
   PUSH_URL_PUSHES_ENABLED: envBoolean().default(true),
   PUSH_QR_PUSHES_ENABLED: envBoolean().default(true),
+  PUSH_FILE_PUSHES_ENABLED: envBoolean().optional(),
   PUSH_FILE_PUSHES_REQUIRE_AUTH: envBoolean().default(true),
+  PUSH_FILES_MAX_COUNT: envInt(1, 1000).default(10),
+  PUSH_FILES_MAX_FILE_BYTES: envInt(1, 5 * 1024 * MIB).default(256 * MIB),
+  PUSH_FILES_MAX_TOTAL_BYTES: envInt(1, 50 * 1024 * MIB).default(1024 * MIB),
+  PUSH_FILES_GRACE_SECONDS: envInt(0, 86_400).default(600),
+  PUSH_FILES_DOWNLOADS_PER_VIEW: envInt(1, 100).default(3),
   PUSH_EXPIRE_AFTER_DAYS_DEFAULT: envInt(1, 3650).default(7),
   PUSH_EXPIRE_AFTER_DAYS_MIN: envInt(1, 3650).default(1),
   PUSH_EXPIRE_AFTER_DAYS_MAX: envInt(1, 3650).default(90),
@@ -94,6 +138,12 @@ function consistency(v: Vars): string[] {
     v.PUSH_EXPIRE_AFTER_VIEWS_DEFAULT,
     v.PUSH_EXPIRE_AFTER_VIEWS_MAX,
   );
+  if (v.PUSH_FILE_PUSHES_ENABLED === true && !v.PUSH_S3_BUCKET) {
+    problems.push('PUSH_FILE_PUSHES_ENABLED: file pushes need an object store (set PUSH_S3_BUCKET)');
+  }
+  if (v.PUSH_FILES_MAX_FILE_BYTES > v.PUSH_FILES_MAX_TOTAL_BYTES) {
+    problems.push('PUSH_FILES_MAX_FILE_BYTES: must not exceed PUSH_FILES_MAX_TOTAL_BYTES');
+  }
   if (v.NODE_ENV === 'production' && !v.PUSH_PUBLIC_URL) {
     problems.push('PUSH_PUBLIC_URL: required in production');
   }
@@ -127,8 +177,8 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         pushesEnabled: v.PUSH_PUSHES_ENABLED,
         urlPushes: v.PUSH_URL_PUSHES_ENABLED,
         qrPushes: v.PUSH_QR_PUSHES_ENABLED,
-        // File pushes arrive with the files issue; until then the instance reports them disabled.
-        filePushes: false,
+        // On by default wherever an object store is configured.
+        filePushes: v.PUSH_FILE_PUSHES_ENABLED ?? v.PUSH_S3_BUCKET !== undefined,
         filePushesRequireAuth: v.PUSH_FILE_PUSHES_REQUIRE_AUTH,
       },
       limits: {
@@ -146,6 +196,13 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         deletableByViewerDefault: v.PUSH_DELETABLE_BY_VIEWER_DEFAULT,
         maxAuditEntries: v.PUSH_MAX_AUDIT_ENTRIES,
       },
+      files: {
+        maxCount: v.PUSH_FILES_MAX_COUNT,
+        maxFileBytes: v.PUSH_FILES_MAX_FILE_BYTES,
+        maxTotalBytes: v.PUSH_FILES_MAX_TOTAL_BYTES,
+        graceSeconds: v.PUSH_FILES_GRACE_SECONDS,
+        downloadsPerView: v.PUSH_FILES_DOWNLOADS_PER_VIEW,
+      },
       rateLimits: {
         createPerMinute: v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
         retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
@@ -154,12 +211,7 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
       },
     }),
     {
-      secretFiles: [
-        'PUSH_ENCRYPTION_KEYS',
-        'PUSH_INTROSPECTION_CLIENT_SECRET',
-        'PUSH_DATABASE_URL',
-        'PUSH_REDIS_URL',
-      ],
+      secretFiles: ['PUSH_ENCRYPTION_KEYS', 'PUSH_INTROSPECTION_CLIENT_SECRET', ...storageSecretFiles],
       check: consistency,
     },
   );

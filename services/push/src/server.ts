@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { type ConnectionOptions, Queue } from 'bullmq';
 import { sql } from 'kysely';
@@ -8,13 +9,17 @@ import { closeHttpServer, listening } from '@secret-push/runtime';
 import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createPushService } from './domain/push-service';
+import { createFileService } from './files/file-service';
+import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
 import { createApp } from './http/app';
+import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
 import { versionBody } from './http/version.routes';
+import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from './security/key-ring';
 import { createExpiryScheduler } from './worker/expiry-scheduler';
 import { EXPIRY_QUEUE, type ExpireJobData, type ExpiryJobName, bullPrefix, closeBull } from './worker/queues';
@@ -67,9 +72,26 @@ export async function startPushServer(
     scheduler,
     ...(options.extraEvents ? [options.extraEvents] : []),
   );
+  const keyRing = new KeyRing(config.encryptionKeys);
+  const f = config.features;
+  const store = f.filePushes && config.s3 ? createS3ObjectStore(config.s3) : undefined;
+  const files =
+    store &&
+    createFileService({
+      db,
+      keyRing,
+      store,
+      signer: new DownloadLinkSigner(config.encryptionKeys),
+      publicUrl: config.publicUrl,
+      graceSeconds: config.files.graceSeconds,
+      downloadsPerView: config.files.downloadsPerView,
+      maxAuditEntries: config.limits.maxAuditEntries,
+    });
   const pushes = createPushService({
     db,
-    keyRing: new KeyRing(config.encryptionKeys),
+    keyRing,
+    files,
+    fileGraceSeconds: config.files.graceSeconds,
     passphraseLimiter: createPassphraseLimiter(redis, {
       prefix: config.redis.prefix,
       perPush: config.rateLimits.passphrasePerPush,
@@ -83,7 +105,6 @@ export async function startPushServer(
     audience: 'push-api',
     onLookup: (outcome) => metrics.introspection.inc({ outcome }),
   });
-  const f = config.features;
   const enabledKinds = new Set<PushKind>(['text']);
   if (f.urlPushes) enabledKinds.add('url');
   if (f.qrPushes) enabledKinds.add('qr');
@@ -120,13 +141,25 @@ export async function startPushServer(
         logger,
       ),
     },
+    files:
+      files && store
+        ? {
+            service: files,
+            upload: uploadFiles(files, store, config.files, f.filePushesRequireAuth, randomUUID),
+          }
+        : undefined,
     async readiness() {
-      const [database, redisState] = await Promise.all([
+      const [database, redisState, objectStore] = await Promise.all([
         settle(sql`select 1`.execute(db), 2000),
         settle(redis.ping(), 2000),
+        store ? settle(store.check(), 2000) : Promise.resolve(undefined),
       ]);
-      // Only the database is essential: without Redis, retrieval and creation still work (DESIGN §5).
-      return { ready: database === 'ok', checks: { database, redis: redisState } };
+      // The database is essential; without Redis, retrieval and creation still work (DESIGN §5);
+      // a configured object store must be reachable (file pushes and their downloads need it).
+      return {
+        ready: database === 'ok' && objectStore !== 'unavailable',
+        checks: { database, redis: redisState, ...(objectStore ? { object_store: objectStore } : {}) },
+      };
     },
     openapi,
     docsHtml: renderDocsHtml(openapi),
@@ -143,6 +176,7 @@ export async function startPushServer(
       await closeHttpServer(server);
       await closeBull(expiryQueue, 1000);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
+      store?.close();
     },
   };
 }

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { KeyRing } from '../security/key-ring';
 import { hashPassphrase, verifyPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
+import type { FileLink, FileService, StoredUpload } from '../files/file-service';
 import type { PushDatabase } from '../storage/database';
+import { insertPushWithFiles } from '../storage/file.repository';
 import * as repo from '../storage/push.repository';
 import type { PushRow } from '../storage/push.table';
 import { NotDeletable, NotOwner, PassphraseRejected, PushNotFound } from './errors';
@@ -23,10 +25,20 @@ export interface PushServiceDeps {
   passphraseLimiter: AttemptLimiter;
   events: PushEvents;
   maxAuditEntries: number;
+  /** File pushes; absent when the instance has no object store. */
+  files?: FileService;
+  /** After the last view of a file push, its files stay downloadable this long. */
+  fileGraceSeconds: number;
+}
+
+/** A create's uploaded files, stored under `pushId` before the push row exists. */
+export interface PreparedFiles {
+  pushId: string;
+  uploads: StoredUpload[];
 }
 
 export type RetrieveResult =
-  | { outcome: 'viewed'; snapshot: PushSnapshot; payload: string | null }
+  | { outcome: 'viewed'; snapshot: PushSnapshot; payload: string | null; files: FileLink[] }
   | { outcome: 'expired'; snapshot: PushSnapshot };
 
 export interface OwnedPush {
@@ -66,42 +78,55 @@ export function createPushService(deps: PushServiceDeps) {
   const audit = (pushId: string, kind: 'failed_view' | 'failed_passphrase', ctx: AuditContext) =>
     repo.recordCappedAudit(db, pushId, kind, ctx, deps.maxAuditEntries);
 
-  function viewed(claimed: NonNullable<Awaited<ReturnType<typeof repo.claimView>>>): RetrieveResult {
-    const payload = open({ id: claimed.push.id, key_id: claimed.keyId }, 'payload', claimed.payloadSealed);
-    events.viewed(claimed.push);
-    if (claimed.push.expired) void events.expired(claimed.push, 'views');
-    return { outcome: 'viewed', snapshot: claimed, payload };
+  const claim = (tokenHash: Buffer, ctx: AuditContext, passphraseVerified: boolean) =>
+    repo.claimView(db, tokenHash, ctx, passphraseVerified, deps.fileGraceSeconds);
+
+  async function viewed(claimed: repo.ClaimedView): Promise<RetrieveResult> {
+    const { push } = claimed;
+    const payload = open({ id: push.id, key_id: claimed.keyId }, 'payload', claimed.payloadSealed);
+    events.viewed(push);
+    if (push.expired) void events.expired(push, 'views');
+    const files =
+      push.kind === 'file' && deps.files
+        ? await deps.files.linksForView(push.id, claimed.viewId, claimed.keyId, claimed.now)
+        : [];
+    return { outcome: 'viewed', snapshot: claimed, payload, files };
   }
 
   return {
-    async create(input: NewPush, owner: string | null, ctx: AuditContext): Promise<OwnedPush> {
-      const id = randomUUID();
+    async create(
+      input: NewPush,
+      owner: string | null,
+      ctx: AuditContext,
+      prepared?: PreparedFiles,
+    ): Promise<OwnedPush> {
+      const id = prepared?.pushId ?? randomUUID();
       const urlToken = generateUrlToken();
       const keyId = keyRing.activeKeyId;
       const seal = (v: string | null, field: 'payload' | 'note') =>
         v === null ? null : keyRing.seal(v, aad(id, field), keyId);
-      const snapshot = await repo.insertPush(
-        db,
-        {
-          id,
-          token_hash: hashUrlToken(urlToken),
-          token_sealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
-          key_id: keyId,
-          kind: input.kind,
-          owner,
-          name: input.name,
-          payload_sealed: seal(input.payload, 'payload'),
-          note_sealed: seal(input.note, 'note'),
-          passphrase_hash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
-          passphrase_protected: input.passphrase !== null,
-          expire_after_days: input.expireAfterDays,
-          expire_after_views: input.expireAfterViews,
-          deletable_by_viewer: input.deletableByViewer,
-          retrieval_step: input.retrievalStep,
-        },
-        input.ttlSeconds,
-        ctx,
-      );
+      const row = {
+        id,
+        token_hash: hashUrlToken(urlToken),
+        token_sealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
+        key_id: keyId,
+        kind: input.kind,
+        owner,
+        name: input.name,
+        payload_sealed: seal(input.payload, 'payload'),
+        note_sealed: seal(input.note, 'note'),
+        passphrase_hash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
+        passphrase_protected: input.passphrase !== null,
+        expire_after_days: input.expireAfterDays,
+        expire_after_views: input.expireAfterViews,
+        deletable_by_viewer: input.deletableByViewer,
+        retrieval_step: input.retrievalStep,
+      };
+      const uploads = prepared?.uploads ?? [];
+      const snapshot =
+        uploads.length > 0 && deps.files
+          ? await insertPushWithFiles(db, row, input.ttlSeconds, ctx, deps.files.fileRows(uploads, keyId))
+          : await repo.insertPush(db, row, input.ttlSeconds, ctx);
       await events.created(snapshot.push);
       return { snapshot, urlToken, note: input.note };
     },
@@ -120,7 +145,7 @@ export function createPushService(deps: PushServiceDeps) {
       if (!isWellFormedUrlToken(urlToken)) throw new PushNotFound();
       const tokenHash = hashUrlToken(urlToken);
       if (given === undefined) {
-        const claimed = await repo.claimView(db, tokenHash, ctx, false);
+        const claimed = await claim(tokenHash, ctx, false);
         if (claimed) return viewed(claimed);
       } else {
         await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
@@ -136,7 +161,7 @@ export function createPushService(deps: PushServiceDeps) {
       }
       const claimed = isEffectivelyExpired(current.push, current.now)
         ? undefined
-        : await repo.claimView(db, tokenHash, ctx, current.push.passphraseProtected);
+        : await claim(tokenHash, ctx, current.push.passphraseProtected);
       if (claimed) return viewed(claimed);
 
       await audit(current.push.id, 'failed_view', ctx);
@@ -169,7 +194,15 @@ export function createPushService(deps: PushServiceDeps) {
       const isOwner = owner !== undefined && current.push.owner === owner;
       if (!isOwner && current.push.deletableByViewer !== true) throw new NotDeletable(authenticated);
       const expired = await repo.expireByOwnerOrViewer(db, current.push.id, ctx);
-      if (!expired) return find(urlToken);
+      if (!expired) {
+        // Already expired by its last view: its files' grace period ends now.
+        if (current.push.kind === 'file' && deps.files && (await deps.files.releaseNow(current.push.id))) {
+          const released = await find(urlToken);
+          await events.filesDue(released.push);
+          return released;
+        }
+        return find(urlToken);
+      }
       await events.expired(expired.push, 'manual');
       return expired;
     },

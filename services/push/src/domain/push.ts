@@ -21,6 +21,8 @@ export interface Push extends ViewState {
   deletableByViewer: boolean | null;
   retrievalStep: boolean;
   passphraseProtected: boolean;
+  /** File pushes: when the files are due for purging (set when the push expires). */
+  filesPurgeAfter: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,8 +3,10 @@ import helmet from 'helmet';
 import { HttpError, errorHandler, notFoundHandler } from '@secret-push/http-kit';
 import { type HttpLogger, type Logger } from '@secret-push/logger';
 import type { PushService } from '../domain/push-service';
+import type { FileService } from '../files/file-service';
 import { authenticate, principalOf } from './bearer-auth';
 import { toHttpError } from './error-map';
+import { fileRoutes } from './file.routes';
 import type { TokenVerifier } from './introspection-client';
 import { type PushMetrics, observeRequests } from './metrics';
 import { pushRoutes } from './push.routes';
@@ -23,6 +25,8 @@ export interface AppDeps {
   rules: CreateRules;
   features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
   rateLimits: { create: RequestHandler; retrieve: RequestHandler };
+  /** File pushes: absent when the instance has no object store. */
+  files?: { service: FileService; upload: RequestHandler };
   readiness(): Promise<{ ready: boolean; checks: Record<string, string> }>;
   openapi: object;
   docsHtml: string;
@@ -85,6 +89,12 @@ export function createApp(deps: AppDeps): Express {
       .type('html')
       .send(deps.docsHtml);
   });
+  // Download links are capabilities of their own: no token, whatever anonymous_access says.
+  if (deps.files) {
+    api.use(
+      fileRoutes({ files: deps.files.service, rateLimit: deps.rateLimits.retrieve, logger: deps.logger }),
+    );
+  }
   api.use(express.json({ limit: '16mb' }));
   api.use(express.urlencoded({ extended: true, limit: '16mb' }));
   api.use(authenticate(deps.verifier));
@@ -98,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
       anonymousCreate: deps.features.anonymousAccess,
       fileRequiresAuth: deps.features.fileRequiresAuth,
       rateLimits: deps.rateLimits,
+      files: deps.files,
     }),
   );
   app.use('/api/v2', api);

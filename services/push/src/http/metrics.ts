@@ -55,6 +55,7 @@ export function metricsEvents(m: PushMetrics): PushEvents {
     created: (push) => void m.created.inc({ kind: push.kind }),
     viewed: (push) => m.viewed.inc({ kind: push.kind }),
     expired: (_push, reason) => void m.expired.inc({ reason }),
+    filesDue: () => {},
   };
 }
 

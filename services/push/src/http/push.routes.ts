@@ -1,7 +1,9 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { PushService } from '../domain/push-service';
+import type { FileService } from '../files/file-service';
 import { auditContext } from './audit-context';
+import { uploadsOf } from './file-upload';
 import { principalOf, requireScope } from './bearer-auth';
 import { presentAuditEntry, presentOwnedPush, presentPush } from './push.presenter';
 import { type CreateRules, parseCreateBody, parsePage } from './push.schemas';
@@ -14,6 +16,8 @@ export interface PushRoutesDeps {
   anonymousCreate: boolean;
   fileRequiresAuth: boolean;
   rateLimits: { create: RequestHandler; retrieve: RequestHandler };
+  /** File pushes: the file service and the multipart upload parser; absent without an object store. */
+  files?: { service: FileService; upload: RequestHandler };
 }
 
 /** RFC 8288 `Link` with next/prev pages; `next` only when this page is full. */
@@ -36,17 +40,36 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   const router = Router();
   const token = (req: Request) => String(req.params.url_token);
 
-  router.post('/pushes', formOrJson, deps.rateLimits.create, writeScopeIfAuthenticated, async (req, res) => {
-    const principal = principalOf(req);
-    const input = parseCreateBody(req.body, deps.rules);
-    if (!principal && (!deps.anonymousCreate || (input.kind === 'file' && deps.fileRequiresAuth))) {
-      throw new HttpError(401, 'unauthorized', 'You need to authenticate to create this push.', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
-      });
-    }
-    const created = await pushes.create(input, principal?.id ?? null, auditContext(req));
-    res.status(201).json(presentOwnedPush(created.snapshot, created.urlToken, created.note, publicUrl));
-  });
+  const noUploads: RequestHandler = (_req, _res, next) => next();
+  const acceptBody = deps.files ? formJsonOrMultipart : formOrJson;
+
+  router.post(
+    '/pushes',
+    acceptBody,
+    deps.rateLimits.create,
+    writeScopeIfAuthenticated,
+    deps.files?.upload ?? noUploads,
+    async (req, res) => {
+      const uploaded = uploadsOf(req);
+      try {
+        const principal = principalOf(req);
+        const input = parseCreateBody(withUploads(req.body, uploaded?.uploads.length), deps.rules);
+        if (!principal && (!deps.anonymousCreate || (input.kind === 'file' && deps.fileRequiresAuth))) {
+          throw new HttpError(401, 'unauthorized', 'You need to authenticate to create this push.', {
+            headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
+          });
+        }
+        if (input.kind !== 'file' && uploaded && uploaded.uploads.length > 0) {
+          throw HttpError.validation({ files: [`A ${input.kind} push cannot carry files.`] });
+        }
+        const created = await pushes.create(input, principal?.id ?? null, auditContext(req), uploaded);
+        res.status(201).json(presentOwnedPush(created.snapshot, created.urlToken, created.note, publicUrl));
+      } catch (err) {
+        await deps.files?.service.discard(uploaded?.uploads.map((u) => u.objectKey) ?? []);
+        throw err;
+      }
+    },
+  );
 
   router.get('/pushes/active', requireScope('pushes:read'), async (req, res) =>
     listHandler(req, res, 'active'),
@@ -67,7 +90,7 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     const body = presentPush(result.snapshot, token(req), publicUrl);
     res.json(
       result.outcome === 'viewed'
-        ? { ...body, payload: result.payload, files: [] }
+        ? { ...body, payload: result.payload, files: result.files }
         : { ...body, payload: null, files: [] },
     );
   }
@@ -121,6 +144,29 @@ const formOrJson: RequestHandler = (req, _res, next) => {
     ),
   );
 };
+
+/** With an object store, multipart forms carry file pushes (parsed by the upload handler). */
+const formJsonOrMultipart: RequestHandler = (req, res, next) =>
+  req.is('multipart/form-data') ? next() : formOrJson(req, res, next);
+
+/**
+ * The create body as the schema reads it. Files arrive only as multipart parts; a `files` value in
+ * JSON or a urlencoded form cannot carry any, so it is refused unless empty (it still marks a file push).
+ */
+function withUploads(body: unknown, uploadCount: number | undefined): unknown {
+  const given = (body as { push?: unknown } | undefined)?.push;
+  // A form whose only `push[…]` parts are files still carries a push.
+  const push = given === undefined && uploadCount ? {} : given;
+  if (push === null || typeof push !== 'object' || Array.isArray(push)) return body;
+  const { files, ...rest } = push as Record<string, unknown>;
+  if (uploadCount !== undefined) return { push: { ...rest, ...(uploadCount > 0 ? { files: [] } : {}) } };
+  if (files !== undefined && !(Array.isArray(files) && files.length === 0) && files !== '') {
+    throw HttpError.validation({
+      files: ['Files must be uploaded as multipart/form-data parts named push[files][].'],
+    });
+  }
+  return body;
+}
 
 /** Anonymous creation is decided after parsing; a token, though, must carry pushes:write. */
 const writeScopeIfAuthenticated: RequestHandler = (req, res, next) =>

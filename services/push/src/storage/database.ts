@@ -1,6 +1,15 @@
-import type { AuditEntryTable, PushTable } from './push.table';
+import type {
+  AuditEntryTable,
+  FileDownloadTable,
+  PushFileTable,
+  PushTable,
+  UploadIntentTable,
+} from './push.table';
 
 export interface PushDatabase {
   push: PushTable;
   audit_entry: AuditEntryTable;
+  push_file: PushFileTable;
+  upload_intent: UploadIntentTable;
+  file_download: FileDownloadTable;
 }

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AuditContext, AuditEntry, AuditKind, Push, PushKind, PushSnapshot } from '../domain/push';
 import type { PushDatabase } from './database';
 import type { NewPushRow, PushRow } from './push.table';
-import { PAST_WINDOW, VIEWABLE, WIPE_SECRETS } from './push.sql';
+import { PAST_WINDOW, PURGE_FILES_NOW, VIEWABLE, WIPE_SECRETS } from './push.sql';
 
 type Db = Kysely<PushDatabase>;
 type RowWithNow = PushRow & { db_now: Date };
@@ -25,6 +25,7 @@ export function pushRowToPush(row: PushRow): Push {
     deletableByViewer: row.deletable_by_viewer,
     retrievalStep: row.retrieval_step,
     passphraseProtected: row.passphrase_protected,
+    filesPurgeAfter: row.files_purge_after,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -78,13 +79,21 @@ export async function findPushByTokenHash(
  * lock and re-check the predicate, so N readers of V remaining views get exactly min(N, V) payloads.
  * A passphrase-protected push is claimable only with `passphraseVerified`.
  */
+export interface ClaimedView extends PushSnapshot {
+  payloadSealed: Buffer | null;
+  keyId: string;
+  /** The `view` audit entry's id: file download links are bound to it. */
+  viewId: string;
+}
+
 export async function claimView(
   db: Db,
   tokenHash: Buffer,
   ctx: AuditContext,
   passphraseVerified: boolean,
-): Promise<(PushSnapshot & { payloadSealed: Buffer | null; keyId: string }) | undefined> {
-  const { rows } = await sql<RowWithNow & { claimed_payload: Buffer | null }>`
+  fileGraceSeconds: number,
+): Promise<ClaimedView | undefined> {
+  const { rows } = await sql<RowWithNow & { claimed_payload: Buffer | null; view_id: string }>`
     with target as (
       select id, payload_sealed from push
       where token_hash = ${tokenHash} and ${VIEWABLE} and (passphrase_hash is null or ${passphraseVerified})
@@ -97,20 +106,26 @@ export async function claimView(
         payload_sealed = case when p.views + 1 >= p.expire_after_views then null else p.payload_sealed end,
         note_sealed = case when p.views + 1 >= p.expire_after_views then null else p.note_sealed end,
         passphrase_hash = case when p.views + 1 >= p.expire_after_views then null else p.passphrase_hash end,
+        files_purge_after = case when p.views + 1 >= p.expire_after_views and p.kind = 'file'
+                                 then now() + make_interval(secs => ${fileGraceSeconds}) end,
         audit_entries = p.audit_entries + case when p.views + 1 >= p.expire_after_views then 2 else 1 end,
         updated_at = now()
       from target where p.id = target.id
       returning p.*
-    ), audit as (
+    ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', ctx)} from claimed
-      union all
+      returning id
+    ), expiry_audit as (
+      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('expire_by_views', ctx)} from claimed where expired
     )
-    select claimed.*, target.payload_sealed as claimed_payload, now() as db_now
-    from claimed join target on target.id = claimed.id`.execute(db);
+    select claimed.*, target.payload_sealed as claimed_payload, view_audit.id as view_id, now() as db_now
+    from claimed join target on target.id = claimed.id cross join view_audit`.execute(db);
   const row = rows[0];
-  return row && { ...snapshot(row), payloadSealed: row.claimed_payload, keyId: row.key_id };
+  return (
+    row && { ...snapshot(row), payloadSealed: row.claimed_payload, keyId: row.key_id, viewId: row.view_id }
+  );
 }
 
 /**
@@ -126,6 +141,7 @@ async function expireOne(
   const { rows } = await sql<RowWithNow>`
     with e as (
       update push set expired = true, deleted = deleted or ${how.deleted}, expired_on = now(), ${WIPE_SECRETS},
+                      ${PURGE_FILES_NOW},
                       audit_entries = audit_entries + 1, updated_at = now()
       where id = ${pushId} and ${how.condition}
       returning *
@@ -221,7 +237,7 @@ export async function expireDueBatch(db: Db, batch: number): Promise<PushSnapsho
     with due as (
       select id from push where ${PAST_WINDOW} order by expires_at limit ${batch} for update skip locked
     ), e as (
-      update push p set expired = true, expired_on = now(), ${WIPE_SECRETS},
+      update push p set expired = true, expired_on = now(), ${WIPE_SECRETS}, ${PURGE_FILES_NOW},
                         audit_entries = p.audit_entries + 1, updated_at = now()
       from due where p.id = due.id
       returning p.*

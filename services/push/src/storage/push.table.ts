@@ -28,6 +28,9 @@ export interface PushTable {
   deleted: Generated<boolean>;
   audit_entries: Generated<number>;
   audit_dropped: Generated<number>;
+  /** When the push's files are due for purging (a file push that expired; after the grace period for its last view). */
+  files_purge_after: Date | null;
+  files_purged: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
 }
@@ -42,6 +45,33 @@ export interface AuditEntryTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** A stored file: the object holds it encrypted under its own key (`key_sealed`, by the push's key id). */
+export interface PushFileTable {
+  id: string;
+  push_id: string;
+  position: number;
+  object_key: string;
+  filename_sealed: Buffer;
+  content_type: string;
+  size: ColumnType<string, number, never>;
+  key_sealed: Buffer;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** Written before an object is streamed, deleted with the commit of its push: leftovers are a crash's. */
+export interface UploadIntentTable {
+  object_key: string;
+  push_id: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface FileDownloadTable {
+  view_id: string;
+  file_id: string;
+  downloads: number;
+}
+
 export type PushRow = Selectable<PushTable>;
+export type PushFileRow = Selectable<PushFileTable>;
 export type NewPushRow = Omit<Insertable<PushTable>, 'expires_at'>;
 export type AuditEntryRow = Selectable<AuditEntryTable>;

@@ -28,7 +28,7 @@ describe('view policy: pure module and SQL agree', () => {
               ${c.expireAfterViews}, ${c.views}, now() + make_interval(secs => ${c.windowLeftMs / 1000}), true,
               ${c.expired}, ${c.deleted}, ${c.expired ? sql`now()` : null})`.execute(database.db);
 
-    const claimed = await claimView(database.db, tokenHash, ctx, false);
+    const claimed = await claimView(database.db, tokenHash, ctx, false, 600);
 
     // The pure module judges the same state at the statement's clock.
     const now =

@@ -65,6 +65,7 @@ async function domainService(push: TestPush) {
     passphraseLimiter: createPassphraseLimiter(redis, { prefix: config.redis.prefix, perPush: 5, perIp: 30 }),
     events: createExpiryScheduler(queue, silent),
     maxAuditEntries: 2000,
+    fileGraceSeconds: 600,
   });
   const input = (ttlSeconds: number): NewPush => ({
     kind: 'text',

@@ -1,11 +1,19 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '@secret-push/logger';
+import type { Push } from '../domain/push';
 import type { PushEvents } from '../domain/push-events';
-import { EXPIRE_JOB_OPTIONS, type ExpireJobData, type ExpiryJobName, expireJobId } from './queues';
+import {
+  EXPIRE_JOB_OPTIONS,
+  type ExpireJobData,
+  type ExpiryJobName,
+  expireJobId,
+  purgeJobId,
+} from './queues';
 
 /**
- * The API's side of the expiry worker: after a create commits, a delayed job that fires at
- * `expires_at`; after any other expiry, its pending job is dropped. Both are best effort: if Redis
+ * The producer side of the worker's jobs: after a create commits, a delayed job that fires at
+ * `expires_at`; after any other expiry, its pending job is dropped; when a file push expires, a
+ * purge job at `files_purge_after` (moved earlier by a DELETE in the grace period). All best effort: if Redis
  * is down the request still succeeds (logged and counted) and the sweep expires the push later.
  */
 export function createExpiryScheduler(
@@ -14,40 +22,55 @@ export function createExpiryScheduler(
   onScheduleFailure: () => void = () => {},
   timeoutMs = 500,
 ): PushEvents {
+  /** BullMQ waits for a lost connection instead of failing; a request must not wait with it. */
+  async function bounded(what: string, pushId: string, work: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
+    });
+    work.catch(() => {}); // if it settles after the timeout, the outcome is already logged
+    try {
+      await Promise.race([work, timeout]);
+    } catch (err) {
+      onScheduleFailure();
+      logger.warn(
+        { push_id: pushId, err: (err as Error).message },
+        `could not schedule ${what}; the sweep will do it`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // +1: the database keeps microseconds, a Date only milliseconds; never fire early.
+  const delayUntil = (at: Date) => Math.max(0, at.getTime() + 1 - Date.now());
+
+  /** One purge job per push, at `filesPurgeAfter`; a pending later one is moved earlier. */
+  async function schedulePurge(push: Push): Promise<void> {
+    if (!push.filesPurgeAfter) return;
+    const jobId = purgeJobId(push.id);
+    const delay = delayUntil(push.filesPurgeAfter);
+    const pending = await queue.getJob(jobId);
+    if (pending && (await pending.isDelayed())) {
+      await pending.changeDelay(delay);
+      return;
+    }
+    await queue.add('purge', { pushId: push.id }, { ...EXPIRE_JOB_OPTIONS, jobId, delay });
+  }
+
   return {
     async created(push) {
-      // BullMQ waits for a lost connection instead of failing; a create must not wait with it.
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
-      });
-      const add = queue.add(
-        'expire',
-        { pushId: push.id },
-        {
-          ...EXPIRE_JOB_OPTIONS,
-          jobId: expireJobId(push.id),
-          // +1: the database keeps microseconds, a Date only milliseconds; never fire early.
-          delay: Math.max(0, push.expiresAt.getTime() + 1 - Date.now()),
-        },
-      );
-      add.catch(() => {}); // if it settles after the timeout, the outcome is already logged
-      try {
-        await Promise.race([add, timeout]);
-      } catch (err) {
-        onScheduleFailure();
-        logger.warn(
-          { push_id: push.id, err: (err as Error).message },
-          'could not schedule expiry; the sweep will expire it',
-        );
-      } finally {
-        clearTimeout(timer);
-      }
+      const job = { ...EXPIRE_JOB_OPTIONS, jobId: expireJobId(push.id), delay: delayUntil(push.expiresAt) };
+      await bounded('expiry', push.id, queue.add('expire', { pushId: push.id }, job));
     },
     viewed() {},
     async expired(push, reason) {
+      if (push.filesPurgeAfter) await bounded('file purge', push.id, schedulePurge(push));
       if (reason === 'time') return; // the job itself, or the sweep (its job then finds nothing to do)
-      await queue.remove(expireJobId(push.id)).catch(() => 0);
+      await bounded('expiry job removal', push.id, queue.remove(expireJobId(push.id)));
+    },
+    async filesDue(push) {
+      await bounded('file purge', push.id, schedulePurge(push));
     },
   };
 }

@@ -35,7 +35,12 @@ function expireJob() {
 
 function run(expiry: Expiry, job: Job<ExpireJobData, unknown, ExpiryJobName>) {
   const expired: PushSnapshot[] = [];
-  const process = expiryProcessor({ expiry, sweepBatchSize: 10, onExpired: (s) => expired.push(s) });
+  const process = expiryProcessor({
+    expiry,
+    sweepBatchSize: 10,
+    staleUploadSeconds: 3600,
+    onExpired: (s) => expired.push(s),
+  });
   return { result: process(job, 'token'), expired };
 }
 

@@ -1,11 +1,15 @@
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Expiry } from '../domain/expiry';
+import type { FilePurger } from '../files/file-purger';
 import type { PushSnapshot } from '../domain/push';
 import type { ExpireJobData, ExpiryJobName } from './queues';
 
 export interface ProcessorDeps {
   expiry: Expiry;
+  /** File purging; absent when the instance has no object store. */
+  purger?: FilePurger;
   sweepBatchSize: number;
+  staleUploadSeconds: number;
   /** Called for every push this worker expired (metrics: expiry lag). */
   onExpired(snapshot: PushSnapshot): void;
 }
@@ -14,7 +18,9 @@ export interface ProcessorDeps {
  * - `expire`: expires the push if its window has passed (by the database's clock). If the job
  *   fired early (clock skew between this host and the database), it is delayed again by the
  *   remaining time; if the push is gone or already expired, there is nothing to do.
- * - `sweep`: expires everything past its window that a lost job left behind.
+ * - `purge`: deletes a file push's stored files once they are due (delayed again if early).
+ * - `sweep`: expires everything past its window that a lost job left behind, runs lost purges and
+ *   deletes the objects of uploads a crash left behind.
  * Both are idempotent: a second run changes nothing and audits nothing.
  */
 export function expiryProcessor(deps: ProcessorDeps) {
@@ -39,10 +45,20 @@ export function expiryProcessor(deps: ProcessorDeps) {
         }
         throw new Error('push still active after its window; retried with backoff');
       }
+      case 'purge': {
+        if (!deps.purger) return 'no object store';
+        const purge = await deps.purger.purgeIfDue(job.data.pushId);
+        if (purge.outcome === 'later' && token) {
+          await job.moveToDelayed(Date.now() + Math.ceil(purge.ms), token);
+          throw new DelayedError();
+        }
+        return purge.outcome;
+      }
       case 'sweep': {
         const swept = await deps.expiry.sweep(deps.sweepBatchSize);
         for (const s of swept) deps.onExpired(s);
-        return `swept ${swept.length}`;
+        const files = await deps.purger?.sweep(deps.sweepBatchSize, deps.staleUploadSeconds);
+        return `swept ${swept.length}, purged ${files?.purged ?? 0}, stale objects ${files?.staleObjects ?? 0}`;
       }
       default:
         throw new UnrecoverableError(`unknown job ${String(job.name)}`);

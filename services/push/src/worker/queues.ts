@@ -5,7 +5,7 @@ import type { JobsOptions, QueueOptions } from 'bullmq';
  * only, never secrets. Job ids are unique per push, so a push has at most one pending expiry job
  * (BullMQ ignores a duplicate id silently, which is what re-scheduling wants). BullMQ 5 refuses
  * ids that look like integers and ids with `:` (unless in its legacy three-part form), so the
- * separator is `-` (`expire-<push id>`), not the `expire:<id>` of DESIGN §5.
+ * separator is `-` (`expire-<push id>`, `purge-<push id>`), not the `expire:<id>` of DESIGN §5.
  */
 export const EXPIRY_QUEUE = 'push-expiry';
 
@@ -13,9 +13,11 @@ export interface ExpireJobData {
   pushId: string;
 }
 
-export type ExpiryJobName = 'expire' | 'sweep';
+export type ExpiryJobName = 'expire' | 'purge' | 'sweep';
 
 export const expireJobId = (pushId: string) => `expire-${pushId}`;
+/** The purge of a file push's stored files (DESIGN §6), at `files_purge_after`. */
+export const purgeJobId = (pushId: string) => `purge-${pushId}`;
 export const SWEEP_SCHEDULER_ID = 'sweep';
 
 export const EXPIRE_JOB_OPTIONS: JobsOptions = {

@@ -5,7 +5,10 @@ import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
 import { type Closable, closeHttpServer, listening } from '@secret-push/runtime';
 import { createExpiry } from '../domain/expiry';
+import { createFilePurger } from '../files/file-purger';
+import { createS3ObjectStore } from '../files/object-store';
 import type { PushDatabase } from '../storage/database';
+import { createExpiryScheduler } from './expiry-scheduler';
 import { expiryProcessor } from './expiry.processor';
 import {
   EXPIRY_QUEUE,
@@ -45,13 +48,16 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
   });
   queue.on('error', (err) => logger.warn({ err: err.message }, 'expiry queue connection error'));
   const metrics = createWorkerMetrics(queue);
-  // File purging joins `events.expired` with file pushes; metrics count what this worker expired.
-  const expiry = createExpiry({ db, events: { expired: () => {} } });
+  const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
+  // A file push expired here gets its purge job like one expired by the API.
+  const expiry = createExpiry({ db, events: createExpiryScheduler(queue, logger) });
   const worker = new Worker<ExpireJobData, unknown, ExpiryJobName>(
     EXPIRY_QUEUE,
     expiryProcessor({
       expiry,
+      purger: store && createFilePurger({ db, store }),
       sweepBatchSize: config.sweep.batchSize,
+      staleUploadSeconds: config.sweep.staleUploadSeconds,
       onExpired: (s) =>
         metrics.expiryLag.observe(
           Math.max(0, ((s.push.expiredOn ?? s.now).getTime() - s.push.expiresAt.getTime()) / 1000),
@@ -77,15 +83,16 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     };
     if (req.url === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));
     if (req.url === '/readyz') {
-      void Promise.all([check(sql`select 1`.execute(db)), check(queue.client.then((c) => c.ping()))]).then(
-        ([database, redis]) => {
-          const ready = database === 'ok' && redis === 'ok' && worker.isRunning();
-          send(
-            ready ? 200 : 503,
-            JSON.stringify({ status: ready ? 'ready' : 'unavailable', checks: { database, redis } }),
-          );
-        },
-      );
+      void Promise.all([
+        check(sql`select 1`.execute(db)),
+        check(queue.client.then((c) => c.ping())),
+        store ? check(store.check()) : Promise.resolve(undefined),
+      ]).then(([database, redis, objectStore]) => {
+        const ready =
+          database === 'ok' && redis === 'ok' && objectStore !== 'unavailable' && worker.isRunning();
+        const checks = { database, redis, ...(objectStore ? { object_store: objectStore } : {}) };
+        send(ready ? 200 : 503, JSON.stringify({ status: ready ? 'ready' : 'unavailable', checks }));
+      });
       return;
     }
     if (req.url === '/metrics') {
@@ -109,6 +116,7 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
       await closeBull(worker, 20_000); // waits for active jobs
       await Promise.allSettled([closeBull(queue, 2000), closeHttpServer(server)]);
       await db.destroy();
+      store?.close();
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { MigrationSet } from '@secret-push/db-kit';
 import * as createPush from './2026_11_21_0001_create_push';
+import * as files from './2026_11_21_0002_files';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
   '2026_11_21_0001_create_push': createPush,
+  '2026_11_21_0002_files': files,
 };

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { PushDatabase } from '../storage/database';
+import * as fileRepo from '../storage/file.repository';
+import type { ObjectStore } from './object-store';
+
+export type PurgeOutcome =
+  { outcome: 'purged'; objects: number } | { outcome: 'nothing' } | { outcome: 'later'; ms: number };
+
+/**
+ * Deletes the stored files of expired file pushes once they are due (`files_purge_after`, by the
+ * database's clock): objects first, then rows, so a purge interrupted half-way is simply run again.
+ * Used by the worker's purge jobs and by its sweep.
+ */
+export function createFilePurger(deps: { db: Kysely<PushDatabase>; store: ObjectStore }) {
+  const { db, store } = deps;
+
+  async function purgeIfDue(pushId: string): Promise<PurgeOutcome> {
+    const state = await fileRepo.purgeState(db, pushId);
+    if (state.state === 'none') return { outcome: 'nothing' };
+    if (state.state === 'later') return { outcome: 'later', ms: state.ms };
+    await store.delete(state.objectKeys);
+    await fileRepo.markFilesPurged(db, pushId);
+    return { outcome: 'purged', objects: state.objectKeys.length };
+  }
+
+  return {
+    purgeIfDue,
+
+    /** The sweep's part: purges whose jobs were lost, and the objects of uploads a crash left behind. */
+    async sweep(
+      batch: number,
+      staleUploadSeconds: number,
+    ): Promise<{ purged: number; staleObjects: number }> {
+      let purged = 0;
+      for (const pushId of await fileRepo.pushesWithFilesDue(db, batch)) {
+        if ((await purgeIfDue(pushId)).outcome === 'purged') purged++;
+      }
+      const staleObjects = await fileRepo.sweepStaleUploadIntents(db, staleUploadSeconds, batch, (keys) =>
+        store.delete(keys),
+      );
+      return { purged, staleObjects };
+    },
+  };
+}
+
+export type FilePurger = ReturnType<typeof createFilePurger>;

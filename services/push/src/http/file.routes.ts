@@ -1,0 +1,35 @@
+import { pipeline } from 'node:stream/promises';
+import { type RequestHandler, Router } from 'express';
+import { HttpError } from '@secret-push/http-kit';
+import type { Logger } from '@secret-push/logger';
+import type { FileService } from '../files/file-service';
+import { auditContext } from './audit-context';
+
+/**
+ * `GET /files/:file_id?push=…&view=…&expires=…&sig=…`: the download links handed out with a
+ * counted view (DESIGN §6). The link is the credential, so no token is needed; its query string is
+ * never logged (the HTTP logger drops query strings). Every refusal looks the same.
+ */
+export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler; logger: Logger }): Router {
+  const router = Router();
+  router.get('/files/:file_id', deps.rateLimit, async (req, res) => {
+    const opened = await deps.files.openDownload(String(req.params.file_id), req.query, auditContext(req));
+    if (!opened) throw new HttpError(404, 'not_found', 'This download link is invalid, used up or expired.');
+    res.attachment(opened.filename);
+    res.set({
+      'Content-Type': opened.contentType,
+      'Content-Length': String(opened.size),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    });
+    try {
+      await pipeline(opened.body, res);
+    } catch (err) {
+      // Headers are gone: the client sees a cut download (Content-Length tells it so).
+      deps.logger.warn({ err: (err as Error).message }, 'file download interrupted');
+      res.destroy();
+    }
+  });
+  return router;
+}
