@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { sql } from 'kysely';
 import { type TestAuth, startAuth } from '@secret-push/auth/testing';
@@ -427,6 +428,49 @@ describe('file pushes with the object store down (a private s3rver)', () => {
     } finally {
       await target.stop();
       await privateS3.close();
+    }
+  });
+});
+
+describe('a client that goes away mid-upload', () => {
+  it('leaves no object, no intent and no push, and the service goes on', async () => {
+    const target = await startPush(auth, {
+      env: { ...s3.env, PUSH_S3_PART_SIZE_MIB: '5', PUSH_FILES_MAX_FILE_BYTES: String(64 * 1024 * 1024) },
+    });
+    try {
+      const keysBefore = await s3.listKeys();
+      const boundary = 'x-boundary-x';
+      const url = new URL(target.url);
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/api/v2/pushes',
+        headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      req.on('error', () => {});
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="push[files][]"; filename="big.bin"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      );
+      // More than two 5 MiB parts, so the store upload is a multipart one when the client leaves.
+      for (let i = 0; i < 12; i++) req.write(randomBytes(1024 * 1024));
+      await waitFor(
+        async () =>
+          Number(
+            (await sql<{ n: string }>`select count(*) as n from upload_intent`.execute(target.db)).rows[0]!.n,
+          ) === 1,
+        5000,
+      );
+      await sleep(300);
+      req.destroy();
+      await waitFor(async () => (await rowCounts(target.db)).intents === '0', 10_000);
+      expect(await rowCounts(target.db)).toEqual({ pushes: '0', files: '0', intents: '0' });
+      expect(await s3.listKeys()).toEqual(keysBefore);
+      const after = await upload(target, [{ name: 'ok.txt', data: Buffer.from('ok') }], {}, token);
+      expect(after.status).toBe(201);
+    } finally {
+      await target.stop();
     }
   });
 });
