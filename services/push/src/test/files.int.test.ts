@@ -140,6 +140,23 @@ describe('file pushes', () => {
     });
   });
 
+  it('documents multipart create and the download links in the OpenAPI document', async () => {
+    const doc = (await request(push.url).get('/api/v2/openapi.json')).body;
+    expect(Object.keys(doc.paths['/pushes'].post.requestBody.content)).toContain('multipart/form-data');
+    expect(Object.keys(doc.paths['/files/{file_id}'].get.responses).sort()).toEqual([
+      '200',
+      '404',
+      '429',
+      '503',
+    ]);
+    expect(Object.keys(doc.components.schemas.PushFile.properties).sort()).toEqual([
+      'content_type',
+      'filename',
+      'size',
+      'url',
+    ]);
+  });
+
   it('stores three files encrypted and streams each back through its link, byte for byte', async () => {
     const files = [
       { name: 'a.bin', data: randomBytes(1_500_000), type: 'application/octet-stream' },

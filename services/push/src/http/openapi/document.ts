@@ -61,6 +61,9 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
     tags: [
       { name: 'Pushes', description: 'Create, retrieve and expire pushes.' },
       { name: 'Lists', description: "The caller's own pushes." },
+      ...(config.features.filePushes
+        ? [{ name: 'Files', description: 'Downloads of the files of file pushes.' }]
+        : []),
       { name: 'Meta', description: 'Version and documentation.' },
     ],
     paths: buildPaths(config),

@@ -40,19 +40,32 @@ const PASSPHRASE_PARAMETERS: ParameterObject[] = [
 
 const FORM_ENCODING = { push: { style: 'deepObject', explode: true } } as const;
 
-const CREATE_BODY: RequestBodyObject = {
-  description:
-    'JSON `{"push": {…}}`, or an HTML form with `push[payload]`, `push[expire_after_views]`, … A missing or non-object `push` → 400.',
+const MULTIPART = {
+  'multipart/form-data': {
+    schema: schemaRef('CreatePushRequest'),
+    encoding: { push: { style: 'deepObject', explode: true } },
+  },
+} as const;
+
+const createBody = (files: boolean): RequestBodyObject => ({
+  description: files
+    ? 'JSON `{"push": {…}}`, an HTML form with `push[payload]`, `push[expire_after_views]`, …, or `multipart/form-data` with the same fields and the files as repeated `push[files][]` parts (streamed to the object store; count, size per file and total size are limited: 422 for too many files, 413 for too large). A missing or non-object `push` → 400.'
+    : 'JSON `{"push": {…}}`, or an HTML form with `push[payload]`, `push[expire_after_views]`, … A missing or non-object `push` → 400.',
   required: true,
   content: {
-    'application/json': {
-      schema: schemaRef('CreatePushRequest'),
-      example: {
-        push: { payload: 'correct horse battery staple', expire_after_days: 2, expire_after_views: 3 },
-      },
-    },
-    'application/x-www-form-urlencoded': { schema: schemaRef('CreatePushRequest'), encoding: FORM_ENCODING },
+    ...CREATE_CONTENT,
+    ...(files ? MULTIPART : {}),
   },
+});
+
+const CREATE_CONTENT: RequestBodyObject['content'] = {
+  'application/json': {
+    schema: schemaRef('CreatePushRequest'),
+    example: {
+      push: { payload: 'correct horse battery staple', expire_after_days: 2, expire_after_views: 3 },
+    },
+  },
+  'application/x-www-form-urlencoded': { schema: schemaRef('CreatePushRequest'), encoding: FORM_ENCODING },
 };
 
 const REVEAL_BODY: RequestBodyObject = {
@@ -73,7 +86,7 @@ export function createOperation(ctx: OperationContext): OperationObject {
     tags: ['Pushes'],
     summary: 'Create a push',
     description: `${who} needs the \`pushes:write\` scope, and the push then belongs to the token's client. Numbers and booleans may be sent as strings. Out-of-range or malformed values → 422 naming the field and the allowed range. The response is the only place that shows the \`url_token\` of an anonymous push, and its \`name\` and \`note\`.`,
-    requestBody: CREATE_BODY,
+    requestBody: createBody(ctx.files),
     security: optionalBearer(ctx, 'pushes:write'),
     responses: {
       201: jsonRef('The new push, with `name` and `note`.', 'OwnedPush'),

@@ -43,6 +43,8 @@ export interface OperationContext {
   anonymous: boolean;
   pushesEnabled: boolean;
   anonymousCreateRefused: boolean;
+  /** File pushes enabled: multipart create and download links. */
+  files: boolean;
 }
 
 /** No security requirement: a public operation. */

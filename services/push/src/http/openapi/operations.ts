@@ -9,6 +9,7 @@ import {
   retrieveOperation,
   revealOperation,
 } from './operations.pushes';
+import { downloadOperation } from './operations.files';
 import type { OperationContext } from './operations.shared';
 import type { OpenApiDocument } from './types';
 
@@ -24,6 +25,7 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     anonymous: f.anonymousAccess,
     pushesEnabled: f.pushesEnabled,
     anonymousCreateRefused: !f.anonymousAccess || (f.filePushes && f.filePushesRequireAuth),
+    files: f.filePushes,
   };
   return {
     '/version': { get: versionOperation() },
@@ -36,5 +38,6 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     '/pushes/{url_token}/reveal': { post: revealOperation(ctx) },
     '/pushes/{url_token}/preview': { get: previewOperation(ctx) },
     '/pushes/{url_token}/audit': { get: auditOperation() },
+    ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
   };
 }
