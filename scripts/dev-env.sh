@@ -34,6 +34,16 @@ if ! grep -q '^PUSH_ENCRYPTION_KEYS=' "$ENV_FILE"; then
     echo "PUSH_ENCRYPTION_KEYS=dev-$(date +%Y%m%d):$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))')"
   } >> "$ENV_FILE"
 fi
+if ! grep -q '^PUSH_S3_BUCKET=' "$ENV_FILE"; then
+  # The local s3rver that `make up` runs (data in .local/s3); its fixed development credentials.
+  {
+    echo "PUSH_S3_ENDPOINT=http://127.0.0.1:4568"
+    echo "PUSH_S3_BUCKET=secret-push"
+    echo "PUSH_S3_ACCESS_KEY_ID=S3RVER"
+    echo "PUSH_S3_SECRET_ACCESS_KEY=S3RVER"
+    echo "PUSH_S3_FORCE_PATH_STYLE=true"
+  } >> "$ENV_FILE"
+fi
 
 set -a; source "$ENV_FILE"; set +a
 $CLI migrate >&2

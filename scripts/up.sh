@@ -28,6 +28,7 @@ banner() {
    auth service   $AUTH_URL
    push API       $PUSH_URL/api/v2   (docs: $PUSH_URL/api/v2/docs)
    expiry worker  http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
+   local S3       $PUSH_S3_ENDPOINT  (s3rver, bucket $PUSH_S3_BUCKET, data in .local/s3)
 
  Demo client (kept in .local/dev.env):
    client_id      $DEMO_CLIENT_ID
@@ -41,6 +42,9 @@ banner() {
    URL_TOKEN=\$(curl -s -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
      -d '{"push":{"payload":"my secret","expire_after_views":2}}' $PUSH_URL/api/v2/pushes | sed -E 's/.*"url_token":"([^"]+)".*/\1/')
    curl -s $PUSH_URL/api/v2/pushes/\$URL_TOKEN
+
+ Push a file (files need a token); a retrieval lists download links in files[].url:
+   curl -s -H "Authorization: Bearer \$TOKEN" -F 'push[files][]=@README.md' $PUSH_URL/api/v2/pushes
 ================================================================================
 
 MSG
@@ -50,7 +54,9 @@ banner_pid=$!
 trap 'kill $banner_pid 2>/dev/null || true' EXIT
 
 PRETTY="node_modules/.bin/pino-pretty --colorize --translateTime SYS:HH:MM:ss --ignore pid,hostname,name"
-node_modules/.bin/concurrently --kill-others --names auth,push,worker --prefix-colors blue,green,magenta \
+S3_PORT="$(node -e 'console.log(new URL(process.argv[1]).port || 80)' "$PUSH_S3_ENDPOINT")"
+node_modules/.bin/concurrently --kill-others --names s3,auth,push,worker --prefix-colors gray,blue,green,magenta \
+  "node packages/testing/dist/local-s3.js --directory .local/s3 --port $S3_PORT --bucket $PUSH_S3_BUCKET" \
   "node services/auth/dist/main.js | $PRETTY" \
   "node services/push/dist/main-api.js | $PRETTY" \
   "node services/push/dist/main-worker.js | $PRETTY"
