@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { join } from 'node:path';
-import { runAuthMigrations, runCli } from '@secret-push/auth';
+import { runAuthMigrations } from '@secret-push/auth';
+import { basic, cli, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
@@ -13,24 +14,6 @@ import type { BenchResult, Figure } from './report';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL = 10; // the services' default pool size
 const PAYLOAD_1KB = 'x'.repeat(1024);
-
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-
-async function cli(env: Record<string, string>, ...argv: string[]): Promise<string> {
-  const out: string[] = [];
-  const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => console.error(l) });
-  if (code !== 0) throw new Error(`secret-push-auth ${argv.join(' ')} failed`);
-  return out.join('\n');
-}
-
-async function token(authUrl: string, id: string, secret: string): Promise<string> {
-  const res = await fetch(`${authUrl}/connect/token`, {
-    method: 'POST',
-    headers: { authorization: basic(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /**
  * Throughput and latency of the services in production mode, one process each, each next to the
