@@ -15,8 +15,9 @@ export async function startProcess(
   script: string,
   env: Record<string, string>,
   readyUrl: string,
+  args: string[] = [],
 ): Promise<Proc> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

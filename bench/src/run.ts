@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { apiBenchmark } from './api.bench';
 import { expiryBenchmark } from './expiry.bench';
+import { filesBenchmark } from './files.bench';
 import { type BenchResult, writeResults } from './report';
 
 /** `pnpm bench [name…]`: runs the benchmarks (all by default) and writes bench/results/. */
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   const all: Record<string, (root: string) => Promise<BenchResult>> = {
     api: apiBenchmark,
     expiry: expiryBenchmark,
+    files: filesBenchmark,
   };
   const wanted = process.argv.slice(2).filter((a) => a !== '--');
   const names = wanted.length > 0 ? wanted : Object.keys(all);
