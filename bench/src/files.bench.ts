@@ -4,12 +4,19 @@ import { request as httpRequest, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { runAuthMigrations } from '@secret-push/auth';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
-import { REDIS_URL, S3RVER_CREDENTIALS, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
+import {
+  REDIS_URL,
+  S3RVER_CREDENTIALS,
+  deleteRedisKeys,
+  freePort,
+  s3rverClient,
+  uniquePrefix,
+} from '@secret-push/testing';
 import { cli, token } from './auth-client';
 import { type Proc, startProcess } from './processes';
 import type { BenchResult, Figure } from './report';
@@ -131,14 +138,7 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
       '--bucket',
       BUCKET,
     ]);
-    const s3 = new S3Client({
-      endpoint,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const s3 = s3rverClient(endpoint);
 
     console.log(`files: direct SDK transfer of ${SIZE_MIB} MiB`);
     let t = Date.now();

@@ -7,6 +7,18 @@ import { freePort } from './free-port';
 
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/** An SDK client for an s3rver at `endpoint` (path style; checksums only where required). */
+export function s3rverClient(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    credentials: S3RVER_CREDENTIALS,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
 export interface LocalS3 {
   endpoint: string;
   bucket: string;
@@ -50,14 +62,7 @@ export async function startS3(
   };
   await start();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const client = s3rverClient(endpoint);
   return {
     endpoint,
     bucket,
