@@ -6,13 +6,17 @@ export interface CheckResult {
 
 export const check = (name: string, problems: string[]): CheckResult => ({ name, problems });
 
-/** Prints every check, then the plain closing line "deploy checks: N passed, N failed". */
-export function printReport(results: CheckResult[], out: (line: string) => void): boolean {
+/** Prints every check, then the plain closing line "<label>: N passed, N failed". */
+export function printReport(
+  results: CheckResult[],
+  out: (line: string) => void,
+  label = 'deploy checks',
+): boolean {
   for (const r of results) {
     out(`${r.problems.length === 0 ? 'ok  ' : 'FAIL'} ${r.name}`);
     for (const p of r.problems) out(`       ${p}`);
   }
   const failed = results.filter((r) => r.problems.length > 0).length;
-  out(`deploy checks: ${results.length - failed} passed, ${failed} failed`);
+  out(`${label}: ${results.length - failed} passed, ${failed} failed`);
   return failed === 0;
 }
