@@ -34,6 +34,8 @@ cleanup() {
     done
     redis-cli -h 127.0.0.1 --scan --pattern "${REDIS_PREFIX}*" | xargs -r -n 500 redis-cli -h 127.0.0.1 del >/dev/null 2>&1 || true
   fi
+  # Keep only the logs of a failed run (the keys in bootstrap/ and the app trees go).
+  rm -rf "$work/auth-app" "$work/push-app" "$work/bootstrap" "$work/s3"
 }
 trap cleanup EXIT
 
@@ -41,7 +43,7 @@ trap cleanup EXIT
 setsid node deploy/dist/rehearsal/main.js "$PWD" "$work/auth-app" "$work/push-app" "$work" &
 pid=$!
 limit="${REHEARSAL_TIMEOUT:-600}"
-setsid bash -c "sleep $limit; echo 'rehearse: time limit ($limit s) reached' >&2; kill -TERM -- -$pid; sleep 20; kill -KILL -- -$pid" 2>/dev/null &
+setsid bash -c "sleep $limit; echo 'rehearse: time limit ($limit s) reached' >&2; kill -TERM -- -$pid; sleep 20; kill -KILL -- -$pid" &
 watchdog=$!
 status=0
 wait "$pid" || status=$?
