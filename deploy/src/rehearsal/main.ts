@@ -22,6 +22,8 @@ import { runSmoke } from './smoke';
 const PG = process.env.REHEARSAL_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.REHEARSAL_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = (line: string) => console.log(line);
+/** The manifests' runAsUser/runAsGroup: when run as root, the services drop to it (the app trees stay root's). */
+const asPodUser = process.getuid?.() === 0 ? { uid: 1000, gid: 1000 } : undefined;
 
 async function main(): Promise<boolean> {
   const [root, authDir, pushDir, workDir] = process.argv.slice(2).map((p) => resolve(p));
@@ -138,7 +140,7 @@ async function main(): Promise<boolean> {
       env: Record<string, string>,
       readyUrl: string,
     ) => {
-      const s = startProcess(name, w.command, dir, { ...w.env, ...env }, logDir);
+      const s = startProcess(name, w.command, dir, { ...w.env, ...env }, logDir, asPodUser);
       services.push(s);
       return waitReady(s, readyUrl);
     };
@@ -173,7 +175,9 @@ async function main(): Promise<boolean> {
         ),
       ),
     );
-    log(`6 processes ready (${Date.now() - started} ms); auth ${authProxy.url}, push ${pushProxy.url}`);
+    log(
+      `6 processes ready${asPodUser ? ' (uid 1000)' : ''} (${Date.now() - started} ms); auth ${authProxy.url}, push ${pushProxy.url}`,
+    );
 
     results.push(
       ...(await runSmoke({

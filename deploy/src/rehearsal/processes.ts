@@ -9,19 +9,21 @@ export interface Service {
   exited: Promise<number | null>;
 }
 
-/** Starts `command` in `cwd` with exactly `env` (plus PATH), output appended to logs/<name>.log. */
+/** Starts `command` in `cwd` with exactly `env` (plus PATH), as `user` if given, output in logs/<name>.log. */
 export function startProcess(
   name: string,
   command: string[],
   cwd: string,
   env: Record<string, string>,
   logDir: string,
+  user?: { uid: number; gid: number },
 ): Service {
   const log = openSync(join(logDir, `${name}.log`), 'a');
   const child = spawn(command[0]!, command.slice(1), {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', log, log],
+    ...user,
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { name, child, exited };
