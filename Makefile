@@ -1,12 +1,14 @@
 # Quick start: `make up` (whole system, foreground) and `make test` (whole suite). See README.md.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help up test client setup services bench
+.PHONY: help up test client setup services bench validate-deploy rehearse
 
 help:
 	@echo "make up       install, build, migrate and run every service locally (Ctrl-C stops)"
 	@echo "make test     lint, typecheck, unit and integration tests"
 	@echo "make client NAME=x SCOPES=\"pushes:read pushes:write\"   print a new client's JSON credentials"
+	@echo "make validate-deploy   static checks of docker-compose.yml, the Dockerfiles and k8s/"
+	@echo "make rehearse          2 auth, 2 push, 2 workers as processes behind round-robin proxies + smoke checks"
 
 up:
 	@bash scripts/up.sh
@@ -25,3 +27,9 @@ services:
 
 bench:
 	@bash scripts/setup.sh && source scripts/toolchain.sh && bash scripts/ensure-services.sh && pnpm --silent bench
+
+validate-deploy:
+	@bash scripts/validate-deploy.sh
+
+rehearse:
+	@bash scripts/rehearse.sh

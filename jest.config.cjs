@@ -13,7 +13,7 @@ for (const dir of ['packages', 'services']) {
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/deploy'],
   testMatch: ['**/src/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },

@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { checkCompose, exampleEnv } from './compose';
+import { checkDockerfiles, checkDockerignore } from './dockerfiles';
+import { checkKubernetes } from './kubernetes';
+import { type CheckResult, check, printReport } from './report';
+
+export const OVERLAYS = ['k8s/base', 'k8s/overlays/dev', 'k8s/overlays/prod'];
+export const DOCKERFILES = ['services/auth/Dockerfile', 'services/push/Dockerfile'];
+
+/** Debian's docker-compose 1.29 (`config -q`): an independent second parser of the compose file. */
+function checkDockerCompose(root: string): CheckResult {
+  const name = 'compose: docker-compose 1.29 config -q accepts the file';
+  const dir = mkdtempSync(join(tmpdir(), 'compose-env-'));
+  try {
+    const env = exampleEnv(readFileSync(join(root, '.env.example'), 'utf8'));
+    writeFileSync(
+      join(dir, '.env'),
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n'),
+    );
+    execFileSync(
+      'docker-compose',
+      ['--env-file', join(dir, '.env'), '-f', join(root, 'docker-compose.yml'), 'config', '-q'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      },
+    );
+    return check(name, []);
+  } catch (err) {
+    const e = err as { code?: string; stderr?: string };
+    return check(name, [
+      e.code === 'ENOENT'
+        ? 'docker-compose is not installed (scripts/validate-deploy.sh installs it)'
+        : String(e.stderr ?? err),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every static check of the deployment files under `root`. */
+export async function runAllChecks(root: string): Promise<CheckResult[]> {
+  return [
+    ...checkCompose(root),
+    checkDockerCompose(root),
+    ...checkDockerfiles(root, DOCKERFILES),
+    checkDockerignore(root),
+    ...(await checkKubernetes(root, OVERLAYS)),
+  ];
+}
+
+if (require.main === module) {
+  const root = resolve(process.argv[2] ?? join(__dirname, '..', '..', '..'));
+  runAllChecks(root).then(
+    (results) => {
+      process.exitCode = printReport(results, (l) => console.log(l)) ? 0 : 1;
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
