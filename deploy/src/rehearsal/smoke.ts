@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import type { CheckResult } from '../validate/report';
@@ -128,6 +129,10 @@ export function smokeChecks(t: SmokeTargets): [string, () => Promise<string | vo
     ],
     ['each expiry happens exactly once', () => expiryExactlyOnce(t)],
     [
+      'a file pushed on one replica downloads through the other, and a worker purges it on DELETE',
+      () => fileAcrossReplicas(t),
+    ],
+    [
       'the round-robin proxies reach every replica, and pages link to the public URL',
       async () => {
         const created = await createPush(t.pushProxy, { payload: 'links' });
@@ -203,6 +208,62 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
     await queue.close();
     await pool.end();
   }
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * A file push made on replica A (multipart, streamed into S3), retrieved on replica B, its file
+ * downloaded through the link (which names the public URL, so the proxy) and compared byte for
+ * byte; then a DELETE on A refuses the link at once and a worker purges the stored object.
+ */
+async function fileAcrossReplicas(t: SmokeTargets): Promise<string> {
+  const bearer = await token(t.authProxy, t.demo);
+  const [a, b] = t.pushReplicas as [string, string];
+  const data = randomBytes(300_000);
+  const form = new FormData();
+  form.append('push[expire_after_views]', '2');
+  form.append('push[files][]', new Blob([data]), 'smoke.bin');
+  const res = await fetch(`${a}/api/v2/pushes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}` },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`file create on ${a}: HTTP ${res.status} ${await res.text()}`);
+  const { url_token } = (await res.json()) as PushBody;
+  const got = (await (await fetch(`${b}/api/v2/pushes/${url_token}`)).json()) as {
+    files: { url: string; size: number }[];
+  };
+  const link = got.files[0]?.url;
+  if (!link) throw new Error(`retrieve on ${b} listed no file: ${JSON.stringify(got)}`);
+  const download = await fetch(link);
+  const bytes = Buffer.from(await download.arrayBuffer());
+  if (download.status !== 200 || sha256(bytes) !== sha256(data)) {
+    throw new Error(`download through ${link.split('?')[0]}: HTTP ${download.status}, ${bytes.length} bytes`);
+  }
+  const deleted = await fetch(`${a}/api/v2/pushes/${url_token}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  if (deleted.status !== 200) throw new Error(`DELETE on ${a}: HTTP ${deleted.status}`);
+  const refused = await fetch(link);
+  if (refused.status !== 404) throw new Error(`the link after DELETE answered ${refused.status}, not 404`);
+  const pool = new Pool({ connectionString: t.pushDatabaseUrl, max: 1 });
+  try {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const { rows } = await pool.query<{ files_purged: boolean }>(
+        "select files_purged from push where token_hash = sha256(convert_to($1, 'UTF8'))",
+        [url_token],
+      );
+      if (rows[0]?.files_purged) break;
+      if (Date.now() > deadline) throw new Error('the file was not purged within 15 s of the DELETE');
+      await sleep(200);
+    }
+  } finally {
+    await pool.end();
+  }
+  return `${data.length} bytes up on one replica, down through the other; purged after DELETE`;
 }
 
 /** push_expiry_lag_seconds_count: pushes this worker expired by time. */
