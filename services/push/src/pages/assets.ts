@@ -40,6 +40,9 @@ button[data-copied="true"] { border-color: #1e7e34; }
 .files { padding-left: 1.25rem; }
 .files li { margin-bottom: 0.5rem; }
 a { color: var(--accent); }
+details { margin: 0 0 1rem; }
+summary { cursor: pointer; min-height: 2rem; }
+#copy-status { margin-top: 0.5rem; }
 footer { margin-top: 2rem; font-size: 0.9rem; }
 `;
 

@@ -30,10 +30,13 @@ export function setPageHeaders(res: Response, options: { formLeavesSite?: boolea
 
 /**
  * CSRF guard of the page forms. They are anonymous actions (reveal, delete) with no session to
- * steal, but another site must not make a visitor's browser spend a view or delete a push: a POST
- * is refused when the browser says it comes from elsewhere (`Sec-Fetch-Site` other than
- * same-origin, or an `Origin` that is neither the public URL's nor the request's own). Clients
- * that send neither header (curl, scripts) are not browsers acting for someone and pass.
+ * ride on, and forging one needs the url_token, which already allows both; still, another site
+ * must not make a visitor's browser spend a view or delete a push. Rules, in order:
+ * - `Sec-Fetch-Site` present (every current browser): it must be `same-origin`;
+ * - otherwise an `Origin` other than `null` must be the public URL's or the request's own;
+ * - otherwise the POST passes: clients without either header (curl, scripts) are not browsers
+ *   acting for someone, and `Origin: null` is what our own pages send, because their
+ *   `Referrer-Policy: no-referrer` makes browsers serialize the origin of a form POST as `null`.
  */
 export function sameOriginPosts(publicUrl: string): RequestHandler {
   const publicOrigin = new URL(publicUrl).origin;
@@ -41,9 +44,11 @@ export function sameOriginPosts(publicUrl: string): RequestHandler {
     const site = req.get('sec-fetch-site');
     const origin = req.get('origin');
     const ownOrigin = `${req.protocol}://${req.get('host') ?? ''}`;
-    const crossSite = site !== undefined && site !== 'same-origin';
-    const foreignOrigin = origin !== undefined && origin !== publicOrigin && origin !== ownOrigin;
-    if (crossSite || foreignOrigin) {
+    const allowed =
+      site !== undefined
+        ? site === 'same-origin'
+        : origin === undefined || origin === 'null' || origin === publicOrigin || origin === ownOrigin;
+    if (!allowed) {
       return next(new HttpError(403, 'forbidden', 'This form can only be sent from its own page.'));
     }
     next();

@@ -287,7 +287,8 @@ describe('cross-site forms', () => {
     const t = await push({ payload: 'not for evil.example', expire_after_views: 2 });
     const attempts = [
       reveal(`/p/${t}`).set('Origin', 'https://evil.example'),
-      reveal(`/p/${t}`).set('Origin', 'null'),
+      reveal(`/p/${t}`).set('Origin', 'null').set('Sec-Fetch-Site', 'cross-site'),
+      reveal(`/p/${t}`).set('Origin', h.push.url).set('Sec-Fetch-Site', 'cross-site'),
       reveal(`/p/${t}`).set('Sec-Fetch-Site', 'cross-site'),
       reveal(`/p/${t}`).set('Sec-Fetch-Site', 'same-site'),
       reveal(`/p/${t}/delete`).set('Origin', 'https://evil.example'),
@@ -298,9 +299,12 @@ describe('cross-site forms', () => {
       expect(res.text).not.toContain('not for evil.example');
     }
     expect(await viewsRemaining(t)).toBe(2);
-    const own = await reveal(`/p/${t}`).set('Origin', h.push.url).set('Sec-Fetch-Site', 'same-origin');
+    // What our own no-referrer pages send: Origin null, Sec-Fetch-Site same-origin.
+    const own = await reveal(`/p/${t}`).set('Origin', 'null').set('Sec-Fetch-Site', 'same-origin');
     expect(own.status).toBe(200);
     expect(own.text).toContain('not for evil.example');
+    const older = await reveal(`/p/${t}`).set('Origin', h.push.url);
+    expect(older.status).toBe(200);
   });
 });
 
