@@ -10,6 +10,7 @@ export const PAGES_CSS = `
     --accent-fg: #062e6f; --danger: #ffb4ab; --danger-fg: #690005; --border: #9ca3af; }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html { font-size: 100%; -webkit-text-size-adjust: 100%; }
 body { margin: 0; background: var(--bg); color: var(--fg);
   font: 1.0625rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }

@@ -197,6 +197,26 @@ describe('recipient pages in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('works without JavaScript: no auto-reveal, the button reveals, no copy button', async () => {
+    const url = await htmlUrl({ payload: 'plain form', retrieval_step: false, expire_after_views: 5 });
+    const page = await newPage();
+    let blocked = 0;
+    await page.route('**/static/pages.js', async (route) => {
+      blocked += 1;
+      await route.abort();
+    });
+    await page.goto(url);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Someone shared a secret with you');
+    expect(await viewsRemaining(url)).toBe(5);
+    await shot(page, '13-no-javascript');
+    await page.getByRole('button', { name: 'Reveal the secret' }).click();
+    await expect(page.locator('#secret').textContent()).resolves.toBe('plain form');
+    await expect(page.getByRole('button', { name: 'Copy to clipboard' }).count()).resolves.toBe(0);
+    expect(blocked).toBe(2);
+    expect(await viewsRemaining(url)).toBe(4);
+    await page.close();
+  }, 60_000);
+
   it('a URL push lands on its target after the reveal', async () => {
     const url = await htmlUrl({ kind: 'url', payload: landingUrl, retrieval_step: true });
     const page = await newPage();

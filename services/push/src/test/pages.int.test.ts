@@ -320,3 +320,24 @@ describe('legacy links', () => {
     expect(res.headers.location).toBe(to);
   });
 });
+
+describe('the general retrieve limit', () => {
+  let limited: Harness;
+  beforeAll(async () => {
+    limited = await harness({ env: { PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '2' } });
+  });
+  afterAll(async () => {
+    await limited.stop();
+  });
+
+  it('answers pages over the limit with a 429 page and Retry-After', async () => {
+    const t = await createdToken(limited.push.url, { payload: 'x' }, limited.token);
+    await request(limited.push.url).get(`/p/${t}`).expect(200);
+    await request(limited.push.url).get(`/p/${t}/r`).expect(200);
+    const res = await request(limited.push.url).get(`/p/${t}`);
+    expect(res.status).toBe(429);
+    expectPageHeaders(res);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.text).toMatch(/Please wait \d+ seconds and try again/);
+  });
+});
