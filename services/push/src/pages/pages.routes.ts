@@ -85,6 +85,8 @@ export function pagesRoutes(deps: PagesDeps): Router {
   async function passphraseAgain(req: Request, res: Response, problem: PassphraseProblem) {
     const { push, now } = await pushes.preview(token(req));
     setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
+    // Attempts are counted before the push is looked at: an expired one still gets the one page.
+    if (isEffectivelyExpired(push, now)) return send(res, 404, gonePage());
     if (problem.kind === 'too_many') res.set('Retry-After', String(problem.retryAfterSeconds));
     const status = problem.kind === 'wrong' ? 401 : 429;
     send(res, status, openPage({ token: token(req), push, now, autoSubmit: false, problem }));

@@ -280,6 +280,17 @@ describe('passphrases on the pages', () => {
     expect(res.text).not.toContain('>guarded<');
     expect(await viewsRemaining(t)).toBe(5);
   });
+
+  it('still shows the one expired-or-unknown page to guesses over the limit once the push is gone', async () => {
+    const t = await push({ payload: 'guarded', passphrase: 'open sesame', expire_after_views: 1 });
+    expect((await reveal(`/p/${t}`, { passphrase: 'open sesame' })).status).toBe(200);
+    const gone = (await request(h.push.url).get('/p/AAAAAAAAAAAAAAAAAAAAAA')).text;
+    for (let i = 0; i < 6; i++) {
+      const res = await reveal(`/p/${t}`, { passphrase: `guess ${i}` });
+      expect(res.status).toBe(404);
+      expect(res.text).toBe(gone);
+    }
+  });
 });
 
 describe('cross-site forms', () => {
