@@ -194,6 +194,15 @@ describe('recipient pages in Chromium', () => {
     await expect(page.locator('#secret').textContent()).resolves.toBe('revealed on load');
     await shot(page, '10-auto-revealed');
     expect(await viewsRemaining(url)).toBe(4);
+
+    // The automatic submit replaces the landing page in the history; going back, and coming
+    // forward again, never submits it a second time.
+    await page.goBack();
+    await page.waitForTimeout(500);
+    expect(await viewsRemaining(url)).toBe(4);
+    await page.goForward().catch(() => undefined);
+    await page.waitForTimeout(500);
+    expect(await viewsRemaining(url)).toBe(4);
     await page.close();
   }, 60_000);
 
