@@ -75,8 +75,11 @@ export function createPushService(deps: PushServiceDeps) {
     return find(urlToken);
   }
 
-  const audit = (pushId: string, kind: 'failed_view' | 'failed_passphrase', ctx: AuditContext) =>
-    repo.recordCappedAudit(db, pushId, kind, ctx, deps.maxAuditEntries);
+  const audit = (
+    pushId: string,
+    kind: 'failed_view' | 'failed_passphrase' | 'link_opened',
+    ctx: AuditContext,
+  ) => repo.recordCappedAudit(db, pushId, kind, ctx, deps.maxAuditEntries);
 
   const claim = (tokenHash: Buffer, ctx: AuditContext, passphraseVerified: boolean) =>
     repo.claimView(db, tokenHash, ctx, passphraseVerified, deps.fileGraceSeconds);
@@ -167,6 +170,17 @@ export function createPushService(deps: PushServiceDeps) {
       await audit(current.push.id, 'failed_view', ctx);
       const latest = await find(urlToken);
       return { outcome: 'expired', snapshot: latest };
+    },
+
+    /**
+     * A recipient page was opened: no view is counted, the push is only read (and expired if past
+     * its window) and the opening is audited `link_opened`, so an owner can tell link unfurlers and
+     * mail scanners from reveals.
+     */
+    async open(urlToken: string, ctx: AuditContext): Promise<PushSnapshot> {
+      const current = await findCurrent(urlToken);
+      await audit(current.push.id, 'link_opened', ctx);
+      return { push: current.push, now: current.now };
     },
 
     /** No view, no audit: works for expired pushes too. */

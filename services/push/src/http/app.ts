@@ -9,6 +9,7 @@ import { toHttpError } from './error-map';
 import { fileRoutes } from './file.routes';
 import type { TokenVerifier } from './introspection-client';
 import { type PushMetrics, observeRequests } from './metrics';
+import { pagesRoutes } from '../pages/pages.routes';
 import { pushRoutes } from './push.routes';
 import type { CreateRules } from './push.schemas';
 import { type versionBody, versionRoutes } from './version.routes';
@@ -112,6 +113,16 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use('/api/v2', api);
+  if (deps.features.pushesEnabled) {
+    app.use(
+      pagesRoutes({
+        pushes: deps.pushes,
+        publicUrl: deps.publicUrl,
+        logger: deps.logger,
+        rateLimit: deps.rateLimits.retrieve,
+      }),
+    );
+  }
 
   app.use(notFoundHandler);
   app.use(((err, req, res, next) =>

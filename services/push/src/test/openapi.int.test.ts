@@ -266,13 +266,20 @@ function routesOf(stack: RouterLayer[], prefix: string): { method: string; path:
 
 /**
  * The app is the listener of the running server (`app.listen` → `http.createServer(app)`).
- * /healthz, /readyz and /metrics are operational endpoints outside the API, not part of it.
+ * /healthz, /readyz and /metrics are operational endpoints outside the API, not part of it, and so
+ * are the recipient pages (HTML, services/push/src/pages/).
  */
 function apiRoutes(): { method: string; path: string }[] {
   const [app] = push.server.server.listeners('request') as unknown as { router: { stack: RouterLayer[] } }[];
   const all = routesOf(app!.router.stack, '');
   const outside = all.filter((r) => !r.path.startsWith('/api/v2/'));
-  expect(outside.map((r) => r.path).sort()).toEqual(['/healthz', '/metrics', '/readyz']);
+  const pages = (path: string) => /^\/(p|f|r|static)\//.test(path);
+  expect(
+    outside
+      .filter((r) => !pages(r.path))
+      .map((r) => r.path)
+      .sort(),
+  ).toEqual(['/healthz', '/metrics', '/readyz']);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 

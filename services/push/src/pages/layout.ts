@@ -1,0 +1,34 @@
+import { type Html, html } from './html';
+
+/**
+ * The frame of every page. Title and Open Graph tags are generic on purpose: link unfurlers show
+ * "A secret was shared with you" and learn nothing else about the push.
+ */
+export function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <meta name="referrer" content="no-referrer" />
+        <meta property="og:title" content="A secret was shared with you" />
+        <meta
+          property="og:description"
+          content="Open the link to see it. It expires after a set number of views or days."
+        />
+        <title>${title} · secret-push</title>
+        <link rel="stylesheet" href="/static/pages.css" />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to the content</a>
+        <main id="main">
+          ${body}
+          <footer class="muted">
+            Shared with secret-push: links expire after a set number of views or days.
+          </footer>
+        </main>
+        <script src="/static/pages.js" defer></script>
+      </body>
+    </html> `;
+}

@@ -1,0 +1,160 @@
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
+import { HttpError } from '@secret-push/http-kit';
+import type { Logger } from '@secret-push/logger';
+import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
+import type { PushService, RetrieveResult } from '../domain/push-service';
+import { isEffectivelyExpired } from '../domain/view-policy';
+import { auditContext } from '../http/audit-context';
+import { toHttpError } from '../http/error-map';
+import { PAGES_CSS, PAGES_JS } from './assets';
+import type { Html } from './html';
+import { sameOriginPosts, setPageHeaders } from './page-security';
+import { qrSvg } from './qr';
+import {
+  type FileLink,
+  type PassphraseProblem,
+  deletedPage,
+  errorPage,
+  gonePage,
+  openPage,
+  revealedPage,
+} from './views';
+
+export interface PagesDeps {
+  pushes: PushService;
+  publicUrl: string;
+  logger: Logger;
+  /** The retrieve limit of the API, shared: pages and API spend the same budget. */
+  rateLimit: RequestHandler;
+}
+
+const token = (req: Request) => String(req.params.token);
+const isWebUrl = (s: string) => /^https?:\/\//i.test(s) && URL.canParse(s);
+
+function send(res: Response, status: number, page: Html): void {
+  res.status(status).type('html').send(page.value);
+}
+
+/** A reveal's download links (file pushes, DESIGN §6). */
+const filesOf = (result: RetrieveResult): readonly FileLink[] =>
+  result.outcome === 'viewed' ? result.files : [];
+
+/**
+ * The recipient pages (DESIGN §7): `GET /p/:token[/r]` shows the push without using a view
+ * (audited `link_opened`), `POST /p/:token` reveals it (a view), `POST /p/:token/delete` is the
+ * viewer's delete. Legacy `/f/…` and `/r/…` links redirect here.
+ */
+export function pagesRoutes(deps: PagesDeps): Router {
+  const { pushes } = deps;
+  const router = Router();
+  const forms = [sameOriginPosts(deps.publicUrl), express.urlencoded({ extended: false, limit: '16kb' })];
+
+  router.get('/static/pages.css', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').type('css').send(PAGES_CSS);
+  });
+  router.get('/static/pages.js', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').type('js').send(PAGES_JS);
+  });
+
+  router.get(['/f/:token', '/r/:token'], (req, res) => {
+    res.redirect(301, `/p/${encodeURIComponent(token(req))}`);
+  });
+  router.get(['/f/:token/r', '/r/:token/r'], (req, res) => {
+    res.redirect(301, `/p/${encodeURIComponent(token(req))}/r`);
+  });
+
+  const show =
+    (retrievalStepPath: boolean): RequestHandler =>
+    async (req, res) => {
+      const { push, now } = await pushes.open(token(req), auditContext(req));
+      setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
+      if (isEffectivelyExpired(push, now)) return send(res, 404, gonePage());
+      const autoSubmit = !retrievalStepPath && !push.retrievalStep;
+      send(res, 200, openPage({ token: token(req), push, now, autoSubmit }));
+    };
+  router.get('/p/:token', deps.rateLimit, show(false));
+  router.get('/p/:token/r', deps.rateLimit, show(true));
+
+  /** Wrong passphrase or too many attempts: the form again, with the reason; no view was used. */
+  async function passphraseAgain(req: Request, res: Response, problem: PassphraseProblem) {
+    const { push, now } = await pushes.preview(token(req));
+    setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
+    // Attempts are counted before the push is looked at: an expired one still gets the one page.
+    if (isEffectivelyExpired(push, now)) return send(res, 404, gonePage());
+    if (problem.kind === 'too_many') res.set('Retry-After', String(problem.retryAfterSeconds));
+    const status = problem.kind === 'wrong' ? 401 : 429;
+    send(res, status, openPage({ token: token(req), push, now, autoSubmit: false, problem }));
+  }
+
+  const reveal: RequestHandler = async (req, res) => {
+    const given = (req.body as { passphrase?: unknown } | undefined)?.passphrase;
+    const passphrase = typeof given === 'string' ? given : undefined;
+    let result: RetrieveResult;
+    try {
+      result = await pushes.retrieve(token(req), passphrase, auditContext(req));
+    } catch (err) {
+      if (err instanceof PassphraseRejected) return passphraseAgain(req, res, { kind: 'wrong' });
+      if (err instanceof TooManyAttempts) {
+        return passphraseAgain(req, res, { kind: 'too_many', retryAfterSeconds: err.retryAfterSeconds });
+      }
+      throw err;
+    }
+    setPageHeaders(res);
+    if (result.outcome === 'expired') return send(res, 404, gonePage());
+    const { push, now } = result.snapshot;
+    const payload = result.payload;
+    if (push.kind === 'url' && payload !== null && isWebUrl(payload)) return res.redirect(303, payload);
+    const qr = push.kind === 'qr' && payload ? await qrSvg(payload) : undefined;
+    const page = revealedPage({ token: token(req), push, now, payload, qr, files: filesOf(result) });
+    send(res, 200, page);
+  };
+  router.post(['/p/:token', '/p/:token/r'], ...forms, deps.rateLimit, reveal);
+
+  router.post('/p/:token/delete', ...forms, deps.rateLimit, async (req, res) => {
+    await pushes.expire(token(req), undefined, auditContext(req), false);
+    setPageHeaders(res);
+    send(res, 200, deletedPage());
+  });
+
+  router.use(pageErrors(deps.logger));
+  return router;
+}
+
+/** Errors on the pages are pages too; unknown and expired pushes look the same (404, one body). */
+function pageErrors(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    setPageHeaders(res);
+    if (err instanceof PushNotFound) return send(res, 404, gonePage());
+    const mapped = toHttpError(err);
+    const status = mapped instanceof HttpError ? mapped.status : statusOf(err);
+    if (mapped instanceof HttpError) res.set(mapped.options.headers ?? {});
+    res.removeHeader('WWW-Authenticate');
+    if (status === 401 || status === 403) {
+      const message = mapped instanceof HttpError ? mapped.message : 'Not allowed.';
+      return send(res, 403, errorPage('Not allowed', message));
+    }
+    if (status === 429) {
+      const wait = res.get('Retry-After') ?? '60';
+      return send(res, 429, errorPage('Too many requests', `Please wait ${wait} seconds and try again.`));
+    }
+    if (status >= 400 && status < 500) {
+      return send(res, status, errorPage('Bad request', 'The request was not understood.'));
+    }
+    if (status === 503) {
+      return send(res, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
+    }
+    logger.error({ err, route: '/p/:token', method: req.method }, 'unhandled error on a recipient page');
+    send(res, 500, errorPage('Something went wrong', 'Please try again later.'));
+  };
+}
+
+const statusOf = (err: unknown): number => {
+  const s = (err as { status?: unknown } | null)?.status;
+  return typeof s === 'number' && s >= 400 && s < 600 ? s : 500;
+};

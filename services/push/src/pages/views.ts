@@ -1,0 +1,174 @@
+import type { Push, PushKind } from '../domain/push';
+import { daysRemaining, viewsRemaining } from '../domain/view-policy';
+import { type Html, html } from './html';
+import { layout } from './layout';
+
+/** A download link of a file push, as the retrieve result carries it once file pushes exist. */
+export interface FileLink {
+  filename: string;
+  content_type: string;
+  size: number;
+  url: string;
+}
+
+export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };
+
+const NOUN: Record<PushKind, string> = { text: 'a secret', url: 'a link', qr: 'a QR code', file: 'files' };
+const ACTION: Record<PushKind, string> = {
+  text: 'Reveal the secret',
+  url: 'Open the link',
+  qr: 'Show the QR code',
+  file: 'Show the files',
+};
+
+const when = (d: Date) =>
+  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+function limits(push: Push, now: Date): Html {
+  const views = viewsRemaining(push);
+  const days = daysRemaining(push, now);
+  return html`<p class="muted">
+    It can be opened ${views} more ${views === 1 ? 'time' : 'times'}, and no later than
+    ${when(push.expiresAt)} (${days === 1 ? 'within a day' : `${days} days`}).
+  </p>`;
+}
+
+function problemText(problem: PassphraseProblem): string {
+  if (problem.kind === 'wrong') return 'That passphrase is incorrect. Please try again.';
+  const s = problem.retryAfterSeconds;
+  return `Too many passphrase attempts. Please wait ${s} ${s === 1 ? 'second' : 'seconds'} and try again.`;
+}
+
+/**
+ * The page a recipient lands on: nothing is revealed and no view is counted. The reveal is a POST
+ * of this form; without a retrieval step (and without a passphrase to type) the page script
+ * submits it on load.
+ */
+export function openPage(options: {
+  token: string;
+  push: Push;
+  now: Date;
+  autoSubmit: boolean;
+  problem?: PassphraseProblem;
+}): Html {
+  const { token, push, problem } = options;
+  const needsPassphrase = push.passphraseProtected;
+  const auto = options.autoSubmit && !needsPassphrase;
+  const errorId = 'passphrase-error';
+  const passphraseField = needsPassphrase
+    ? html`<label for="passphrase">Passphrase</label>
+        <p class="muted" id="passphrase-hint">
+          The sender protected it with a passphrase; they will have told you it separately.
+        </p>
+        ${problem ? html`<p class="error" id="${errorId}" role="alert">${problemText(problem)}</p>` : ''}
+        <input
+          id="passphrase"
+          name="passphrase"
+          type="password"
+          required
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck="false"
+          autofocus
+          aria-describedby="passphrase-hint${problem ? ` ${errorId}` : ''}"
+          ${problem ? html` aria-invalid="true"` : ''}
+        />`
+    : '';
+  return layout(
+    'A secret was shared with you',
+    html`<h1>Someone shared ${NOUN[push.kind]} with you</h1>
+      ${limits(push, options.now)}
+      <p>Nothing is shown until you ask for it, so that link previews cannot use it up.</p>
+      <form method="post" action="/p/${token}" ${auto ? html` data-autosubmit` : ''}>
+        ${passphraseField}
+        <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>${ACTION[push.kind]}</button>
+      </form>
+      ${auto ? html`<p id="autosubmit-note" class="muted" role="status"></p>` : ''}`,
+  );
+}
+
+function fileList(files: readonly FileLink[]): Html {
+  const safe = (url: string) => (/^(https?:\/\/|\/(?!\/))/i.test(url) ? url : '#');
+  return html`<h2>Files</h2>
+    <ul class="files">
+      ${files.map(
+        (f) =>
+          html`<li>
+            <a href="${safe(f.url)}" download="${f.filename}">${f.filename}</a>
+            <span class="muted">(${f.content_type}, ${f.size} bytes)</span>
+          </li>`,
+      )}
+    </ul>`;
+}
+
+/** After the reveal: the secret (or QR image, or files), a copy button, and the viewer's delete button. */
+export function revealedPage(options: {
+  token: string;
+  push: Push;
+  now: Date;
+  payload: string | null;
+  qr?: Html;
+  files: readonly FileLink[];
+}): Html {
+  const { token, push, payload, qr, files } = options;
+  const last = push.expired;
+  const copyable =
+    payload !== null && payload !== ''
+      ? html`<pre class="secret" id="secret" tabindex="0" aria-label="The secret">${payload}</pre>
+          <button type="button" class="secondary" data-copy="secret" hidden>Copy to clipboard</button>
+          <p id="copy-status" class="muted" role="status" aria-live="polite"></p>`
+      : '';
+  const content = qr
+    ? html`<div class="qr" role="img" aria-label="QR code">${qr}</div>
+        <details>
+          <summary>Show the text in the QR code</summary>
+          ${copyable}
+        </details>`
+    : copyable;
+  const remaining = last
+    ? html`<p>
+        <strong>That was the last view:</strong> the secret is now deleted from the server. Save it somewhere
+        safe if you need it.
+      </p>`
+    : limits(push, options.now);
+  const deletion =
+    !last && push.deletableByViewer === true
+      ? html`<form method="post" action="/p/${token}/delete">
+          <p>Done with it? Delete it now so that nobody else can open the link.</p>
+          <button type="submit" class="danger">Delete this secret now</button>
+        </form>`
+      : '';
+  return layout(
+    'The shared secret',
+    html`<h1>
+        ${push.kind === 'qr' ? 'The shared QR code' : push.kind === 'file' ? 'The shared files' : 'The shared secret'}
+      </h1>
+      ${content} ${files.length > 0 ? fileList(files) : ''} ${remaining} ${deletion}`,
+  );
+}
+
+/** One page for unknown and expired links alike: it must not tell which. */
+export function gonePage(): Html {
+  return layout(
+    'This link has expired',
+    html`<h1>This secret link has expired or does not exist</h1>
+      <p>Secret links work for a limited number of views or days, and the sender may delete them earlier.</p>
+      <p>If you still need the secret, ask the person who sent you the link to share it again.</p>`,
+  );
+}
+
+export function deletedPage(): Html {
+  return layout(
+    'Secret deleted',
+    html`<h1>The secret has been deleted</h1>
+      <p>Nobody can open this link any more, you included.</p>`,
+  );
+}
+
+export function errorPage(title: string, message: string): Html {
+  return layout(
+    title,
+    html`<h1>${title}</h1>
+      <p>${message}</p>`,
+  );
+}
