@@ -211,7 +211,13 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
       },
     }),
     {
-      secretFiles: ['PUSH_ENCRYPTION_KEYS', 'PUSH_INTROSPECTION_CLIENT_SECRET', ...storageSecretFiles],
+      secretFiles: [
+        'PUSH_ENCRYPTION_KEYS',
+        // Not a secret, but created with its secret, so deployments mount both as files.
+        'PUSH_INTROSPECTION_CLIENT_ID',
+        'PUSH_INTROSPECTION_CLIENT_SECRET',
+        ...storageSecretFiles,
+      ],
       check: consistency,
     },
   );
