@@ -6,6 +6,8 @@ import { type Logger, createLogger } from '@secret-push/logger';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
+import { type ExpiryWorkerService, startExpiryWorker } from './worker/worker-service';
+import { loadWorkerConfig } from './worker/worker.config';
 import type { PushDatabase } from './storage/database';
 import { pushMigrations } from './storage/migrations';
 
@@ -68,4 +70,28 @@ export async function startPush(
       await deleteRedisKeys(REDIS_URL, prefix);
     },
   };
+}
+
+/**
+ * An expiry worker in-process on the same database, Redis prefix and object store as `push`,
+ * sweeping hourly unless `env` says otherwise (so tests see what the jobs do).
+ */
+export function startTestWorker(
+  push: TestPush,
+  env: Record<string, string> = {},
+): Promise<ExpiryWorkerService> {
+  const shared = Object.entries(push.env).filter(
+    ([k]) =>
+      k.startsWith('PUSH_S3_') || ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX'].includes(k),
+  );
+  return startExpiryWorker(
+    loadWorkerConfig({
+      LOG_LEVEL: 'silent',
+      ...Object.fromEntries(shared),
+      PUSH_WORKER_PORT: '0',
+      PUSH_SWEEP_INTERVAL_SECONDS: '3600',
+      ...env,
+    }),
+    createLogger({ name: 'worker', level: 'silent' }),
+  );
 }

@@ -3,12 +3,9 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { sql } from 'kysely';
 import { type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { createLogger } from '@secret-push/logger';
 import { type LocalS3, startS3 } from '@secret-push/testing';
-import { type TestPush, startPush } from '../testing';
-import { type ExpiryWorkerService, startExpiryWorker } from '../worker/worker-service';
-import { loadWorkerConfig } from '../worker/worker.config';
-import { bearer } from './helpers';
+import { type TestPush, startPush, startTestWorker } from '../testing';
+import { bearer, waitFor } from './helpers';
 
 // File pushes against a real S3-compatible server (a private s3rver per file), a real auth
 // service, PostgreSQL and Redis; the purge tests run the real worker.
@@ -99,30 +96,6 @@ const rowCounts = async (db: TestPush['db']) =>
       select (select count(*) from push) as pushes, (select count(*) from push_file) as files,
              (select count(*) from upload_intent) as intents`.execute(db)
   ).rows[0]!;
-
-function startWorker(target: TestPush, env: Record<string, string> = {}): Promise<ExpiryWorkerService> {
-  return startExpiryWorker(
-    loadWorkerConfig({
-      LOG_LEVEL: 'silent',
-      PUSH_DATABASE_URL: target.env.PUSH_DATABASE_URL,
-      PUSH_REDIS_URL: target.env.PUSH_REDIS_URL,
-      PUSH_REDIS_PREFIX: target.env.PUSH_REDIS_PREFIX,
-      PUSH_WORKER_PORT: '0',
-      PUSH_SWEEP_INTERVAL_SECONDS: '3600',
-      ...s3.env,
-      ...env,
-    }),
-    createLogger({ name: 'worker', level: 'silent' }),
-  );
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(100);
-  }
-}
 
 const pushIdOf = async (urlToken: string) =>
   (
@@ -334,7 +307,7 @@ describe('file pushes', () => {
   });
 
   it('keeps files downloadable for the grace period after the last view, then the worker purges them', async () => {
-    const worker = await startWorker(push);
+    const worker = await startTestWorker(push);
     try {
       const urlToken = await createFilePush([{ name: 'g.txt', data: Buffer.from('grace') }], {
         expire_after_views: '1',
@@ -357,7 +330,7 @@ describe('file pushes', () => {
   });
 
   it('purges at once on DELETE (also during the grace period) and on time expiry', async () => {
-    const worker = await startWorker(push);
+    const worker = await startTestWorker(push);
     try {
       const deleted = await createFilePush([{ name: 'd.txt', data: Buffer.from('d') }]);
       const deletedId = await pushIdOf(deleted);
@@ -409,7 +382,7 @@ describe('file pushes', () => {
     );
     await sql`insert into upload_intent (object_key, push_id, created_at)
               values ('files/crashed/x', gen_random_uuid(), now() - interval '7 hours')`.execute(push.db);
-    const worker = await startWorker(push, { PUSH_SWEEP_INTERVAL_SECONDS: '1' });
+    const worker = await startTestWorker(push, { PUSH_SWEEP_INTERVAL_SECONDS: '1' });
     try {
       await waitFor(
         async () =>

@@ -9,7 +9,7 @@ import { createPushService } from '../domain/push-service';
 import type { NewPush } from '../domain/push';
 import { createPassphraseLimiter } from '../http/rate-limits';
 import { KeyRing } from '../security/key-ring';
-import { type TestPush, startPush } from '../testing';
+import { type TestPush, startPush, startTestWorker } from '../testing';
 import { createExpiryScheduler } from '../worker/expiry-scheduler';
 import {
   EXPIRY_QUEUE,
@@ -20,9 +20,8 @@ import {
   expireJobId,
   closeBull,
 } from '../worker/queues';
-import { type ExpiryWorkerService, startExpiryWorker } from '../worker/worker-service';
-import { loadWorkerConfig } from '../worker/worker.config';
-import { type Harness, createPush, harness } from './helpers';
+import type { ExpiryWorkerService } from '../worker/worker-service';
+import { type Harness, createPush, harness, waitFor } from './helpers';
 
 // Real workers, real delays: these tests wait for seconds-long windows.
 jest.setTimeout(90_000);
@@ -35,21 +34,6 @@ beforeAll(async () => {
   h = await harness();
 });
 afterAll(() => h.stop());
-
-function startWorker(push: TestPush, env: Record<string, string> = {}): Promise<ExpiryWorkerService> {
-  return startExpiryWorker(
-    loadWorkerConfig({
-      LOG_LEVEL: 'silent',
-      PUSH_DATABASE_URL: push.env.PUSH_DATABASE_URL,
-      PUSH_REDIS_URL: push.env.PUSH_REDIS_URL,
-      PUSH_REDIS_PREFIX: push.env.PUSH_REDIS_PREFIX,
-      PUSH_WORKER_PORT: '0',
-      PUSH_SWEEP_INTERVAL_SECONDS: '3600',
-      ...env,
-    }),
-    silent,
-  );
-}
 
 /** The domain service wired as the API wires it, so pushes can get windows of seconds. */
 async function domainService(push: TestPush) {
@@ -119,20 +103,12 @@ async function withWorker(
   body: (svc: Awaited<ReturnType<typeof domainService>>, worker: ExpiryWorkerService) => Promise<void>,
 ): Promise<void> {
   const svc = await domainService(h.push);
-  const worker = await startWorker(h.push, env);
+  const worker = await startTestWorker(h.push, env);
   try {
     await body(svc, worker);
   } finally {
     await worker.close();
     await svc.close();
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(100);
   }
 }
 
@@ -194,8 +170,8 @@ describe('expiry worker', () => {
   it('with two workers (jobs and sweeps racing), expires every push exactly once', async () => {
     const svc = await domainService(h.push);
     const workers = [
-      await startWorker(h.push, { PUSH_SWEEP_INTERVAL_SECONDS: '1', PUSH_SWEEP_BATCH_SIZE: '7' }),
-      await startWorker(h.push, { PUSH_SWEEP_INTERVAL_SECONDS: '1', PUSH_SWEEP_BATCH_SIZE: '7' }),
+      await startTestWorker(h.push, { PUSH_SWEEP_INTERVAL_SECONDS: '1', PUSH_SWEEP_BATCH_SIZE: '7' }),
+      await startTestWorker(h.push, { PUSH_SWEEP_INTERVAL_SECONDS: '1', PUSH_SWEEP_BATCH_SIZE: '7' }),
     ];
     try {
       const pushes = await Promise.all(Array.from({ length: 120 }, (_, i) => svc.create(1 + (i % 3))));
@@ -223,7 +199,7 @@ describe('expiry worker', () => {
     }
     const ids = pushes.map((p) => p.id);
     const expiredCount = () => expiredAmong(h.push.db, ids);
-    const first = await startWorker(h.push, { PUSH_WORKER_CONCURRENCY: '2' });
+    const first = await startTestWorker(h.push, { PUSH_WORKER_CONCURRENCY: '2' });
     await waitFor(async () => (await expiredCount()) >= 10, 10_000);
     await first.close(); // what SIGTERM does: running jobs finish, nothing new starts
     expect(await expiredCount()).toBeLessThan(600);
@@ -236,7 +212,7 @@ describe('expiry worker', () => {
     );
     expect(states.every((s) => s === 'waiting' || s === 'delayed' || s === 'prioritized')).toBe(true);
 
-    const second = await startWorker(h.push);
+    const second = await startTestWorker(h.push);
     try {
       await waitFor(async () => (await expiredCount()) === 600, 60_000).catch(async (err: unknown) => {
         // Say where the missing pushes' jobs are, so that a failure can be diagnosed from CI's log.
@@ -280,7 +256,7 @@ describe('with Redis down at create time (a private redis-server)', () => {
       // Fifteen minutes later, in one statement:
       await sql`update push set expires_at = now() - interval '1 second'`.execute(push.db);
       await redis.start();
-      const worker = await startWorker(push, { PUSH_SWEEP_INTERVAL_SECONDS: '1' });
+      const worker = await startTestWorker(push, { PUSH_SWEEP_INTERVAL_SECONDS: '1' });
       try {
         const { rows } = await sql<{ id: string }>`select id from push`.execute(push.db);
         await waitFor(async () => (await state(push.db, rows[0]!.id)).expired, 6000);
