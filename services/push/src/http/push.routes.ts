@@ -1,5 +1,6 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { NotDeletable } from '../domain/errors';
 import type { PushService } from '../domain/push-service';
 import type { FileService } from '../files/file-service';
 import { auditContext } from './audit-context';
@@ -118,11 +119,23 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     res.json({ logs: entries.map(presentAuditEntry) });
   });
 
-  router.delete('/pushes/:url_token', async (req, res) => {
+  router.delete('/pushes/:url_token', async (req, res, next) => {
     const principal = principalOf(req);
     const owner = principal?.scopes.has('pushes:write') ? principal.id : undefined;
-    const snapshot = await pushes.expire(token(req), owner, auditContext(req), principal !== undefined);
-    res.json(presentPush(snapshot, token(req), publicUrl));
+    try {
+      const snapshot = await pushes.expire(token(req), owner, auditContext(req), principal !== undefined);
+      res.json(presentPush(snapshot, token(req), publicUrl));
+    } catch (err) {
+      // The owner, refused only for want of pushes:write, is told which scope is missing.
+      if (err instanceof NotDeletable && principal && !owner) {
+        const { push } = await pushes.preview(token(req));
+        if (push.owner === principal.id) {
+          requireScope('pushes:write')(req, res, next);
+          return;
+        }
+      }
+      throw err;
+    }
   });
 
   return router;

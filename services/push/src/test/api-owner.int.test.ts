@@ -187,6 +187,15 @@ describe('DELETE /api/v2/pushes/:url_token', () => {
     expect((await del(t2, readOnlyToken)).status).toBe(200);
   });
 
+  it('tells the owner whose token lacks pushes:write which scope is missing', async () => {
+    const t = await createdToken(h.push.url, { payload: 'x', deletable_by_viewer: false }, h.token);
+    const res = await del(t, await h.auth.token(h.client, 'pushes:read'));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('insufficient_scope');
+    expect(res.headers['www-authenticate']).toContain('scope="pushes:write"');
+    expect((await api().get(`/api/v2/pushes/${t}`)).body.payload).toBe('x');
+  });
+
   it('refuses other viewers: anonymous 401, another principal 403, URL pushes included', async () => {
     const t = await createdToken(h.push.url, { payload: 'x', deletable_by_viewer: false }, h.token);
     const anonymous = await del(t);

@@ -208,7 +208,7 @@ export function expireOperation(ctx: OperationContext): OperationObject {
     tags: ['Pushes'],
     summary: 'Expire a push now',
     description:
-      'The owner (with `pushes:write`) may always expire a push; anyone, with any token or none, when the push is `deletable_by_viewer`. Otherwise anonymous → 401, another client → 403. Wipes the payload and audits `expire`; an already expired push answers 200 unchanged.',
+      'The owner (with `pushes:write`) may always expire a push; anyone, with any token or none, when the push is `deletable_by_viewer`. Otherwise anonymous → 401, another client → 403 `forbidden`, the owner without `pushes:write` → 403 `insufficient_scope`. Wipes the payload and audits `expire`; an already expired push answers 200 unchanged.',
     parameters: [URL_TOKEN],
     security: ctx.anonymous ? [{}, bearer()] : [bearer()],
     responses: {
@@ -217,8 +217,9 @@ export function expireOperation(ctx: OperationContext): OperationObject {
         400: ['bad_request'],
         401: ['invalid_token', 'unauthorized'],
         403: {
-          codes: ['forbidden'],
-          description: 'Not deletable by viewers, and the caller is not the owner with `pushes:write`.',
+          codes: ['forbidden', 'insufficient_scope'],
+          description:
+            'Not deletable by viewers, and the caller is not the owner (`forbidden`), or is the owner with a token that lacks `pushes:write` (`insufficient_scope`).',
         },
         404: ['not_found'],
         503: ['dependency_unavailable'],
