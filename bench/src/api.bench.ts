@@ -14,6 +14,9 @@ import type { BenchResult, Figure } from './report';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL = 10; // the services' default pool size
 const PAYLOAD_1KB = 'x'.repeat(1024);
+/** `BENCH_ONLY=regex`: only the runs whose name matches (profiling one endpoint); the others are left out. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const wanted = (name: string) => !ONLY || ONLY.test(name);
 
 /**
  * Throughput and latency of the services in production mode, one process each, each next to the
@@ -107,6 +110,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
 
     const runs: Record<string, LoadResult> = {};
     const run = async (name: string, opts: Parameters<typeof load>[0]) => {
+      if (!wanted(name)) return;
       console.log(`api: ${name}`);
       runs[name] = await load(opts);
     };
@@ -161,7 +165,9 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     });
 
     const tokens: string[] = [];
-    for (let i = 0; i < 1000; i++) {
+    const retrieving =
+      wanted('GET /pushes/:token (uses a view)') || wanted('GET /pushes/:token, 64 connections');
+    for (let i = 0; i < (retrieving ? 1000 : 0); i++) {
       const res = await fetch(`${push.url}/api/v2/pushes`, {
         method: 'POST',
         headers: json,
@@ -189,17 +195,19 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     });
 
     console.log('api: pg ceilings');
-    const insertCeiling = await insertLoop(ceilingDb, 16, POOL);
-    const updateCeiling = await updateLoop(ceilingDb, 16, POOL);
+    const pgCeilings = wanted('ceiling: pg');
+    const insertCeiling = pgCeilings ? await insertLoop(ceilingDb, 16, POOL) : 0;
+    const updateCeiling = pgCeilings ? await updateLoop(ceilingDb, 16, POOL) : 0;
 
     const figures: Figure[] = [];
-    const r = (name: string) => runs[name]!;
+    const r = (name: string) => runs[name] ?? { rps: 0, p50: 0, p99: 0, max: 0, non2xx: 0, errors: 0 };
     const describe = (
       name: string,
       ceilingName: string | undefined,
       ceilingRps: number | undefined,
       target?: number,
     ) => {
+      if (!runs[name]) return;
       const x = r(name);
       const ratio = ceilingRps ? Math.round((x.rps / ceilingRps) * 100) / 100 : undefined;
       figures.push({
@@ -214,16 +222,18 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     for (const name of Object.keys(runs).filter((n) => n.startsWith('ceiling'))) {
       describe(name, undefined, undefined);
     }
-    figures.push({
-      name: 'ceiling: pg single-row INSERT loop (16 loops, pool 10)',
-      value: insertCeiling,
-      unit: 'rows/s',
-    });
-    figures.push({
-      name: 'ceiling: pg consume-UPDATE loop (16 loops, pool 10)',
-      value: updateCeiling,
-      unit: 'rows/s',
-    });
+    if (pgCeilings) {
+      figures.push({
+        name: 'ceiling: pg single-row INSERT loop (16 loops, pool 10)',
+        value: insertCeiling,
+        unit: 'rows/s',
+      });
+      figures.push({
+        name: 'ceiling: pg consume-UPDATE loop (16 loops, pool 10)',
+        value: updateCeiling,
+        unit: 'rows/s',
+      });
+    }
     describe('GET /api/v2/version', 'Express route', r('ceiling: Express 5 JSON route').rps, 0.8);
     describe('POST /connect/token', 'oidc memory', r('ceiling: oidc-provider token (memory)').rps, 0.6);
     describe(
@@ -244,6 +254,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     describe('GET /pushes/:token, 64 connections', undefined, undefined);
     describe('GET /pushes/active', undefined, undefined);
     for (const name of ['POST /pushes anonymous 1 KB', 'GET /pushes/:token (uses a view)']) {
+      if (!runs[name]) continue;
       figures.push({
         name: `${name}: p99 at 16 connections`,
         value: r(name).p99,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -10,13 +11,28 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
+/**
+ * `BENCH_CPU_PROF=dir`: the services (not the ceiling servers) run with `--cpu-prof`, writing
+ * `<dir>/<script>-<ms>.cpuprofile` when they stop (summarise with bench/cpuprofile-summary.cjs).
+ */
+function profileFlags(script: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir || script.includes('/servers/')) return [];
+  mkdirSync(dir, { recursive: true });
+  return [
+    '--cpu-prof',
+    `--cpu-prof-dir=${resolve(dir)}`,
+    `--cpu-prof-name=${basename(script, '.js')}-${Date.now()}.cpuprofile`,
+  ];
+}
+
 /** Starts a Node script as its own process (the load generator must not share its event loop). */
 export async function startProcess(
   script: string,
   env: Record<string, string>,
   readyUrl: string,
 ): Promise<Proc> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...profileFlags(script), script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
