@@ -108,61 +108,94 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const bearer = await token(auth.url, client.client_id!, client.client_secret!);
     const memToken = await token(oidc.url, 'bench', 'bench-secret');
 
-    const runs: Record<string, LoadResult> = {};
-    const run = async (name: string, opts: Parameters<typeof load>[0]) => {
+    const runs: Record<string, LoadResult & { cpuMs?: number }> = {};
+    /** `server`: the service answering, whose CPU time per request is reported next to the throughput. */
+    const run = async (name: string, opts: Parameters<typeof load>[0], server?: Proc) => {
       if (!wanted(name)) return;
       console.log(`api: ${name}`);
-      runs[name] = await load(opts);
+      const cpuBefore = server?.cpuSeconds() ?? 0;
+      const result = await load(opts);
+      const cpuMs =
+        server && result.total > 0 ? ((server.cpuSeconds() - cpuBefore) * 1000) / result.total : undefined;
+      runs[name] = { ...result, ...(cpuMs !== undefined ? { cpuMs: Math.round(cpuMs * 100) / 100 } : {}) };
     };
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const json = { 'content-type': 'application/json' };
-    await run('ceiling: node:http hello', { url: `${hello.url}/` });
-    await run('ceiling: Express 5 JSON route', { url: `${bare.url}/json` });
-    await run('ceiling: oidc-provider token (memory)', {
-      url: `${oidc.url}/connect/token`,
-      method: 'POST',
-      headers: { ...form, authorization: basic('bench', 'bench-secret') },
-      body: 'grant_type=client_credentials',
-    });
-    await run('ceiling: oidc-provider introspect (memory)', {
-      url: `${oidc.url}/connect/introspect`,
-      method: 'POST',
-      headers: { ...form, authorization: basic('rs', 'rs-secret') },
-      body: `token=${memToken}`,
-    });
-    await run('GET /api/v2/version', { url: `${push.url}/api/v2/version` });
-    await run('POST /connect/token', {
-      url: `${auth.url}/connect/token`,
-      method: 'POST',
-      headers: { ...form, authorization: basic(client.client_id!, client.client_secret!) },
-      body: 'grant_type=client_credentials',
-    });
-    await run('POST /connect/introspect', {
-      url: `${auth.url}/connect/introspect`,
-      method: 'POST',
-      headers: { ...form, authorization: basic(rs.client_id!, rs.client_secret!) },
-      body: `token=${bearer}`,
-    });
+    await run('ceiling: node:http hello', { url: `${hello.url}/` }, hello);
+    await run('ceiling: Express 5 JSON route', { url: `${bare.url}/json` }, bare);
+    await run(
+      'ceiling: oidc-provider token (memory)',
+      {
+        url: `${oidc.url}/connect/token`,
+        method: 'POST',
+        headers: { ...form, authorization: basic('bench', 'bench-secret') },
+        body: 'grant_type=client_credentials',
+      },
+      oidc,
+    );
+    await run(
+      'ceiling: oidc-provider introspect (memory)',
+      {
+        url: `${oidc.url}/connect/introspect`,
+        method: 'POST',
+        headers: { ...form, authorization: basic('rs', 'rs-secret') },
+        body: `token=${memToken}`,
+      },
+      oidc,
+    );
+    await run('GET /api/v2/version', { url: `${push.url}/api/v2/version` }, push);
+    await run(
+      'POST /connect/token',
+      {
+        url: `${auth.url}/connect/token`,
+        method: 'POST',
+        headers: { ...form, authorization: basic(client.client_id!, client.client_secret!) },
+        body: 'grant_type=client_credentials',
+      },
+      auth,
+    );
+    await run(
+      'POST /connect/introspect',
+      {
+        url: `${auth.url}/connect/introspect`,
+        method: 'POST',
+        headers: { ...form, authorization: basic(rs.client_id!, rs.client_secret!) },
+        body: `token=${bearer}`,
+      },
+      auth,
+    );
     const createBody = JSON.stringify({ push: { payload: PAYLOAD_1KB, expire_after_views: 100 } });
-    await run('POST /pushes anonymous 1 KB', {
-      url: `${push.url}/api/v2/pushes`,
-      method: 'POST',
-      headers: json,
-      body: createBody,
-    });
-    await run('POST /pushes with a bearer token', {
-      url: `${push.url}/api/v2/pushes`,
-      method: 'POST',
-      headers: { ...json, authorization: `Bearer ${bearer}` },
-      body: createBody,
-    });
-    await run('POST /pushes anonymous, 64 connections', {
-      url: `${push.url}/api/v2/pushes`,
-      method: 'POST',
-      headers: json,
-      body: createBody,
-      connections: 64,
-    });
+    await run(
+      'POST /pushes anonymous 1 KB',
+      {
+        url: `${push.url}/api/v2/pushes`,
+        method: 'POST',
+        headers: json,
+        body: createBody,
+      },
+      push,
+    );
+    await run(
+      'POST /pushes with a bearer token',
+      {
+        url: `${push.url}/api/v2/pushes`,
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${bearer}` },
+        body: createBody,
+      },
+      push,
+    );
+    await run(
+      'POST /pushes anonymous, 64 connections',
+      {
+        url: `${push.url}/api/v2/pushes`,
+        method: 'POST',
+        headers: json,
+        body: createBody,
+        connections: 64,
+      },
+      push,
+    );
 
     const tokens: string[] = [];
     const retrieving =
@@ -187,12 +220,16 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
         },
       ],
     };
-    await run('GET /pushes/:token (uses a view)', retrieve);
-    await run('GET /pushes/:token, 64 connections', { ...retrieve, connections: 64 });
-    await run('GET /pushes/active', {
-      url: `${push.url}/api/v2/pushes/active`,
-      headers: { authorization: `Bearer ${bearer}` },
-    });
+    await run('GET /pushes/:token (uses a view)', retrieve, push);
+    await run('GET /pushes/:token, 64 connections', { ...retrieve, connections: 64 }, push);
+    await run(
+      'GET /pushes/active',
+      {
+        url: `${push.url}/api/v2/pushes/active`,
+        headers: { authorization: `Bearer ${bearer}` },
+      },
+      push,
+    );
 
     console.log('api: pg ceilings');
     const pgCeilings = wanted('ceiling: pg');
@@ -200,7 +237,8 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const updateCeiling = pgCeilings ? await updateLoop(ceilingDb, 16, POOL) : 0;
 
     const figures: Figure[] = [];
-    const r = (name: string) => runs[name] ?? { rps: 0, p50: 0, p99: 0, max: 0, non2xx: 0, errors: 0 };
+    const r = (name: string) =>
+      runs[name] ?? { rps: 0, total: 0, p50: 0, p99: 0, max: 0, non2xx: 0, errors: 0 };
     const describe = (
       name: string,
       ceilingName: string | undefined,
@@ -211,7 +249,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       const x = r(name);
       const ratio = ceilingRps ? Math.round((x.rps / ceilingRps) * 100) / 100 : undefined;
       figures.push({
-        name: `${name}: ${x.rps} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, max ${x.max} ms, non-2xx ${x.non2xx}, errors ${x.errors}`,
+        name: `${name}: ${x.rps} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, max ${x.max} ms, non-2xx ${x.non2xx}, errors ${x.errors}${x.cpuMs !== undefined ? `, service CPU ${x.cpuMs} ms/req` : ''}`,
         value: ratio ?? x.rps,
         unit: ratio !== undefined ? `× ${ceilingName} (${ceilingRps}/s)` : 'req/s',
         ...(target !== undefined && ratio !== undefined

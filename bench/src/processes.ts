@@ -8,6 +8,8 @@ export interface Proc {
   child: ChildProcess;
   url: string;
   peakRssMiB(): number;
+  /** CPU seconds (user + system) the process has used so far: per-request cost, whatever the load of the machine. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -51,6 +53,12 @@ export async function startProcess(
     peakRssMiB() {
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
       return Math.round(kb / 1024);
+    },
+    cpuSeconds() {
+      // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     async stop() {
       if (child.exitCode !== null) return;
