@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Provider } from 'oidc-provider';
-import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '@secret-push/logger';
 import { TooManyAttempts } from '../provider/errors';
 
@@ -23,7 +23,7 @@ export class ClientAuthThrottle {
   private readonly perIp: RateLimiterRedis;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly options: ThrottleOptions,
     private readonly logger: Logger,
   ) {
@@ -60,16 +60,21 @@ export class ClientAuthThrottle {
     }
   }
 
+  /**
+   * Reads the limiter's counter with one GET (limiter.get() sends MULTI/GET/PTTL/EXEC on every
+   * request); the PTTL for Retry-After is only asked for when the caller is over its cap.
+   */
   private async blockedFor(limiter: RateLimiterRedis, key: string, max: number): Promise<number> {
-    let res: RateLimiterRes | null;
     try {
-      res = await limiter.get(key);
+      const rlKey = limiter.getKey(key);
+      const consumed = await this.redis.get(rlKey);
+      if (consumed === null || Number(consumed) < max) return 0;
+      const ms = await this.redis.pttl(rlKey);
+      return Math.max(1, Math.ceil(ms / 1000));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
       return 0;
     }
-    if (!res || res.consumedPoints < max) return 0;
-    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   }
 }
 
