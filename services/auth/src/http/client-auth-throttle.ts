@@ -40,6 +40,28 @@ export class ClientAuthThrottle {
     });
   }
 
+  /**
+   * Both checks in one round trip (MGET) when the client id is already known (HTTP Basic):
+   * seconds until `ip`, and until (`clientId`, `ip`), may try again; 0 when they may now.
+   */
+  async blockedForBoth(ip: string, clientId: string): Promise<{ ip: number; client: number }> {
+    const keys = [this.perIp.getKey(ip), this.perClientIp.getKey(`${clientId}|${ip}`)] as const;
+    const max = [this.options.maxPerIp, this.options.maxPerClientIp] as const;
+    try {
+      const counts = await this.redis.mget(keys[0], keys[1]);
+      const wait = await Promise.all(
+        counts.map(async (c, i) => {
+          if (c === null || Number(c) < max[i]!) return 0;
+          return Math.max(1, Math.ceil((await this.redis.pttl(keys[i]!)) / 1000));
+        }),
+      );
+      return { ip: wait[0]!, client: wait[1]! };
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
+      return { ip: 0, client: 0 };
+    }
+  }
+
   /** Seconds until `ip` may try again, 0 when it may now. */
   ipBlockedFor(ip: string): Promise<number> {
     return this.blockedFor(this.perIp, ip, this.options.maxPerIp);
@@ -78,6 +100,29 @@ export class ClientAuthThrottle {
   }
 }
 
+/** What the request's first middleware already read for the client named in its Basic header. */
+export interface PrefetchedClientThrottle {
+  clientId: string;
+  wait: number;
+}
+
+/**
+ * The client id of an HTTP Basic header, decoded as oidc-provider decodes it (RFC 6749 §2.3.1);
+ * undefined when there is none. Only used to prefetch a throttle counter: the provider still
+ * parses and authenticates the header itself, and a mismatch only means one more lookup.
+ */
+export function basicClientId(authorization: string | undefined): string | undefined {
+  if (!authorization || authorization.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i <= 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, i).replace(/\+/g, '%20'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Wraps the secret comparison so a (client, IP) over its limit gets 429 before the secret is compared. */
 export function installClientThrottle(provider: Provider, throttle: ClientAuthThrottle): void {
   type Compare = (this: { clientId: string }, actual: string) => Promise<boolean>;
@@ -85,7 +130,11 @@ export function installClientThrottle(provider: Provider, throttle: ClientAuthTh
   const compare = proto.compareClientSecret;
   proto.compareClientSecret = async function throttledCompare(actual: string) {
     const ctx = Provider.ctx;
-    const wait = await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
+    const pre = (ctx?.state as { clientThrottle?: PrefetchedClientThrottle } | undefined)?.clientThrottle;
+    const wait =
+      pre?.clientId === this.clientId
+        ? pre.wait
+        : await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
     if (wait > 0) {
       ctx?.set('Retry-After', String(wait));
       throw new TooManyAttempts(wait);
