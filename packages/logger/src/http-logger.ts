@@ -44,8 +44,7 @@ export function createHttpLogger(logger: Logger, options: HttpLoggerOptions = {}
       res.once('close', () => {
         const responseTime = Math.round(performance.now() - start);
         const aborted = !res.writableFinished;
-        const level =
-          aborted || res.statusCode >= 500 ? 'error' : responseTime >= slowMs ? 'info' : 'debug';
+        const level = aborted || res.statusCode >= 500 ? 'error' : responseTime >= slowMs ? 'info' : 'debug';
         if (!logger.isLevelEnabled(level)) return;
         // Express rewrites req.url inside routers; originalUrl is what the client asked for.
         const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
