@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -7,7 +8,24 @@ export interface Proc {
   child: ChildProcess;
   url: string;
   peakRssMiB(): number;
+  /** CPU seconds (user + system) the process has used so far: per-request cost, whatever the load of the machine. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+/**
+ * `BENCH_CPU_PROF=dir`: the services (not the ceiling servers) run with `--cpu-prof`, writing
+ * `<dir>/<script>-<ms>.cpuprofile` when they stop (summarise with bench/cpuprofile-summary.cjs).
+ */
+function profileFlags(script: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir || script.includes('/servers/')) return [];
+  mkdirSync(dir, { recursive: true });
+  return [
+    '--cpu-prof',
+    `--cpu-prof-dir=${resolve(dir)}`,
+    `--cpu-prof-name=${basename(script, '.js')}-${Date.now()}.cpuprofile`,
+  ];
 }
 
 /** Starts a Node script as its own process (the load generator must not share its event loop). */
@@ -17,7 +35,7 @@ export async function startProcess(
   readyUrl: string,
   args: string[] = [],
 ): Promise<Proc> {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...profileFlags(script), script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -36,6 +54,12 @@ export async function startProcess(
     peakRssMiB() {
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
       return Math.round(kb / 1024);
+    },
+    cpuSeconds() {
+      // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -4,10 +4,17 @@ import type { Logger } from '@secret-push/logger';
 /**
  * A Redis client for request paths: no offline queue and one retry, so a request never waits for
  * a Redis that is down (callers fail open or answer 503). Connection errors are logged once per
- * distinct message, not once per reconnect attempt.
+ * distinct message, not once per reconnect attempt. Auto-pipelining sends the commands that
+ * concurrent requests issue in the same event-loop turn (rate limits, throttle reads, queue adds)
+ * in one write; request paths send no blocking commands, so none waits behind another.
  */
 export function createRedis(url: string, logger: Logger): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    enableAutoPipelining: true,
+  });
   let lastError = '';
   redis.on('error', (err: Error) => {
     if (err.message !== lastError) logger.warn({ err: err.message }, 'redis connection error');

@@ -9,6 +9,7 @@ const jwksSchema = z.object({ keys: z.array(jwkSchema).min(1, 'must hold at leas
 
 const schema = z.object({
   ...commonEnv,
+  LOG_SLOW_REQUEST_MS: envInt(0, 3_600_000).default(1000),
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_PORT: envInt(0, 65535).default(4000),
   AUTH_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
@@ -53,6 +54,7 @@ export function loadAuthConfig(env: Record<string, string | undefined>) {
     (v) => ({
       env: v.NODE_ENV,
       logLevel: v.LOG_LEVEL,
+      logSlowRequestMs: v.LOG_SLOW_REQUEST_MS,
       http: { host: v.AUTH_HOST, port: v.AUTH_PORT, trustProxy: v.AUTH_TRUST_PROXY },
       issuer: (v.AUTH_ISSUER ?? `http://${v.AUTH_HOST}:${v.AUTH_PORT}`).replace(/\/$/, ''),
       db: { url: v.AUTH_DATABASE_URL, poolSize: v.AUTH_DATABASE_POOL_SIZE },

@@ -42,7 +42,13 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   installClientThrottle(provider, throttle);
   attachProviderEvents(provider, { logger, metrics, throttle });
   provider.use(
-    observeRequests(createHttpLogger(logger, { ignorePaths: ['/healthz', '/readyz', '/metrics'] }), metrics),
+    observeRequests(
+      createHttpLogger(logger, {
+        ignorePaths: ['/healthz', '/readyz', '/metrics'],
+        slowMs: config.logSlowRequestMs,
+      }),
+      metrics,
+    ),
   );
   provider.use(
     operationalEndpoints({

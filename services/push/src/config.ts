@@ -80,6 +80,7 @@ export const storageSecretFiles = [
 const schema = z.object({
   ...commonEnv,
   ...storageEnv,
+  LOG_SLOW_REQUEST_MS: envInt(0, 3_600_000).default(1000),
   PUSH_HOST: z.string().default('127.0.0.1'),
   PUSH_PORT: envInt(0, 65535).default(3000),
   PUSH_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -160,6 +161,7 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
     (v) => ({
       env: v.NODE_ENV,
       logLevel: v.LOG_LEVEL,
+      logSlowRequestMs: v.LOG_SLOW_REQUEST_MS,
       http: { host: v.PUSH_HOST, port: v.PUSH_PORT, trustedProxies: v.PUSH_TRUSTED_PROXIES },
       publicUrl: (v.PUSH_PUBLIC_URL ?? `http://${v.PUSH_HOST}:${v.PUSH_PORT}`).replace(/\/$/, ''),
       ...storageConfig(v),

@@ -118,6 +118,7 @@ export async function startPushServer(
     httpLogger: createHttpLogger(logger, {
       ignorePaths: ['/healthz', '/readyz', '/metrics'],
       maskPath: maskUrlToken,
+      slowMs: config.logSlowRequestMs,
     }),
     metrics,
     publicUrl: config.publicUrl,

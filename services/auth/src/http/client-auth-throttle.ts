@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Provider } from 'oidc-provider';
-import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '@secret-push/logger';
 import { TooManyAttempts } from '../provider/errors';
 
@@ -23,7 +23,7 @@ export class ClientAuthThrottle {
   private readonly perIp: RateLimiterRedis;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly options: ThrottleOptions,
     private readonly logger: Logger,
   ) {
@@ -38,6 +38,28 @@ export class ClientAuthThrottle {
       keyPrefix: `${options.prefix}authfail:ip`,
       points: options.maxPerIp,
     });
+  }
+
+  /**
+   * Both checks in one round trip (MGET) when the client id is already known (HTTP Basic):
+   * seconds until `ip`, and until (`clientId`, `ip`), may try again; 0 when they may now.
+   */
+  async blockedForBoth(ip: string, clientId: string): Promise<{ ip: number; client: number }> {
+    const keys = [this.perIp.getKey(ip), this.perClientIp.getKey(`${clientId}|${ip}`)] as const;
+    const max = [this.options.maxPerIp, this.options.maxPerClientIp] as const;
+    try {
+      const counts = await this.redis.mget(keys[0], keys[1]);
+      const wait = await Promise.all(
+        counts.map(async (c, i) => {
+          if (c === null || Number(c) < max[i]!) return 0;
+          return Math.max(1, Math.ceil((await this.redis.pttl(keys[i]!)) / 1000));
+        }),
+      );
+      return { ip: wait[0]!, client: wait[1]! };
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
+      return { ip: 0, client: 0 };
+    }
   }
 
   /** Seconds until `ip` may try again, 0 when it may now. */
@@ -60,16 +82,44 @@ export class ClientAuthThrottle {
     }
   }
 
+  /**
+   * Reads the limiter's counter with one GET (limiter.get() sends MULTI/GET/PTTL/EXEC on every
+   * request); the PTTL for Retry-After is only asked for when the caller is over its cap.
+   */
   private async blockedFor(limiter: RateLimiterRedis, key: string, max: number): Promise<number> {
-    let res: RateLimiterRes | null;
     try {
-      res = await limiter.get(key);
+      const rlKey = limiter.getKey(key);
+      const consumed = await this.redis.get(rlKey);
+      if (consumed === null || Number(consumed) < max) return 0;
+      const ms = await this.redis.pttl(rlKey);
+      return Math.max(1, Math.ceil(ms / 1000));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
       return 0;
     }
-    if (!res || res.consumedPoints < max) return 0;
-    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  }
+}
+
+/** What the request's first middleware already read for the client named in its Basic header. */
+export interface PrefetchedClientThrottle {
+  clientId: string;
+  wait: number;
+}
+
+/**
+ * The client id of an HTTP Basic header, decoded as oidc-provider decodes it (RFC 6749 §2.3.1);
+ * undefined when there is none. Only used to prefetch a throttle counter: the provider still
+ * parses and authenticates the header itself, and a mismatch only means one more lookup.
+ */
+export function basicClientId(authorization: string | undefined): string | undefined {
+  if (!authorization || authorization.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i <= 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, i).replace(/\+/g, '%20'));
+  } catch {
+    return undefined;
   }
 }
 
@@ -80,7 +130,11 @@ export function installClientThrottle(provider: Provider, throttle: ClientAuthTh
   const compare = proto.compareClientSecret;
   proto.compareClientSecret = async function throttledCompare(actual: string) {
     const ctx = Provider.ctx;
-    const wait = await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
+    const pre = (ctx?.state as { clientThrottle?: PrefetchedClientThrottle } | undefined)?.clientThrottle;
+    const wait =
+      pre?.clientId === this.clientId
+        ? pre.wait
+        : await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
     if (wait > 0) {
       ctx?.set('Retry-After', String(wait));
       throw new TooManyAttempts(wait);

@@ -1,6 +1,10 @@
 import type { Middleware } from 'koa';
 import type { HttpLogger } from '@secret-push/logger';
-import type { ClientAuthThrottle } from './client-auth-throttle';
+import {
+  type ClientAuthThrottle,
+  type PrefetchedClientThrottle,
+  basicClientId,
+} from './client-auth-throttle';
 import type { AuthMetrics } from './metrics';
 
 const OAUTH_ENDPOINTS = new Set(['/connect/token', '/connect/introspect', '/connect/revocation']);
@@ -85,11 +89,24 @@ export function operationalEndpoints(deps: {
   };
 }
 
-/** An IP over its failed-authentication cap gets 429 before anything else is looked at. */
+/**
+ * An IP over its failed-authentication cap gets 429 before anything else is looked at. With HTTP
+ * Basic the (client, IP) counter is read in the same round trip and left in `ctx.state` for the
+ * secret comparison (installClientThrottle), which otherwise reads it itself.
+ */
 export function throttleFailedClientAuth(throttle: ClientAuthThrottle): Middleware {
   return async (ctx, next) => {
     if (ctx.method === 'POST' && OAUTH_ENDPOINTS.has(normalPath(ctx.path))) {
-      const wait = await throttle.ipBlockedFor(ctx.ip);
+      const clientId = basicClientId(ctx.get('authorization'));
+      let wait: number;
+      if (clientId === undefined) {
+        wait = await throttle.ipBlockedFor(ctx.ip);
+      } else {
+        const both = await throttle.blockedForBoth(ctx.ip, clientId);
+        wait = both.ip;
+        const prefetched: PrefetchedClientThrottle = { clientId, wait: both.client };
+        (ctx.state as { clientThrottle?: PrefetchedClientThrottle }).clientThrottle = prefetched;
+      }
       if (wait > 0) {
         ctx.status = 429;
         ctx.set('Retry-After', String(wait));

@@ -7,6 +7,7 @@ import {
   deleteByGrantId,
   deletePayload,
   findLivePayload,
+  findLivePayloads,
   markConsumed,
   upsertPayload,
 } from './oidc-payload.repository';
@@ -49,8 +50,44 @@ function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayloa
   return payload;
 }
 
+interface PendingFind {
+  model: string;
+  id: string;
+  resolve(row: OidcPayloadRow | undefined): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Lookups by id started in the same turn of the event loop share one query. Introspection asks for
+ * every token as AccessToken and ClientCredentials at once (oidc-provider's findToken); with a SQL
+ * store that was two round trips where one answers both.
+ */
+function batchedFind(
+  db: Kysely<AuthDatabase>,
+): (model: string, id: string) => Promise<OidcPayloadRow | undefined> {
+  let pending: PendingFind[] = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    guard(() => findLivePayloads(db, batch)).then(
+      (rows) => {
+        for (const p of batch) p.resolve(rows.find((r) => r.model === p.model && r.id === p.id));
+      },
+      (err: unknown) => {
+        for (const p of batch) p.reject(err);
+      },
+    );
+  };
+  return (model, id) =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) process.nextTick(flush);
+      pending.push({ model, id, resolve, reject });
+    });
+}
+
 /** oidc-provider's adapter contract (example/my_adapter.js) over the one `oidc_payload` table. */
 export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: string) => Adapter {
+  const findById = batchedFind(db);
   return class KyselyAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -72,10 +109,7 @@ export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: strin
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const row = await guard(() =>
-        findLivePayload(db, { model: this.model, id: storageId(this.model, id) }),
-      );
-      return toPayload(row, id);
+      return toPayload(await findById(this.model, storageId(this.model, id)), id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {

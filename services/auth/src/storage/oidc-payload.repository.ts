@@ -49,6 +49,27 @@ export async function findLivePayload(
   return q.limit(1).executeTakeFirst();
 }
 
+/**
+ * The live rows among the `(model, id)` pairs `wanted`, in one statement: a superset is read (every
+ * listed model × every listed id) and the pairs not asked for are dropped.
+ */
+export async function findLivePayloads(
+  db: Db,
+  wanted: readonly { model: string; id: string }[],
+): Promise<OidcPayloadRow[]> {
+  const models = [...new Set(wanted.map((w) => w.model))];
+  const ids = [...new Set(wanted.map((w) => w.id))];
+  const rows = await db
+    .selectFrom('oidc_payload')
+    .selectAll()
+    .where('model', 'in', models)
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .execute();
+  const asked = new Set(wanted.map((w) => `${w.model}\0${w.id}`));
+  return rows.filter((r) => asked.has(`${r.model}\0${r.id}`));
+}
+
 export async function markConsumed(db: Db, model: string, id: string): Promise<void> {
   await db
     .updateTable('oidc_payload')

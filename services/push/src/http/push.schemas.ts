@@ -92,6 +92,14 @@ export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
 
 type PushInput = z.infer<ReturnType<typeof pushInputSchema>>;
 
+/** Building the schema costs more than parsing with it: one per rules object (the config's, frozen). */
+const schemaCache = new WeakMap<CreateRules, ReturnType<typeof pushInputSchema>>();
+function cachedPushInputSchema(rules: CreateRules): ReturnType<typeof pushInputSchema> {
+  let schema = schemaCache.get(rules);
+  if (!schema) schemaCache.set(rules, (schema = pushInputSchema(rules)));
+  return schema;
+}
+
 const KIND_LABEL: Record<PushKind, string> = { text: 'Text', url: 'URL', qr: 'QR code', file: 'File' };
 
 function isHttpUrl(s: string): boolean {
@@ -157,7 +165,7 @@ export function parseCreateBody(body: unknown, rules: CreateRules): NewPush {
   if (push === null || typeof push !== 'object' || Array.isArray(push)) {
     throw new HttpError(400, 'bad_request', 'param is missing or the value is empty or invalid: push');
   }
-  const parsed = pushInputSchema(rules).safeParse(push);
+  const parsed = cachedPushInputSchema(rules).safeParse(push);
   if (!parsed.success) {
     const fields: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {

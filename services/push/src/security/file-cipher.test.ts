@@ -32,7 +32,8 @@ describe('file cipher', () => {
       const { sealed, opened } = await roundTrip(data);
       expect(sealed.length).toBe(encryptedSize(n));
       expect(opened.equals(data)).toBe(true);
-      expect(sealed.includes(data.subarray(0, Math.min(n, 64)))).toBe(n === 0);
+      // No 32-byte run of the plaintext survives (shorter runs could occur in random bytes by chance).
+      if (n >= 32) expect(sealed.includes(data.subarray(0, 32))).toBe(false);
     },
   );
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { type KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -18,14 +18,15 @@ export class DecryptionError extends Error {}
  * moved between rows or fields.
  */
 export class KeyRing {
-  private readonly keys: Map<string, Buffer>;
+  /** KeyObjects, not Buffers: createCipheriv would otherwise import the raw key on every call. */
+  private readonly keys: Map<string, KeyObject>;
   private readonly activeId: string;
 
   constructor(keys: readonly { id: string; key: Buffer }[]) {
     const first = keys[0];
     if (!first) throw new Error('KeyRing needs at least one key');
     for (const k of keys) if (k.key.length !== 32) throw new Error(`key ${k.id} is not 32 bytes`);
-    this.keys = new Map(keys.map((k) => [k.id, k.key]));
+    this.keys = new Map(keys.map((k) => [k.id, createSecretKey(k.key)]));
     this.activeId = first.id;
   }
 
