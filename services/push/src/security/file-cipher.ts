@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { type KeyObject, createCipheriv, createDecipheriv, createSecretKey } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /**
@@ -62,30 +62,36 @@ class Pieces {
   }
 }
 
-export function encryptStream(key: Buffer, fileId: string): Transform {
+export function encryptStream(rawKey: Buffer, fileId: string): Transform {
+  const key: KeyObject = createSecretKey(rawKey); // imported once, not per chunk
   const pieces = new Pieces();
   let counter = 0;
-  const seal = (plain: Buffer, last: boolean) => {
+  /** Pushes the chunk's ciphertext, then its tag (no copy to join them). */
+  const seal = (stream: Transform, plain: Buffer, last: boolean) => {
     const cipher = createCipheriv('aes-256-gcm', key, nonce(counter));
     cipher.setAAD(aad(fileId, counter, last));
     counter++;
-    return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    stream.push(cipher.update(plain));
+    cipher.final();
+    stream.push(cipher.getAuthTag());
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       pieces.push(chunk);
       for (let p = pieces.takeIfMoreThan(CHUNK_BYTES); p; p = pieces.takeIfMoreThan(CHUNK_BYTES)) {
-        this.push(seal(p, false));
+        seal(this, p, false);
       }
       done();
     },
     flush(done: TransformCallback) {
-      done(null, seal(pieces.rest(), true));
+      seal(this, pieces.rest(), true);
+      done();
     },
   });
 }
 
-export function decryptStream(key: Buffer, fileId: string): Transform {
+export function decryptStream(rawKey: Buffer, fileId: string): Transform {
+  const key: KeyObject = createSecretKey(rawKey);
   const pieces = new Pieces();
   let counter = 0;
   const open = (record: Buffer, last: boolean) => {
@@ -95,10 +101,9 @@ export function decryptStream(key: Buffer, fileId: string): Transform {
     decipher.setAuthTag(record.subarray(record.length - TAG_BYTES));
     counter++;
     try {
-      return Buffer.concat([
-        decipher.update(record.subarray(0, record.length - TAG_BYTES)),
-        decipher.final(),
-      ]);
+      const plain = decipher.update(record.subarray(0, record.length - TAG_BYTES));
+      decipher.final(); // verifies the tag; GCM has no bytes left to return
+      return plain;
     } catch {
       throw new FileIntegrityError('file failed authentication');
     }
