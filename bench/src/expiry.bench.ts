@@ -108,7 +108,7 @@ export async function expiryBenchmark(root: string): Promise<BenchResult> {
     const round = (x: number) => Math.round(x * 1000) / 1000;
     return {
       benchmark: 'Expiry by time',
-      description: `${N} pushes, windows spread evenly over ${SPREAD_SECONDS} s, one worker process (concurrency 16), delayed jobs queued with addBulk in ${round(queueSeconds)} s.`,
+      description: `${N} pushes, windows spread evenly over ${SPREAD_SECONDS} s, one worker process (concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 'default, 64'}), delayed jobs queued with addBulk in ${round(queueSeconds)} s.`,
       figures: [
         { name: 'expiry lag p50', value: round(Number(s.p50)), unit: 's' },
         {

@@ -7,7 +7,7 @@ const schema = z.object({
   ...storageEnv,
   PUSH_WORKER_HOST: z.string().default('127.0.0.1'),
   PUSH_WORKER_PORT: envInt(0, 65535).default(3001),
-  PUSH_WORKER_CONCURRENCY: envInt(1, 1000).default(16),
+  PUSH_WORKER_CONCURRENCY: envInt(1, 1000).default(64),
   PUSH_SWEEP_INTERVAL_SECONDS: envInt(1, 86_400).default(60),
   PUSH_SWEEP_BATCH_SIZE: envInt(1, 100_000).default(500),
   PUSH_UPLOAD_INTENT_STALE_SECONDS: envInt(60, 7 * 86_400).default(6 * 3600),
