@@ -3,13 +3,14 @@ import pg from 'pg';
 import type autocannon from 'autocannon';
 import { join } from 'node:path';
 import { runAuthMigrations } from '@secret-push/auth';
-import { basic, cli, token } from './auth-client';
+import { basic, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
 import { type LoadResult, SECONDS, load } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
 import { type Proc, startProcess } from './processes';
+import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,58 +40,26 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
   try {
     await Promise.all([runAuthMigrations(authDb), runPushMigrations(pushDb), runPushMigrations(ceilingDb)]);
     const ports = {
-      auth: await freePort(),
-      push: await freePort(),
       hello: await freePort(),
       express: await freePort(),
       oidc: await freePort(),
     };
-    const authEnv: Record<string, string> = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      AUTH_PORT: String(ports.auth),
-      AUTH_ISSUER: `http://127.0.0.1:${ports.auth}`,
-      AUTH_DATABASE_URL: authDb,
-      AUTH_REDIS_URL: REDIS_URL,
-      AUTH_REDIS_PREFIX: `${prefix}auth:`,
-      AUTH_JWKS: await cli({}, 'keys', 'generate'),
-      AUTH_COOKIE_KEYS: randomBytes(32).toString('hex'),
-    };
-    const rs = JSON.parse(
-      await cli(authEnv, 'clients', 'create-resource-server', '--name', 'push-api', '--json'),
-    ) as Record<string, string>;
-    const client = JSON.parse(
-      await cli(
-        authEnv,
-        'clients',
-        'create',
-        '--name',
-        'bench',
-        '--scopes',
-        'pushes:read pushes:write',
-        '--json',
-      ),
-    ) as Record<string, string>;
-    const auth = await start('services/auth/dist/main.js', authEnv, `http://127.0.0.1:${ports.auth}/healthz`);
-    const push = await start(
-      'services/push/dist/main-api.js',
-      {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'info',
-        PUSH_PORT: String(ports.push),
-        PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
-        PUSH_DATABASE_URL: pushDb,
-        PUSH_REDIS_URL: REDIS_URL,
-        PUSH_REDIS_PREFIX: `${prefix}push:`,
-        PUSH_AUTH_URL: auth.url,
-        PUSH_INTROSPECTION_CLIENT_ID: rs.client_id!,
-        PUSH_INTROSPECTION_CLIENT_SECRET: rs.client_secret!,
-        PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    const {
+      auth,
+      push,
+      client,
+      resourceServer: rs,
+    } = await startServiceStack({
+      authDb,
+      pushDb,
+      redisPrefix: prefix,
+      logLevel: 'info',
+      pushEnv: {
         PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
         PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
       },
-      `http://127.0.0.1:${ports.push}/healthz`,
-    );
+      start,
+    });
     const hello = await start(
       'bench/dist/servers/http-hello.js',
       { PORT: String(ports.hello) },
@@ -106,7 +75,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       { PORT: String(ports.oidc) },
       `http://127.0.0.1:${ports.oidc}/.well-known/openid-configuration`,
     );
-    const bearer = await token(auth.url, client.client_id!, client.client_secret!);
+    const bearer = await token(auth.url, client.client_id, client.client_secret);
     const memToken = await token(oidc.url, 'bench', 'bench-secret');
 
     const runs: Record<string, LoadResult & { cpuMs?: number }> = {};
@@ -150,7 +119,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       {
         url: `${auth.url}/connect/token`,
         method: 'POST',
-        headers: { ...form, authorization: basic(client.client_id!, client.client_secret!) },
+        headers: { ...form, authorization: basic(client.client_id, client.client_secret) },
         body: 'grant_type=client_credentials',
       },
       auth,
@@ -160,7 +129,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       {
         url: `${auth.url}/connect/introspect`,
         method: 'POST',
-        headers: { ...form, authorization: basic(rs.client_id!, rs.client_secret!) },
+        headers: { ...form, authorization: basic(rs.client_id, rs.client_secret) },
         body: `token=${bearer}`,
       },
       auth,

@@ -17,8 +17,9 @@ import {
   s3rverClient,
   uniquePrefix,
 } from '@secret-push/testing';
-import { cli, token } from './auth-client';
+import { token } from './auth-client';
 import { type Proc, startProcess } from './processes';
+import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -128,13 +129,13 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
   };
   try {
     await Promise.all([runAuthMigrations(authDb), runPushMigrations(pushDb)]);
-    const ports = { s3: await freePort(), auth: await freePort(), push: await freePort() };
-    const endpoint = `http://127.0.0.1:${ports.s3}`;
+    const s3Port = await freePort();
+    const endpoint = `http://127.0.0.1:${s3Port}`;
     await start('packages/testing/dist/local-s3.js', {}, endpoint, [
       '--directory',
       directory,
       '--port',
-      String(ports.s3),
+      String(s3Port),
       '--bucket',
       BUCKET,
     ]);
@@ -157,47 +158,12 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
     const directDown = Date.now() - t;
     s3.destroy();
 
-    const authEnv: Record<string, string> = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      AUTH_PORT: String(ports.auth),
-      AUTH_ISSUER: `http://127.0.0.1:${ports.auth}`,
-      AUTH_DATABASE_URL: authDb,
-      AUTH_REDIS_URL: REDIS_URL,
-      AUTH_REDIS_PREFIX: `${prefix}auth:`,
-      AUTH_JWKS: await cli({}, 'keys', 'generate'),
-      AUTH_COOKIE_KEYS: randomBytes(32).toString('hex'),
-    };
-    const rs = JSON.parse(
-      await cli(authEnv, 'clients', 'create-resource-server', '--name', 'push-api', '--json'),
-    ) as Record<string, string>;
-    const client = JSON.parse(
-      await cli(
-        authEnv,
-        'clients',
-        'create',
-        '--name',
-        'bench',
-        '--scopes',
-        'pushes:read pushes:write',
-        '--json',
-      ),
-    ) as Record<string, string>;
-    const auth = await start('services/auth/dist/main.js', authEnv, `http://127.0.0.1:${ports.auth}/healthz`);
-    const push = await start(
-      'services/push/dist/main-api.js',
-      {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PUSH_PORT: String(ports.push),
-        PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
-        PUSH_DATABASE_URL: pushDb,
-        PUSH_REDIS_URL: REDIS_URL,
-        PUSH_REDIS_PREFIX: `${prefix}push:`,
-        PUSH_AUTH_URL: auth.url,
-        PUSH_INTROSPECTION_CLIENT_ID: rs.client_id!,
-        PUSH_INTROSPECTION_CLIENT_SECRET: rs.client_secret!,
-        PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    const { auth, push, client } = await startServiceStack({
+      authDb,
+      pushDb,
+      redisPrefix: prefix,
+      logLevel: 'warn',
+      pushEnv: {
         PUSH_S3_ENDPOINT: endpoint,
         PUSH_S3_BUCKET: BUCKET,
         PUSH_S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
@@ -208,9 +174,9 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
         PUSH_FILES_MAX_FILE_BYTES: String(SIZE_MIB * MIB),
         PUSH_FILES_MAX_TOTAL_BYTES: String(SIZE_MIB * MIB),
       },
-      `http://127.0.0.1:${ports.push}/readyz`,
-    );
-    const bearer = await token(auth.url, client.client_id!, client.client_secret!);
+      start,
+    });
+    const bearer = await token(auth.url, client.client_id, client.client_secret);
     // Warm the service up with a small file push, then take the resting RSS.
     const warm = await multipartUpload(push.url, bearer, Readable.from([randomBytes(1000)]));
     if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}: ${warm.text}`);
