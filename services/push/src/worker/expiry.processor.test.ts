@@ -10,12 +10,16 @@ import type { ExpireJobData, ExpiryJobName } from './queues';
 
 const snapshot = { push: { id: 'p1' } } as unknown as PushSnapshot;
 
-function scripted(expireAnswers: (PushSnapshot | undefined)[], msAnswers: (number | undefined)[]) {
+function scripted(
+  expireAnswers: (PushSnapshot | undefined)[],
+  msAnswers: (number | undefined)[],
+  dueNow: PushSnapshot[] = [],
+) {
   const calls = { expire: 0, ms: 0 };
   const expiry = {
     expireIfPastWindow: () => Promise.resolve(expireAnswers[calls.expire++]),
     msUntilWindowEnds: () => Promise.resolve(msAnswers[calls.ms++]),
-    sweep: () => Promise.resolve([]),
+    sweep: () => Promise.resolve(dueNow),
   } as unknown as Expiry;
   return { expiry, calls };
 }
@@ -50,6 +54,15 @@ describe('expire job processor', () => {
     const { result, expired } = run(expiry, expireJob().job);
     await expect(result).resolves.toBe('expired');
     expect(expired).toEqual([snapshot]);
+  });
+
+  it('expires every push that is due in one batch, this one included', async () => {
+    const other = { push: { id: 'p2' } } as unknown as PushSnapshot;
+    const { expiry, calls } = scripted([], [], [other, snapshot]);
+    const { result, expired } = run(expiry, expireJob().job);
+    await expect(result).resolves.toBe('expired, with 1 others');
+    expect(expired).toEqual([other, snapshot]);
+    expect(calls).toEqual({ expire: 0, ms: 0 });
   });
 
   it('when the window ends between its two statements, expires on the next try instead of completing', async () => {
