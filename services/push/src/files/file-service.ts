@@ -79,8 +79,6 @@ export function createFileService(deps: FileServiceDeps) {
   const { db, keyRing, store } = deps;
 
   return {
-    graceSeconds: deps.graceSeconds,
-
     /** Records the upload intent, then hands out where and how to store the file. */
     async prepareUpload(pushId: string): Promise<PreparedUpload> {
       const fileId = randomUUID();
