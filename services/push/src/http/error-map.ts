@@ -1,5 +1,6 @@
 import { HttpError } from '@secret-push/http-kit';
 import { isConnectionError } from '@secret-push/db-kit';
+import { UploadIntentLost } from '../storage/file.repository';
 import {
   DependencyDown,
   NotDeletable,
@@ -54,5 +55,11 @@ export function toHttpError(err: unknown): unknown {
   if (err instanceof HttpError) return err;
   if (isDomainError(err)) return fromDomain(err);
   if (isConnectionError(err)) return HttpError.unavailable('database', err);
+  // An upload that outlived the stale-intent limit lost its objects to the sweep: nothing was kept.
+  if (err instanceof UploadIntentLost) {
+    return new HttpError(503, 'dependency_unavailable', 'The upload took too long to store. Please retry.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
   return err;
 }
