@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/ensure-services.sh
+# The browser tests of the recipient pages need Debian's chromium (installed once when missing).
+bash scripts/ensure-chromium.sh
 source scripts/toolchain.sh || exit 1
 echo "== lint" >&2
 pnpm --silent lint
