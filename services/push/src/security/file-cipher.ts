@@ -33,88 +33,118 @@ function nonce(counter: number): Buffer {
 const aad = (fileId: string, counter: number, last: boolean) =>
   Buffer.from(`${fileId}|${counter}|${last ? 1 : 0}`, 'utf8');
 
-/** Collects incoming buffers and hands out fixed-size pieces, keeping at most one piece back. */
-class Pieces {
-  private parts: Buffer[] = [];
-  private length = 0;
+/**
+ * Incoming buffers as a queue of slices: `take(n)` hands out the next `n` bytes as slices of the
+ * buffers that arrived (no copy), so a chunk that spans several socket reads is fed to the cipher
+ * piece by piece instead of being joined first. Joining cost a copy and an allocation of every
+ * byte, garbage that kept the push process's memory high during large transfers.
+ */
+class SliceQueue {
+  private slices: Buffer[] = [];
+  length = 0;
 
   push(chunk: Buffer): void {
-    this.parts.push(chunk);
+    if (chunk.length === 0) return;
+    this.slices.push(chunk);
     this.length += chunk.length;
   }
 
-  /** The next `size` bytes, only while more than `size` are held (so the last piece stays back). */
-  takeIfMoreThan(size: number): Buffer | undefined {
-    if (this.length <= size) return undefined;
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.length);
-    const piece = all.subarray(0, size);
-    const rest = all.subarray(size);
-    this.parts = [rest];
-    this.length = rest.length;
-    return piece;
+  take(n: number): Buffer[] {
+    const out: Buffer[] = [];
+    let wanted = n;
+    while (wanted > 0) {
+      const head = this.slices[0]!;
+      if (head.length <= wanted) {
+        out.push(head);
+        this.slices.shift();
+        wanted -= head.length;
+      } else {
+        out.push(head.subarray(0, wanted));
+        this.slices[0] = head.subarray(wanted);
+        wanted = 0;
+      }
+    }
+    this.length -= n;
+    return out;
   }
 
-  rest(): Buffer {
-    const all = Buffer.concat(this.parts, this.length);
-    this.parts = [];
-    this.length = 0;
-    return all;
+  takeAll(): Buffer[] {
+    return this.take(this.length);
   }
 }
 
 export function encryptStream(rawKey: Buffer, fileId: string): Transform {
   const key: KeyObject = createSecretKey(rawKey); // imported once, not per chunk
-  const pieces = new Pieces();
+  const queue = new SliceQueue();
   let counter = 0;
-  /** Pushes the chunk's ciphertext, then its tag (no copy to join them). */
-  const seal = (stream: Transform, plain: Buffer, last: boolean) => {
+  /** Pushes the chunk's ciphertext slice by slice, then its tag (no copy to join them). */
+  const seal = (stream: Transform, plain: Buffer[], last: boolean) => {
     const cipher = createCipheriv('aes-256-gcm', key, nonce(counter));
     cipher.setAAD(aad(fileId, counter, last));
     counter++;
-    stream.push(cipher.update(plain));
+    for (const slice of plain) stream.push(cipher.update(slice));
     cipher.final();
     stream.push(cipher.getAuthTag());
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      pieces.push(chunk);
-      for (let p = pieces.takeIfMoreThan(CHUNK_BYTES); p; p = pieces.takeIfMoreThan(CHUNK_BYTES)) {
-        seal(this, p, false);
-      }
+      queue.push(chunk);
+      // A full chunk is sealed only once a byte beyond it has arrived: the last chunk is marked.
+      while (queue.length > CHUNK_BYTES) seal(this, queue.take(CHUNK_BYTES), false);
       done();
     },
     flush(done: TransformCallback) {
-      seal(this, pieces.rest(), true);
+      seal(this, queue.takeAll(), true);
       done();
     },
   });
 }
 
+/** The record's ciphertext slices and its tag (the last TAG_BYTES, which may span slices). */
+function splitTag(record: Buffer[], size: number): { body: Buffer[]; tag: Buffer } {
+  const bodyBytes = size - TAG_BYTES;
+  const body: Buffer[] = [];
+  const tagParts: Buffer[] = [];
+  let offset = 0;
+  for (const slice of record) {
+    const end = offset + slice.length;
+    if (end <= bodyBytes) body.push(slice);
+    else if (offset >= bodyBytes) tagParts.push(slice);
+    else {
+      body.push(slice.subarray(0, bodyBytes - offset));
+      tagParts.push(slice.subarray(bodyBytes - offset));
+    }
+    offset = end;
+  }
+  return { body, tag: tagParts.length === 1 ? tagParts[0]! : Buffer.concat(tagParts) };
+}
+
 export function decryptStream(rawKey: Buffer, fileId: string): Transform {
   const key: KeyObject = createSecretKey(rawKey);
-  const pieces = new Pieces();
+  const queue = new SliceQueue();
   let counter = 0;
-  const open = (record: Buffer, last: boolean) => {
-    if (record.length < TAG_BYTES) throw new FileIntegrityError('truncated file');
+  /** Opens one record; its plaintext is released only after its tag has been verified. */
+  const open = (stream: Transform, record: Buffer[], size: number, last: boolean) => {
+    if (size < TAG_BYTES) throw new FileIntegrityError('truncated file');
+    const { body, tag } = splitTag(record, size);
     const decipher = createDecipheriv('aes-256-gcm', key, nonce(counter));
     decipher.setAAD(aad(fileId, counter, last));
-    decipher.setAuthTag(record.subarray(record.length - TAG_BYTES));
+    decipher.setAuthTag(tag);
     counter++;
+    const plain: Buffer[] = [];
     try {
-      const plain = decipher.update(record.subarray(0, record.length - TAG_BYTES));
+      for (const slice of body) plain.push(decipher.update(slice));
       decipher.final(); // verifies the tag; GCM has no bytes left to return
-      return plain;
     } catch {
       throw new FileIntegrityError('file failed authentication');
     }
+    for (const p of plain) stream.push(p);
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       try {
-        pieces.push(chunk);
-        for (let r = pieces.takeIfMoreThan(RECORD_BYTES); r; r = pieces.takeIfMoreThan(RECORD_BYTES)) {
-          this.push(open(r, false));
-        }
+        queue.push(chunk);
+        while (queue.length > RECORD_BYTES) open(this, queue.take(RECORD_BYTES), RECORD_BYTES, false);
         done();
       } catch (err) {
         done(err as Error);
@@ -122,7 +152,9 @@ export function decryptStream(rawKey: Buffer, fileId: string): Transform {
     },
     flush(done: TransformCallback) {
       try {
-        done(null, open(pieces.rest(), true));
+        const size = queue.length;
+        open(this, queue.takeAll(), size, true);
+        done();
       } catch (err) {
         done(err as Error);
       }
