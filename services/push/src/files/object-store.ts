@@ -6,9 +6,9 @@ import {
   NoSuchKey,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config';
 import { DependencyDown } from '../domain/errors';
+import { uploadInParts } from './part-uploader';
 
 /** The object store as the files feature needs it; any S3-compatible server (AWS S3, MinIO, s3rver). */
 export interface ObjectStore {
@@ -45,21 +45,19 @@ export function createS3ObjectStore(config: S3Config): ObjectStore {
 
   return {
     upload(key, body) {
-      const upload = new Upload({
-        client,
-        params: { Bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
+      const upload = uploadInParts(client, body, {
+        Bucket,
+        Key: key,
+        ContentType: 'application/octet-stream',
         partSize: config.partSize,
         queueSize: config.queueSize,
-        leavePartsOnError: false,
+        checksums: config.checksums === 'when_supported',
       });
       return {
-        done: upload.done().then(
-          () => undefined,
-          (err: unknown) => {
-            throw unavailable(err);
-          },
-        ),
-        abort: () => upload.abort().catch(() => {}),
+        done: upload.done.catch((err: unknown) => {
+          throw unavailable(err);
+        }),
+        abort: () => upload.abort(),
       };
     },
 
