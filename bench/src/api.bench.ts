@@ -7,7 +7,7 @@ import { basic, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
-import { type LoadResult, SECONDS, load } from './load';
+import { type LoadResult, SECONDS, load, withMachineCpu } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
 import { type Proc, startProcess } from './processes';
 import { startServiceStack } from './stack';
@@ -78,13 +78,13 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const bearer = await token(auth.url, client.client_id, client.client_secret);
     const memToken = await token(oidc.url, 'bench', 'bench-secret');
 
-    const runs: Record<string, LoadResult & { cpuMs?: number }> = {};
+    const runs: Record<string, LoadResult & { cpuMs?: number; machineCpuMs: number }> = {};
     /** `server`: the service answering, whose CPU time per request is reported next to the throughput. */
     const run = async (name: string, opts: Parameters<typeof load>[0], server?: Proc) => {
       if (!wanted(name)) return;
       console.log(`api: ${name}`);
       const cpuBefore = server?.cpuSeconds() ?? 0;
-      const result = await load(opts);
+      const result = await withMachineCpu(() => load(opts));
       const cpuMs =
         server && result.total > 0 ? ((server.cpuSeconds() - cpuBefore) * 1000) / result.total : undefined;
       runs[name] = { ...result, ...(cpuMs !== undefined ? { cpuMs: Math.round(cpuMs * 100) / 100 } : {}) };
@@ -213,23 +213,42 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
 
     console.log('api: pg ceilings');
     const pgCeilings = wanted('ceiling: pg');
-    const insertCeiling = pgCeilings ? await insertLoop(ceilingDb, 16, POOL) : 0;
-    const updateCeiling = pgCeilings ? await updateLoop(ceilingDb, 16, POOL) : 0;
+    const none = { rate: 0, total: 0, machineCpuMs: 0 };
+    const insert = pgCeilings ? await withMachineCpu(() => insertLoop(ceilingDb, 16, POOL)) : none;
+    const update = pgCeilings ? await withMachineCpu(() => updateLoop(ceilingDb, 16, POOL)) : none;
+    const insertCeiling = insert.rate;
+    const updateCeiling = update.rate;
 
     const figures: Figure[] = [];
     const r = (name: string) =>
-      runs[name] ?? { rps: 0, total: 0, p50: 0, p99: 0, max: 0, non2xx: 0, errors: 0 };
+      runs[name] ?? {
+        rps: 0,
+        total: 0,
+        p50: 0,
+        p99: 0,
+        max: 0,
+        non2xx: 0,
+        errors: 0,
+        machineCpuMs: 0,
+        cpuMs: undefined,
+      };
     const describe = (
       name: string,
       ceilingName: string | undefined,
       ceilingRps: number | undefined,
       target?: number,
+      ceilingMachineCpuMs?: number,
     ) => {
       if (!runs[name]) return;
       const x = r(name);
       const ratio = ceilingRps ? Math.round((x.rps / ceilingRps) * 100) / 100 : undefined;
+      // What the machine's CPU allows: the ceiling's cost per operation over the endpoint's.
+      const bound =
+        ceilingMachineCpuMs && x.machineCpuMs > 0
+          ? `, machine-CPU bound ${Math.round((ceilingMachineCpuMs / x.machineCpuMs) * 100) / 100}×`
+          : '';
       figures.push({
-        name: `${name}: ${x.rps} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, max ${x.max} ms, non-2xx ${x.non2xx}, errors ${x.errors}${x.cpuMs !== undefined ? `, service CPU ${x.cpuMs} ms/req` : ''}`,
+        name: `${name}: ${x.rps} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, max ${x.max} ms, non-2xx ${x.non2xx}, errors ${x.errors}${x.cpuMs !== undefined ? `, service CPU ${x.cpuMs} ms/req` : ''}, machine CPU ${x.machineCpuMs} ms/req${bound}`,
         value: ratio ?? x.rps,
         unit: ratio !== undefined ? `× ${ceilingName} (${ceilingRps}/s)` : 'req/s',
         ...(target !== undefined && ratio !== undefined
@@ -244,31 +263,26 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       figures.push({
         name: 'ceiling: pg single-row INSERT loop (16 loops, pool 10)',
         value: insertCeiling,
-        unit: 'rows/s',
+        unit: `rows/s (machine CPU ${insert.machineCpuMs} ms/row)`,
       });
       figures.push({
         name: 'ceiling: pg consume-UPDATE loop (16 loops, pool 10)',
         value: updateCeiling,
-        unit: 'rows/s',
+        unit: `rows/s (machine CPU ${update.machineCpuMs} ms/row)`,
       });
     }
-    describe('GET /api/v2/version', 'Express route', r('ceiling: Express 5 JSON route').rps, 0.8);
-    describe('POST /connect/token', 'oidc memory', r('ceiling: oidc-provider token (memory)').rps, 0.6);
-    describe(
-      'POST /connect/introspect',
-      'oidc memory',
-      r('ceiling: oidc-provider introspect (memory)').rps,
-      0.6,
-    );
-    describe('POST /pushes anonymous 1 KB', 'pg INSERT loop', insertCeiling, 0.5);
-    describe(
-      'POST /pushes with a bearer token',
-      'anonymous create',
-      r('POST /pushes anonymous 1 KB').rps,
-      0.9,
-    );
+    const ceiling = (name: string) => [r(name).rps, r(name).machineCpuMs] as const;
+    const [expressRps, expressCpu] = ceiling('ceiling: Express 5 JSON route');
+    const [tokenRps, tokenCpu] = ceiling('ceiling: oidc-provider token (memory)');
+    const [introspectRps, introspectCpu] = ceiling('ceiling: oidc-provider introspect (memory)');
+    const [anonRps, anonCpu] = ceiling('POST /pushes anonymous 1 KB');
+    describe('GET /api/v2/version', 'Express route', expressRps, 0.8, expressCpu);
+    describe('POST /connect/token', 'oidc memory', tokenRps, 0.6, tokenCpu);
+    describe('POST /connect/introspect', 'oidc memory', introspectRps, 0.6, introspectCpu);
+    describe('POST /pushes anonymous 1 KB', 'pg INSERT loop', insertCeiling, 0.5, insert.machineCpuMs);
+    describe('POST /pushes with a bearer token', 'anonymous create', anonRps, 0.9, anonCpu);
     describe('POST /pushes anonymous, 64 connections', undefined, undefined);
-    describe('GET /pushes/:token (uses a view)', 'pg UPDATE loop', updateCeiling, 0.5);
+    describe('GET /pushes/:token (uses a view)', 'pg UPDATE loop', updateCeiling, 0.5, update.machineCpuMs);
     describe('GET /pushes/:token, 64 connections', undefined, undefined);
     describe('GET /pushes/active', undefined, undefined);
     for (const name of ['POST /pushes anonymous 1 KB', 'GET /pushes/:token (uses a view)']) {

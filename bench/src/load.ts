@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -25,4 +26,26 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/**
+ * CPU seconds the whole machine has been busy (every process: services, PostgreSQL, Redis, the
+ * load generator), from /proc/stat. Per request, it says what a request costs the machine; on a
+ * saturated machine a ratio to a ceiling cannot exceed the ceiling's cost over the endpoint's.
+ */
+export function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already in user)
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+  return (user + nice + system + irq + softirq) / 100;
+}
+
+/** Runs `work` (which returns how many operations it completed) and adds the machine's CPU per operation. */
+export async function withMachineCpu<T extends { total: number }>(
+  work: () => Promise<T>,
+): Promise<T & { machineCpuMs: number }> {
+  const before = machineBusySeconds();
+  const result = await work();
+  const ms = result.total > 0 ? ((machineBusySeconds() - before) * 1000) / result.total : 0;
+  return { ...result, machineCpuMs: Math.round(ms * 100) / 100 };
 }

@@ -2,16 +2,22 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { SECONDS } from './load';
 
+export interface PgLoopResult {
+  /** Statements per second. */
+  rate: number;
+  total: number;
+}
+
 /**
  * Ceilings for the database-bound endpoints: `concurrency` loops issuing the statement back to
- * back for SECONDS through a pool of the app's size, without HTTP. Returns statements per second.
+ * back for SECONDS through a pool of the app's size, without HTTP.
  */
 async function loop(
   url: string,
   concurrency: number,
   poolSize: number,
   statement: (c: pg.Pool) => Promise<unknown>,
-): Promise<number> {
+): Promise<PgLoopResult> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   let done = 0;
   const until = Date.now() + SECONDS * 1000;
@@ -24,13 +30,13 @@ async function loop(
     }),
   );
   await pool.end();
-  return Math.round(done / SECONDS);
+  return { rate: Math.round(done / SECONDS), total: done };
 }
 
 const PAYLOAD = Buffer.alloc(1024 + 28, 7);
 
 /** Single-row INSERT of a push-sized row (1 KB sealed payload). */
-export function insertLoop(url: string, concurrency: number, poolSize: number): Promise<number> {
+export function insertLoop(url: string, concurrency: number, poolSize: number): Promise<PgLoopResult> {
   let i = 0;
   return loop(url, concurrency, poolSize, (pool) =>
     pool.query(
@@ -43,7 +49,7 @@ export function insertLoop(url: string, concurrency: number, poolSize: number): 
 }
 
 /** Single-row UPDATE … RETURNING of a view counter (the consume step without the CTE and audit). */
-export async function updateLoop(url: string, concurrency: number, poolSize: number): Promise<number> {
+export async function updateLoop(url: string, concurrency: number, poolSize: number): Promise<PgLoopResult> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   const { rows } = await setup.query<{ id: string }>(

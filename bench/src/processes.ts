@@ -35,7 +35,8 @@ export async function startProcess(
   readyUrl: string,
   args: string[] = [],
 ): Promise<Proc> {
-  const extra = script.includes('main-api') && process.env.EXP_PUSH_FLAGS ? process.env.EXP_PUSH_FLAGS.split(' ') : [];
+  const extra =
+    script.includes('main-api') && process.env.EXP_PUSH_FLAGS ? process.env.EXP_PUSH_FLAGS.split(' ') : [];
   const child = spawn(process.execPath, [...extra, ...profileFlags(script), script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,7 +1,9 @@
 import type { MigrationSet } from '@secret-push/db-kit';
 import * as createOidcPayload from './2026_11_21_0001_create_oidc_payload';
+import * as partialLookupIndexes from './2026_11_21_0002_partial_lookup_indexes';
 
 /** Every migration of the auth database, in order. */
 export const authMigrations: MigrationSet = {
   '2026_11_21_0001_create_oidc_payload': createOidcPayload,
+  '2026_11_21_0002_partial_lookup_indexes': partialLookupIndexes,
 };
