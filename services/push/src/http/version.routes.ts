@@ -26,10 +26,19 @@ export function versionBody(applicationVersion: string, features: PushConfig['fe
   };
 }
 
+/**
+ * The answer never changes while the process runs, so it is serialized once: clients poll
+ * /version for feature detection, and `res.json` re-serialized the object and re-parsed its own
+ * Content-Type on every call (~8% of the endpoint's profile).
+ */
 export function versionRoutes(body: ReturnType<typeof versionBody>): Router {
   const router = Router();
+  const json = Buffer.from(JSON.stringify(body));
+  const length = String(json.length);
   router.get('/version', (_req, res) => {
-    res.json(body);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', length);
+    res.end(json);
   });
   return router;
 }
