@@ -40,7 +40,9 @@ describe('file cipher', () => {
   it('gives the same bytes however the input is split (chunks and tags spanning many reads)', async () => {
     const data = randomBytes(2 * CHUNK_BYTES + 20);
     const sealed = await buffer(source(data, 7).pipe(encryptStream(key, 'f1')));
-    expect(sealed.equals(await buffer(source(data, 3 * CHUNK_BYTES).pipe(encryptStream(key, 'f1'))))).toBe(true);
+    expect(sealed.equals(await buffer(source(data, 3 * CHUNK_BYTES).pipe(encryptStream(key, 'f1'))))).toBe(
+      true,
+    );
     const opened = await buffer(source(sealed, 7).pipe(decryptStream(key, 'f1')));
     expect(opened.equals(data)).toBe(true);
   });

@@ -87,6 +87,10 @@ export function encryptStream(rawKey: Buffer, fileId: string): Transform {
     stream.push(cipher.getAuthTag());
   };
   return new Transform({
+    // Hands out the ciphertext pieces one by one: in byte mode, a reader that calls read() (an
+    // async iterator does) gets everything buffered joined into a new buffer, a copy of each byte.
+    readableObjectMode: true,
+    readableHighWaterMark: 16, // pieces: at most 1 MiB waiting
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       queue.push(chunk);
       // A full chunk is sealed only once a byte beyond it has arrived: the last chunk is marked.
