@@ -9,7 +9,7 @@ import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
 import { type LoadResult, SECONDS, load, withMachineCpu } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
-import { type Proc, startProcess } from './processes';
+import { type Proc, pushFlagsNote, startProcess } from './processes';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -299,7 +299,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     figures.push({ name: 'push API peak RSS', value: push.peakRssMiB(), unit: 'MiB' });
     return {
       benchmark: 'API throughput and latency',
-      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.`,
+      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${pushFlagsNote()}`,
       figures,
     };
   } finally {

@@ -28,6 +28,15 @@ function profileFlags(script: string): string[] {
   ];
 }
 
+/**
+ * `BENCH_PUSH_NODE_FLAGS="--max-semi-space-size=1"`: Node/V8 flags for the push API process only
+ * (tuning experiments); the results' descriptions name them.
+ */
+export const PUSH_NODE_FLAGS = (process.env.BENCH_PUSH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const pushNodeFlags = (script: string) => (script.includes('main-api') ? PUSH_NODE_FLAGS : []);
+export const pushFlagsNote = () =>
+  PUSH_NODE_FLAGS.length > 0 ? ` The push API ran with \`node ${PUSH_NODE_FLAGS.join(' ')}\`.` : '';
+
 /** Starts a Node script as its own process (the load generator must not share its event loop). */
 export async function startProcess(
   script: string,
@@ -35,12 +44,14 @@ export async function startProcess(
   readyUrl: string,
   args: string[] = [],
 ): Promise<Proc> {
-  const extra =
-    script.includes('main-api') && process.env.EXP_PUSH_FLAGS ? process.env.EXP_PUSH_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...extra, ...profileFlags(script), script, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...pushNodeFlags(script), ...profileFlags(script), script, ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
     const ok = await fetch(readyUrl).then(
