@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { PushConfig } from '../config';
 
 /** The version object of DESIGN §4.8, from instance configuration. Public; tokens are ignored here. */
@@ -31,14 +31,13 @@ export function versionBody(applicationVersion: string, features: PushConfig['fe
  * /version for feature detection, and `res.json` re-serialized the object and re-parsed its own
  * Content-Type on every call (~8% of the endpoint's profile).
  */
-export function versionRoutes(body: ReturnType<typeof versionBody>): Router {
-  const router = Router();
+export function versionHandler(body: ReturnType<typeof versionBody>): RequestHandler {
   const json = Buffer.from(JSON.stringify(body));
   const length = String(json.length);
-  router.get('/version', (_req, res) => {
+  return (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', length);
     res.end(json);
-  });
-  return router;
+  };
 }
