@@ -20,8 +20,9 @@ function source(data: Buffer, piece = 100_003, failAfter?: number): Readable {
   let offset = 0;
   return new Readable({
     read() {
-      if (failAfter !== undefined && offset >= failAfter)
+      if (failAfter !== undefined && offset >= failAfter) {
         return void this.destroy(new Error('client went away'));
+      }
       if (offset >= data.length) return void this.push(null);
       this.push(data.subarray(offset, offset + piece));
       offset += piece;
