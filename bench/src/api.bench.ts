@@ -7,9 +7,9 @@ import { basic, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
-import { type LoadResult, SECONDS, load, withMachineCpu } from './load';
+import { type LoadResult, SECONDS, load, msPerOperation, withMachineCpu } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
-import { type Proc, pushFlagsNote, startProcess } from './processes';
+import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -85,61 +85,44 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       console.log(`api: ${name}`);
       const cpuBefore = server?.cpuSeconds() ?? 0;
       const result = await withMachineCpu(() => load(opts));
-      const cpuMs =
-        server && result.total > 0 ? ((server.cpuSeconds() - cpuBefore) * 1000) / result.total : undefined;
-      runs[name] = { ...result, ...(cpuMs !== undefined ? { cpuMs: Math.round(cpuMs * 100) / 100 } : {}) };
+      runs[name] = {
+        ...result,
+        ...(server ? { cpuMs: msPerOperation(server.cpuSeconds() - cpuBefore, result.total) } : {}),
+      };
     };
-    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    /** A form POST to an OAuth endpoint with HTTP Basic client authentication. */
+    const oauth = (base: string, path: string, id: string, secret: string, body: string) => ({
+      url: `${base}${path}`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(id, secret) },
+      body,
+    });
+    const grant = 'grant_type=client_credentials';
     const json = { 'content-type': 'application/json' };
     // Each endpoint is measured right after its ceiling, so that a change in the machine's load
     // between the two (other jobs on these shared cores) distorts the ratio as little as possible.
     await run('ceiling: node:http hello', { url: `${hello.url}/` }, hello);
     await run('ceiling: Express 5 JSON route', { url: `${bare.url}/json` }, bare);
     await run('GET /api/v2/version', { url: `${push.url}/api/v2/version` }, push);
+    const { client_id: id, client_secret: secret } = client;
     await run(
       'ceiling: oidc-provider token (memory)',
-      {
-        url: `${oidc.url}/connect/token`,
-        method: 'POST',
-        headers: { ...form, authorization: basic('bench', 'bench-secret') },
-        body: 'grant_type=client_credentials',
-      },
+      oauth(oidc.url, '/connect/token', 'bench', 'bench-secret', grant),
       oidc,
     );
-    await run(
-      'POST /connect/token',
-      {
-        url: `${auth.url}/connect/token`,
-        method: 'POST',
-        headers: { ...form, authorization: basic(client.client_id, client.client_secret) },
-        body: 'grant_type=client_credentials',
-      },
-      auth,
-    );
+    await run('POST /connect/token', oauth(auth.url, '/connect/token', id, secret, grant), auth);
+    const introspect = (base: string, rsId: string, rsSecret: string, t: string) =>
+      oauth(base, '/connect/introspect', rsId, rsSecret, `token=${t}`);
     await run(
       'ceiling: oidc-provider introspect (memory)',
-      {
-        url: `${oidc.url}/connect/introspect`,
-        method: 'POST',
-        headers: { ...form, authorization: basic('rs', 'rs-secret') },
-        body: `token=${memToken}`,
-      },
+      introspect(oidc.url, 'rs', 'rs-secret', memToken),
       oidc,
     );
-    await run(
-      'POST /connect/introspect',
-      {
-        url: `${auth.url}/connect/introspect`,
-        method: 'POST',
-        headers: { ...form, authorization: basic(rs.client_id, rs.client_secret) },
-        body: `token=${bearer}`,
-      },
-      auth,
-    );
+    await run('POST /connect/introspect', introspect(auth.url, rs.client_id, rs.client_secret, bearer), auth);
     const pgCeilings = wanted('ceiling: pg');
     const none = { rate: 0, total: 0, machineCpuMs: 0 };
     if (pgCeilings) console.log('api: ceiling: pg INSERT loop');
-    const insert = pgCeilings ? await withMachineCpu(() => insertLoop(ceilingDb, 16, POOL)) : none;
+    const insert = pgCeilings ? await insertLoop(ceilingDb, 16, POOL) : none;
     const insertCeiling = insert.rate;
     const createBody = JSON.stringify({ push: { payload: PAYLOAD_1KB, expire_after_views: 100 } });
     await run(
@@ -198,7 +181,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       ],
     };
     if (pgCeilings) console.log('api: ceiling: pg consume-UPDATE loop');
-    const update = pgCeilings ? await withMachineCpu(() => updateLoop(ceilingDb, 16, POOL)) : none;
+    const update = pgCeilings ? await updateLoop(ceilingDb, 16, POOL) : none;
     const updateCeiling = update.rate;
     await run('GET /pushes/:token (uses a view)', retrieve, push);
     await run('GET /pushes/:token, 64 connections', { ...retrieve, connections: 64 }, push);
@@ -301,7 +284,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     figures.push({ name: 'push API peak RSS', value: push.peakRssMiB(), unit: 'MiB' });
     return {
       benchmark: 'API throughput and latency',
-      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${pushFlagsNote()}`,
+      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${PUSH_FLAGS_NOTE}`,
       figures,
     };
   } finally {

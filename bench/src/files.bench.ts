@@ -18,7 +18,7 @@ import {
   uniquePrefix,
 } from '@secret-push/testing';
 import { token } from './auth-client';
-import { type Proc, pushFlagsNote, startProcess } from './processes';
+import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -242,7 +242,7 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
     ];
     return {
       benchmark: 'File upload and download',
-      description: `One ${SIZE_MIB} MiB file through the push service (production mode: multipart streamed, encrypted with AES-256-GCM, into S3; downloaded through its link, decrypted) against a direct SDK transfer to the same s3rver process, same part size and parts in flight, all on 127.0.0.1.${pushFlagsNote()}`,
+      description: `One ${SIZE_MIB} MiB file through the push service (production mode: multipart streamed, encrypted with AES-256-GCM, into S3; downloaded through its link, decrypted) against a direct SDK transfer to the same s3rver process, same part size and parts in flight, all on 127.0.0.1.${PUSH_FLAGS_NOTE}`,
       figures,
     };
   } finally {

@@ -40,12 +40,15 @@ export function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq) / 100;
 }
 
+/** Milliseconds per operation of a CPU-seconds difference, to 0.01 ms (0 when nothing completed). */
+export const msPerOperation = (seconds: number, total: number) =>
+  total > 0 ? Math.round(((seconds * 1000) / total) * 100) / 100 : 0;
+
 /** Runs `work` (which returns how many operations it completed) and adds the machine's CPU per operation. */
 export async function withMachineCpu<T extends { total: number }>(
   work: () => Promise<T>,
 ): Promise<T & { machineCpuMs: number }> {
   const before = machineBusySeconds();
   const result = await work();
-  const ms = result.total > 0 ? ((machineBusySeconds() - before) * 1000) / result.total : 0;
-  return { ...result, machineCpuMs: Math.round(ms * 100) / 100 };
+  return { ...result, machineCpuMs: msPerOperation(machineBusySeconds() - before, result.total) };
 }

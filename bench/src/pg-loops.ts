@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { SECONDS } from './load';
+import { SECONDS, withMachineCpu } from './load';
 
 export interface PgLoopResult {
   /** Statements per second. */
   rate: number;
   total: number;
+  /** The whole machine's CPU per statement during the loop (set-up excluded). */
+  machineCpuMs: number;
 }
 
 /**
@@ -19,18 +21,21 @@ async function loop(
   statement: (c: pg.Pool) => Promise<unknown>,
 ): Promise<PgLoopResult> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  let done = 0;
-  const until = Date.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < until) {
-        await statement(pool);
-        done++;
-      }
-    }),
-  );
+  const { total, machineCpuMs } = await withMachineCpu(async () => {
+    let done = 0;
+    const until = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < until) {
+          await statement(pool);
+          done++;
+        }
+      }),
+    );
+    return { total: done };
+  });
   await pool.end();
-  return { rate: Math.round(done / SECONDS), total: done };
+  return { rate: Math.round(total / SECONDS), total, machineCpuMs };
 }
 
 const PAYLOAD = Buffer.alloc(1024 + 28, 7);

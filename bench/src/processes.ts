@@ -34,7 +34,7 @@ function profileFlags(script: string): string[] {
  */
 export const PUSH_NODE_FLAGS = (process.env.BENCH_PUSH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const pushNodeFlags = (script: string) => (script.includes('main-api') ? PUSH_NODE_FLAGS : []);
-export const pushFlagsNote = () =>
+export const PUSH_FLAGS_NOTE =
   PUSH_NODE_FLAGS.length > 0 ? ` The push API ran with \`node ${PUSH_NODE_FLAGS.join(' ')}\`.` : '';
 
 /** Starts a Node script as its own process (the load generator must not share its event loop). */

@@ -41,6 +41,7 @@ export function uploadInParts(
   options: PartUploadOptions,
 ): { done: Promise<void>; abort(): Promise<void> } {
   const { Bucket, Key, partSize, queueSize } = options;
+  const checksum = options.checksums ? { ChecksumAlgorithm: 'CRC32' as const } : {};
   const cancel = new AbortController();
   const send = { abortSignal: cancel.signal };
   let uploadId: string | undefined;
@@ -61,7 +62,7 @@ export function uploadInParts(
             Bucket,
             Key,
             ContentType: options.ContentType,
-            ...(options.checksums && { ChecksumAlgorithm: 'CRC32' }),
+            ...checksum,
           }),
           send,
         )
@@ -76,7 +77,7 @@ export function uploadInParts(
             UploadId: uploadId,
             PartNumber,
             Body: buffer.subarray(0, filled),
-            ...(options.checksums && { ChecksumAlgorithm: 'CRC32' }),
+            ...checksum,
           }),
           send,
         )
