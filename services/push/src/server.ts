@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { type ConnectionOptions, Queue } from 'bullmq';
 import { sql } from 'kysely';
@@ -8,11 +7,11 @@ import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit'
 import { closeHttpServer, listening } from '@secret-push/runtime';
 import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
-import { createPushService } from './domain/push-service';
-import { createFileService } from './files/file-service';
+import { createFileService } from './domain/file-service';
+import { createPushService, newPushId } from './domain/push-service';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
-import { createApp } from './http/app';
+import { createApp } from './app';
 import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { createPushMetrics, metricsEvents } from './http/metrics';
@@ -24,6 +23,8 @@ import { KeyRing } from './security/key-ring';
 import { createExpiryScheduler } from './worker/expiry-scheduler';
 import { EXPIRY_QUEUE, type ExpireJobData, type ExpiryJobName, bullPrefix, closeBull } from './worker/queues';
 import type { PushDatabase } from './storage/database';
+import { createFileRepository } from './storage/file.repository';
+import { createPushRepository } from './storage/push.repository';
 
 export const APPLICATION_VERSION = '0.1.0';
 
@@ -73,12 +74,14 @@ export async function startPushServer(
     ...(options.extraEvents ? [options.extraEvents] : []),
   );
   const keyRing = new KeyRing(config.encryptionKeys);
+  const pushStore = createPushRepository(db);
   const f = config.features;
   const store = f.filePushes && config.s3 ? createS3ObjectStore(config.s3) : undefined;
   const files =
     store &&
     createFileService({
-      db,
+      files: createFileRepository(db),
+      pushes: pushStore,
       keyRing,
       store,
       signer: new DownloadLinkSigner(config.encryptionKeys),
@@ -88,7 +91,7 @@ export async function startPushServer(
       maxAuditEntries: config.limits.maxAuditEntries,
     });
   const pushes = createPushService({
-    db,
+    store: pushStore,
     keyRing,
     files,
     fileGraceSeconds: config.files.graceSeconds,
@@ -146,7 +149,13 @@ export async function startPushServer(
       files && store
         ? {
             service: files,
-            upload: uploadFiles(files, store, config.files, f.filePushesRequireAuth, randomUUID),
+            upload: uploadFiles(
+              files,
+              store,
+              config.files,
+              { anonymousCreate: f.anonymousAccess, fileRequiresAuth: f.filePushesRequireAuth },
+              newPushId,
+            ),
           }
         : undefined,
     async readiness() {

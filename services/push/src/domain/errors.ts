@@ -27,6 +27,14 @@ export class TooManyAttempts extends Error {
   }
 }
 
+/** The caller is who it must be, but its token lacks the scope the operation needs. */
+export class MissingScope extends Error {
+  override readonly name = 'MissingScope';
+  constructor(readonly scope: 'pushes:read' | 'pushes:write') {
+    super(`missing scope ${scope}`);
+  }
+}
+
 /** A dependency the operation needs is down: the caller should retry later. */
 export class DependencyDown extends Error {
   override readonly name = 'DependencyDown';
@@ -39,4 +47,19 @@ export class DependencyDown extends Error {
 }
 
 export type DomainError =
-  PushNotFound | PassphraseRejected | NotOwner | NotDeletable | TooManyAttempts | DependencyDown;
+  | PushNotFound
+  | PassphraseRejected
+  | NotOwner
+  | NotDeletable
+  | TooManyAttempts
+  | DependencyDown
+  | UploadIntentLost
+  | MissingScope;
+
+/**
+ * A file push's create took so long that the sweep of crash leftovers deleted its uploaded objects
+ * (their upload intents were older than the stale limit): nothing was kept; the caller may retry.
+ */
+export class UploadIntentLost extends Error {
+  override readonly name = 'UploadIntentLost';
+}

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { PushDatabase } from '../storage/database';
-import * as repo from '../storage/push.repository';
+import type { PushStore } from './ports';
 import type { PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 
@@ -10,11 +8,14 @@ import type { PushEvents } from './push-events';
  * secrets, records `expired_on` and audits `expire_by_time` in one statement, only if the push is
  * still active and past its window by the database's clock, so running it twice changes nothing.
  */
-export function createExpiry(deps: { db: Kysely<PushDatabase>; events: Pick<PushEvents, 'expired'> }) {
-  const { db, events } = deps;
+export function createExpiry(deps: {
+  store: Pick<PushStore, 'expireIfPastWindow' | 'expireDueBatch' | 'msUntilWindowEnds'>;
+  events: Pick<PushEvents, 'expired'>;
+}) {
+  const { store, events } = deps;
   return {
     async expireIfPastWindow(pushId: string): Promise<PushSnapshot | undefined> {
-      const expired = await repo.expireIfPastWindow(db, pushId);
+      const expired = await store.expireIfPastWindow(pushId);
       if (expired) await events.expired(expired.push, 'time');
       return expired;
     },
@@ -23,7 +24,7 @@ export function createExpiry(deps: { db: Kysely<PushDatabase>; events: Pick<Push
     async sweep(batchSize: number, maxBatches = 1000): Promise<PushSnapshot[]> {
       const all: PushSnapshot[] = [];
       for (let i = 0; i < maxBatches; i++) {
-        const batch = await repo.expireDueBatch(db, batchSize);
+        const batch = await store.expireDueBatch(batchSize);
         for (const s of batch) await events.expired(s.push, 'time');
         all.push(...batch);
         if (batch.length < batchSize) break;
@@ -31,7 +32,7 @@ export function createExpiry(deps: { db: Kysely<PushDatabase>; events: Pick<Push
       return all;
     },
 
-    msUntilWindowEnds: (pushId: string) => repo.msUntilWindowEnds(db, pushId),
+    msUntilWindowEnds: (pushId: string) => store.msUntilWindowEnds(pushId),
   };
 }
 

@@ -1,26 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { KeyRing } from '../security/key-ring';
 import { hashPassphrase, verifyPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
-import type { FileLink, FileService, StoredUpload } from '../files/file-service';
-import type { PushDatabase } from '../storage/database';
-import { insertPushWithFiles } from '../storage/file.repository';
-import * as repo from '../storage/push.repository';
-import type { PushRow } from '../storage/push.table';
-import { NotDeletable, NotOwner, PassphraseRejected, PushNotFound } from './errors';
+import type { Caller } from './create-policy';
+import { MissingScope, NotDeletable, NotOwner, PassphraseRejected, PushNotFound } from './errors';
+import { createExpiry } from './expiry';
+import type { FileService, StoredUpload } from './file-service';
+import type { AttemptLimiter, FileLink, PushStore, StoredPush, Visit } from './ports';
 import type { AuditContext, AuditEntry, NewPush, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
-import { createExpiry } from './expiry';
-import { isEffectivelyExpired, isPastWindow } from './view-policy';
-
-/** Counts passphrase attempts before they are verified; throws TooManyAttempts or DependencyDown. */
-export interface AttemptLimiter {
-  consume(pushKey: string, ip: string | null): Promise<void>;
-}
+import { canView, isPastWindow } from './view-policy';
 
 export interface PushServiceDeps {
-  db: Kysely<PushDatabase>;
+  store: PushStore;
   keyRing: KeyRing;
   passphraseLimiter: AttemptLimiter;
   events: PushEvents;
@@ -47,53 +39,80 @@ export interface OwnedPush {
   note: string | null;
 }
 
+/** A new push's id; a multipart create takes one before its files are stored under it. */
+export const newPushId = (): string => randomUUID();
+
+/** Sealed secrets are bound to their push and column: a copy moved to another row or column fails to open. */
 const aad = (pushId: string, field: 'url_token' | 'payload' | 'note') => `${pushId}|${field}`;
 
+/**
+ * The push use cases: create, retrieve (one view), open (a recipient page, no view), preview,
+ * audit log, expire (DELETE), owner lists. Decisions are the view rule's (view-policy.ts, and its
+ * SQL twin in storage/view-rule.sql.ts); storage is reached only through the PushStore port.
+ */
 export function createPushService(deps: PushServiceDeps) {
-  const { db, keyRing, events } = deps;
-  const expiry = createExpiry({ db, events });
+  const { store, keyRing, events } = deps;
+  const expiry = createExpiry({ store, events });
 
   const open = (
-    row: { id: string; key_id: string },
+    pushId: string,
+    keyId: string,
     field: 'url_token' | 'payload' | 'note',
     data: Buffer | null,
-  ) => (data ? keyRing.open({ keyId: row.key_id, data }, aad(row.id, field)) : null);
+  ) => (data ? keyRing.open({ keyId, data }, aad(pushId, field)) : null);
 
-  async function find(urlToken: string): Promise<PushSnapshot & { row: PushRow }> {
+  async function find(urlToken: string): Promise<StoredPush> {
     const found = isWellFormedUrlToken(urlToken)
-      ? await repo.findPushByTokenHash(db, hashUrlToken(urlToken))
+      ? await store.findByTokenHash(hashUrlToken(urlToken))
       : undefined;
     if (!found) throw new PushNotFound();
     return found;
   }
 
   /** Every read re-checks the window: a push past it is expired now, even if the worker has not run. */
-  async function findCurrent(urlToken: string): Promise<PushSnapshot & { row: PushRow }> {
+  async function findCurrent(urlToken: string): Promise<StoredPush> {
     const found = await find(urlToken);
     if (found.push.expired || !isPastWindow(found.push, found.now)) return found;
     await expiry.expireIfPastWindow(found.push.id);
     return find(urlToken);
   }
 
-  const audit = (
-    pushId: string,
-    kind: 'failed_view' | 'failed_passphrase' | 'link_opened',
-    ctx: AuditContext,
-  ) => repo.recordCappedAudit(db, pushId, kind, ctx, deps.maxAuditEntries);
+  const visit = (tokenHash: Buffer, ctx: AuditContext, mode: 'view' | 'open', passphraseVerified: boolean) =>
+    store.visit({
+      tokenHash,
+      ctx,
+      mode,
+      passphraseVerified,
+      fileGraceSeconds: deps.fileGraceSeconds,
+      maxAuditEntries: deps.maxAuditEntries,
+    });
 
-  const claim = (tokenHash: Buffer, ctx: AuditContext, passphraseVerified: boolean) =>
-    repo.claimView(db, tokenHash, ctx, passphraseVerified, deps.fileGraceSeconds);
-
-  async function viewed(claimed: repo.ClaimedView): Promise<RetrieveResult> {
-    const { push } = claimed;
-    const payload = open({ id: push.id, key_id: claimed.keyId }, 'payload', claimed.payloadSealed);
+  /** A visit's changes that committed, announced to the events (metrics, the worker's jobs). */
+  async function announce(visited: Visit): Promise<void> {
+    const { push } = visited.snapshot;
+    if (visited.outcome !== 'viewed') {
+      if (visited.expiredByTime) await events.expired(push, 'time');
+      return;
+    }
     events.viewed(push);
     if (push.expired) void events.expired(push, 'views');
+  }
+
+  /** What a view-mode visit means to the caller: the payload and file links, or why not. */
+  async function retrieved(visited: Visit | undefined): Promise<RetrieveResult> {
+    if (!visited) throw new PushNotFound();
+    await announce(visited);
+    if (visited.outcome !== 'viewed') {
+      if (visited.outcome === 'refused' && visited.reason === 'passphrase') throw new PassphraseRejected();
+      return { outcome: 'expired', snapshot: visited.snapshot };
+    }
+    const { push, now } = visited.snapshot;
+    const payload = open(push.id, visited.keyId, 'payload', visited.payloadSealed);
     const files =
       push.kind === 'file' && deps.files
-        ? await deps.files.linksForView(push.id, claimed.viewId, claimed.keyId, claimed.now)
+        ? await deps.files.linksForView(push.id, visited.viewId, visited.keyId, now)
         : [];
-    return { outcome: 'viewed', snapshot: claimed, payload, files };
+    return { outcome: 'viewed', snapshot: visited.snapshot, payload, files };
   }
 
   return {
@@ -103,41 +122,42 @@ export function createPushService(deps: PushServiceDeps) {
       ctx: AuditContext,
       prepared?: PreparedFiles,
     ): Promise<OwnedPush> {
-      const id = prepared?.pushId ?? randomUUID();
+      const id = prepared?.pushId ?? newPushId();
       const urlToken = generateUrlToken();
       const keyId = keyRing.activeKeyId;
       const seal = (v: string | null, field: 'payload' | 'note') =>
         v === null ? null : keyRing.seal(v, aad(id, field), keyId);
-      const row = {
-        id,
-        token_hash: hashUrlToken(urlToken),
-        token_sealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
-        key_id: keyId,
-        kind: input.kind,
-        owner,
-        name: input.name,
-        payload_sealed: seal(input.payload, 'payload'),
-        note_sealed: seal(input.note, 'note'),
-        passphrase_hash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
-        passphrase_protected: input.passphrase !== null,
-        expire_after_days: input.expireAfterDays,
-        expire_after_views: input.expireAfterViews,
-        deletable_by_viewer: input.deletableByViewer,
-        retrieval_step: input.retrievalStep,
-      };
       const uploads = prepared?.uploads ?? [];
-      const snapshot =
-        uploads.length > 0 && deps.files
-          ? await insertPushWithFiles(db, row, input.ttlSeconds, ctx, deps.files.fileRows(uploads, keyId))
-          : await repo.insertPush(db, row, input.ttlSeconds, ctx);
+      const snapshot = await store.insert(
+        {
+          id,
+          tokenHash: hashUrlToken(urlToken),
+          tokenSealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
+          keyId,
+          kind: input.kind,
+          owner,
+          name: input.name,
+          payloadSealed: seal(input.payload, 'payload'),
+          noteSealed: seal(input.note, 'note'),
+          passphraseHash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
+          expireAfterDays: input.expireAfterDays,
+          expireAfterViews: input.expireAfterViews,
+          ttlSeconds: input.ttlSeconds,
+          deletableByViewer: input.deletableByViewer,
+          retrievalStep: input.retrievalStep,
+        },
+        ctx,
+        uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined,
+      );
       await events.created(snapshot.push);
       return { snapshot, urlToken, note: input.note };
     },
 
     /**
-     * One view. Without a passphrase the common case is a single statement (claimView); the
-     * lookup only runs to tell "unknown", "expired" and "needs a passphrase" apart. A non-blank
-     * passphrase is counted by the limiter before anything else, so guesses are bounded.
+     * One view, in at most two statements. Without a passphrase: one visit, which claims the view
+     * or explains (and audits) the refusal. With one: the attempt is counted by the limiter before
+     * anything else (so guesses are bounded), the push is read, and the passphrase verified off
+     * the database; a wrong one is audited `failed_passphrase`, a right one lets the visit claim.
      */
     async retrieve(
       urlToken: string,
@@ -147,67 +167,60 @@ export function createPushService(deps: PushServiceDeps) {
       const given = passphrase !== undefined && passphrase !== '' ? passphrase : undefined;
       if (!isWellFormedUrlToken(urlToken)) throw new PushNotFound();
       const tokenHash = hashUrlToken(urlToken);
-      if (given === undefined) {
-        const claimed = await claim(tokenHash, ctx, false);
-        if (claimed) return viewed(claimed);
-      } else {
-        await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
-      }
+      if (given === undefined) return retrieved(await visit(tokenHash, ctx, 'view', false));
 
-      const current = await findCurrent(urlToken);
-      if (!isEffectivelyExpired(current.push, current.now) && current.push.passphraseProtected) {
-        const hash = current.row.passphrase_hash;
-        if (given === undefined || hash === null || !(await verifyPassphrase(hash, given))) {
-          await audit(current.push.id, 'failed_passphrase', ctx);
+      await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
+      const found = await find(urlToken);
+      const hash = found.secrets.passphraseHash;
+      // A push that cannot be viewed is refused as expired by the visit, whatever the passphrase.
+      if (hash !== null && canView(found.push, found.now).ok) {
+        if (!(await verifyPassphrase(hash, given))) {
+          await store.recordCappedAudit(found.push.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
           throw new PassphraseRejected();
         }
+        return retrieved(await visit(tokenHash, ctx, 'view', true));
       }
-      const claimed = isEffectivelyExpired(current.push, current.now)
-        ? undefined
-        : await claim(tokenHash, ctx, current.push.passphraseProtected);
-      if (claimed) return viewed(claimed);
-
-      await audit(current.push.id, 'failed_view', ctx);
-      const latest = await find(urlToken);
-      return { outcome: 'expired', snapshot: latest };
+      return retrieved(await visit(tokenHash, ctx, 'view', false));
     },
 
     /**
      * A recipient page was opened: no view is counted, the push is only read (and expired if past
      * its window) and the opening is audited `link_opened`, so an owner can tell link unfurlers and
-     * mail scanners from reveals.
+     * mail scanners from reveals. One statement.
      */
     async open(urlToken: string, ctx: AuditContext): Promise<PushSnapshot> {
-      const current = await findCurrent(urlToken);
-      await audit(current.push.id, 'link_opened', ctx);
-      return { push: current.push, now: current.now };
+      const visited = isWellFormedUrlToken(urlToken)
+        ? await visit(hashUrlToken(urlToken), ctx, 'open', false)
+        : undefined;
+      if (!visited) throw new PushNotFound();
+      await announce(visited);
+      return visited.snapshot;
     },
 
     /** No view, no audit: works for expired pushes too. */
     async preview(urlToken: string): Promise<PushSnapshot> {
-      return find(urlToken);
+      const { push, now } = await find(urlToken);
+      return { push, now };
     },
 
     async auditLog(urlToken: string, principal: string, page: number): Promise<AuditEntry[]> {
       const { push } = await find(urlToken);
       if (push.owner !== principal) throw new NotOwner();
-      return repo.listAuditEntries(db, push.id, page);
+      return store.listAuditEntries(push.id, page);
     },
 
     /**
-     * DELETE: the owner (`owner` is the caller's principal when it may write), or anyone when
-     * deletable_by_viewer; already expired → unchanged, no audit.
+     * DELETE: the owner with `pushes:write`, or anyone when deletable_by_viewer; already expired →
+     * unchanged, no audit. The owner refused only for want of the scope is told which scope.
      */
-    async expire(
-      urlToken: string,
-      owner: string | undefined,
-      ctx: AuditContext,
-      authenticated: boolean,
-    ): Promise<PushSnapshot> {
+    async expire(urlToken: string, caller: Caller | undefined, ctx: AuditContext): Promise<PushSnapshot> {
       const current = await findCurrent(urlToken);
-      const isOwner = owner !== undefined && current.push.owner === owner;
-      if (!isOwner && current.push.deletableByViewer !== true) throw new NotDeletable(authenticated);
-      const expired = await repo.expireByOwnerOrViewer(db, current.push.id, ctx);
+      const isOwner = caller !== undefined && current.push.owner === caller.id;
+      if (!(isOwner && caller.scopes.has('pushes:write')) && current.push.deletableByViewer !== true) {
+        if (isOwner) throw new MissingScope('pushes:write');
+        throw new NotDeletable(caller !== undefined);
+      }
+      const expired = await store.expireManually(current.push.id, ctx);
       if (!expired) {
         // Already expired by its last view: its files' grace period ends now.
         if (current.push.kind === 'file' && deps.files && (await deps.files.releaseNow(current.push.id))) {
@@ -222,11 +235,11 @@ export function createPushService(deps: PushServiceDeps) {
     },
 
     async list(owner: string, state: 'active' | 'expired', page: number): Promise<OwnedPush[]> {
-      const { rows, now } = await repo.listOwnedPushes(db, owner, state, page);
-      return rows.map((row) => ({
-        snapshot: { push: repo.pushRowToPush(row), now },
-        urlToken: open(row, 'url_token', row.token_sealed)!,
-        note: open(row, 'note', row.note_sealed),
+      const { pushes, now } = await store.listOwned(owner, state, page);
+      return pushes.map(({ push, secrets }) => ({
+        snapshot: { push, now },
+        urlToken: open(push.id, secrets.keyId, 'url_token', secrets.tokenSealed)!,
+        note: open(push.id, secrets.keyId, 'note', secrets.noteSealed),
       }));
     },
   };

@@ -74,3 +74,6 @@ export interface NewPush {
   name: string | null;
   note: string | null;
 }
+
+/** Lists (own pushes, audit entries) are paged by this many, newest push first. */
+export const PAGE_SIZE = 50;

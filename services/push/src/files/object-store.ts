@@ -8,20 +8,8 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
 import { DependencyDown } from '../domain/errors';
+import type { ObjectStore } from '../domain/ports';
 import { uploadInParts } from './part-uploader';
-
-/** The object store as the files feature needs it; any S3-compatible server (AWS S3, MinIO, s3rver). */
-export interface ObjectStore {
-  /** Streams `body` into `key` (multipart for large bodies); `abort()` stops it and drops its parts. */
-  upload(key: string, body: Readable): { done: Promise<void>; abort(): Promise<void> };
-  /** The object's bytes as a stream; undefined if there is no such object. */
-  download(key: string): Promise<Readable | undefined>;
-  /** Deletes the objects; objects already gone are fine (purges are idempotent). */
-  delete(keys: string[]): Promise<void>;
-  /** Throws unless the bucket is reachable (readiness). */
-  check(): Promise<void>;
-  close(): void;
-}
 
 /** A store error that is ours to report as 503: the store is down, unreachable or failing. */
 function unavailable(err: unknown): DependencyDown {

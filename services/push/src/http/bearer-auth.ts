@@ -4,8 +4,21 @@ import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-b
 import { HttpError } from '@secret-push/http-kit';
 import { AuthServiceUnavailable, type Principal, type TokenVerifier } from './introspection-client';
 
-const REALM = 'secret-push';
 const INVALID_TOKEN_MESSAGE = 'The access token is invalid or has expired.';
+
+/** The RFC 6750 challenge of every 401/403 of the API, with optional error parameters. */
+export const bearerChallenge = (params?: string): string =>
+  `Bearer realm="secret-push"${params ? `, ${params}` : ''}`;
+
+/** 401 `unauthorized` with the bare challenge: the caller must authenticate. */
+export const authenticationRequired = (message = 'Authentication required.'): HttpError =>
+  new HttpError(401, 'unauthorized', message, { headers: { 'WWW-Authenticate': bearerChallenge() } });
+
+/** 403 `insufficient_scope` naming the scope the token lacks. */
+export const insufficientScope = (scope: string): HttpError =>
+  new HttpError(403, 'insufficient_scope', `This token lacks the ${scope} scope.`, {
+    headers: { 'WWW-Authenticate': bearerChallenge(`error="insufficient_scope", scope="${scope}"`) },
+  });
 
 const principals = new WeakMap<Request, Principal>();
 
@@ -20,13 +33,19 @@ const tokenOutsideHeader = (): HttpError =>
 const invalidToken = (): HttpError =>
   new HttpError(401, 'invalid_token', INVALID_TOKEN_MESSAGE, {
     headers: {
-      'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${INVALID_TOKEN_MESSAGE}"`,
+      'WWW-Authenticate': bearerChallenge(
+        `error="invalid_token", error_description="${INVALID_TOKEN_MESSAGE}"`,
+      ),
     },
   });
 
 function hasOwnAccessToken(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.hasOwn(value, 'access_token');
 }
+
+/** After a body parser: a token in the parsed body is refused like one in the query string. */
+export const tokensOnlyInHeader: RequestHandler = (req, _res, next) =>
+  next(hasOwnAccessToken(req.body) ? tokenOutsideHeader() : undefined);
 
 /**
  * Establishes who is calling, without deciding what they may do (see {@link requireScope}).
@@ -49,7 +68,7 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
     );
   };
   const authenticator = new Authenticator();
-  authenticator.use(new BearerStrategy({ realm: REALM }, verify));
+  authenticator.use(new BearerStrategy(verify)); // its own challenge is never sent: refusals are ours
 
   return (req, res, next) => {
     if (hasOwnAccessToken(req.query) || hasOwnAccessToken(req.body)) {
@@ -84,24 +103,8 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
 export function requireScope(scope: 'pushes:read' | 'pushes:write'): RequestHandler {
   return (req, _res, next) => {
     const principal = principalOf(req);
-    if (!principal) {
-      next(
-        new HttpError(401, 'unauthorized', 'Authentication required.', {
-          headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
-        }),
-      );
-      return;
-    }
-    if (!principal.scopes.has(scope)) {
-      next(
-        new HttpError(403, 'insufficient_scope', `This token lacks the ${scope} scope.`, {
-          headers: {
-            'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
-          },
-        }),
-      );
-      return;
-    }
+    if (!principal) return next(authenticationRequired());
+    if (!principal.scopes.has(scope)) return next(insufficientScope(scope));
     next();
   };
 }

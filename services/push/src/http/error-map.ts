@@ -1,24 +1,34 @@
 import { HttpError } from '@secret-push/http-kit';
 import { isConnectionError } from '@secret-push/db-kit';
-import { UploadIntentLost } from '../storage/file.repository';
+import type { CreateDecision } from '../domain/create-policy';
 import {
   DependencyDown,
+  MissingScope,
   NotDeletable,
   NotOwner,
   PassphraseRejected,
   PushNotFound,
   TooManyAttempts,
+  UploadIntentLost,
   type DomainError,
 } from '../domain/errors';
+import { authenticationRequired, insufficientScope } from './bearer-auth';
 
 const PASSPHRASE_HINT =
   "This push requires a passphrase. Please provide it using the 'passphrase' parameter (e.g. ?passphrase=mysecret), the X-Passphrase header, or POST /pushes/:url_token/reveal.";
 
-function isDomainError(err: unknown): err is DomainError {
-  return [PushNotFound, PassphraseRejected, NotOwner, NotDeletable, TooManyAttempts, DependencyDown].some(
-    (cls) => err instanceof cls,
-  );
-}
+const DOMAIN_ERRORS = [
+  PushNotFound,
+  PassphraseRejected,
+  NotOwner,
+  NotDeletable,
+  MissingScope,
+  TooManyAttempts,
+  DependencyDown,
+  UploadIntentLost,
+];
+
+const isDomainError = (err: unknown): err is DomainError => DOMAIN_ERRORS.some((cls) => err instanceof cls);
 
 function fromDomain(err: DomainError): HttpError {
   switch (err.name) {
@@ -33,9 +43,9 @@ function fromDomain(err: DomainError): HttpError {
     case 'NotDeletable':
       return err.authenticated
         ? new HttpError(403, 'forbidden', 'That push is not deletable by viewers.')
-        : new HttpError(401, 'unauthorized', 'That push is not deletable by viewers.', {
-            headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
-          });
+        : authenticationRequired('That push is not deletable by viewers.');
+    case 'MissingScope':
+      return insufficientScope(err.scope);
     case 'TooManyAttempts':
       return new HttpError(
         429,
@@ -47,6 +57,28 @@ function fromDomain(err: DomainError): HttpError {
       );
     case 'DependencyDown':
       return HttpError.unavailable(err.dependency, err.cause);
+    case 'UploadIntentLost':
+      // The upload outlived the stale-intent limit and the sweep deleted its objects: nothing was kept.
+      return new HttpError(
+        503,
+        'dependency_unavailable',
+        'The upload took too long to store. Please retry.',
+        {
+          headers: { 'Retry-After': '1' },
+        },
+      );
+  }
+}
+
+/** A refused create (domain/create-policy.ts) as the API answers it. */
+export function createRefusal(decision: Exclude<CreateDecision, { ok: true }>): HttpError {
+  switch (decision.reason) {
+    case 'missing_scope':
+      return insufficientScope('pushes:write');
+    case 'files_need_authentication':
+      return authenticationRequired('You need to authenticate to push files.');
+    case 'authentication_required':
+      return authenticationRequired('You need to authenticate to create this push.');
   }
 }
 
@@ -55,11 +87,5 @@ export function toHttpError(err: unknown): unknown {
   if (err instanceof HttpError) return err;
   if (isDomainError(err)) return fromDomain(err);
   if (isConnectionError(err)) return HttpError.unavailable('database', err);
-  // An upload that outlived the stale-intent limit lost its objects to the sweep: nothing was kept.
-  if (err instanceof UploadIntentLost) {
-    return new HttpError(503, 'dependency_unavailable', 'The upload took too long to store. Please retry.', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
   return err;
 }

@@ -3,12 +3,13 @@ import { pipeline } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { HttpError } from '@secret-push/http-kit';
-import type { FileService, StoredUpload } from '../files/file-service';
-import { safeContentType, safeFilename } from '../files/file-service';
-import type { ObjectStore } from '../files/object-store';
+import { type CreateFeatures, mayCreate } from '../domain/create-policy';
+import type { FileService, StoredUpload } from '../domain/file-service';
+import { safeContentType, safeFilename } from '../domain/file-names';
+import type { ObjectStore } from '../domain/ports';
 import { encryptStream } from '../security/file-cipher';
 import { principalOf } from './bearer-auth';
-import { toHttpError } from './error-map';
+import { createRefusal, toHttpError } from './error-map';
 
 export interface UploadLimits {
   maxCount: number;
@@ -51,7 +52,7 @@ function encryptingStorage(
   files: FileService,
   store: ObjectStore,
   limits: UploadLimits,
-  requireAuth: boolean,
+  features: CreateFeatures,
 ): StorageEngine {
   return {
     _handleFile(req, file, cb) {
@@ -62,12 +63,9 @@ function encryptingStorage(
         );
         return;
       }
-      if (requireAuth && !principalOf(req)) {
-        cb(
-          new HttpError(401, 'unauthorized', 'You need to authenticate to push files.', {
-            headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
-          }),
-        );
+      const allowed = mayCreate(principalOf(req), 'file', features);
+      if (!allowed.ok) {
+        cb(createRefusal(allowed));
         return;
       }
       let failure: Error | undefined;
@@ -171,13 +169,13 @@ export function uploadFiles(
   files: FileService,
   store: ObjectStore,
   limits: UploadLimits,
-  requireAuth: boolean,
+  features: CreateFeatures,
   newPushId: () => string,
 ): RequestHandler {
   const parse = multer({
     // Browsers send file names as raw UTF-8 (busboy would read them as latin1).
     defParamCharset: 'utf8',
-    storage: encryptingStorage(files, store, limits, requireAuth),
+    storage: encryptingStorage(files, store, limits, features),
     limits: {
       files: limits.maxCount,
       fileSize: limits.maxFileBytes,

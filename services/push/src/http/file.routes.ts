@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { type RequestHandler, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
-import type { FileService } from '../files/file-service';
+import type { FileService } from '../domain/file-service';
 import { auditContext } from './audit-context';
 
 /**

@@ -1,148 +1,50 @@
-import { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
 import { HttpError } from '@secret-push/http-kit';
-import { NotDeletable } from '../domain/errors';
-import type { PushService } from '../domain/push-service';
-import type { FileService } from '../files/file-service';
+import { type CreateFeatures, mayCreate } from '../domain/create-policy';
+import type { FileService } from '../domain/file-service';
+import { type NewPush, PAGE_SIZE } from '../domain/push';
+import type { OwnedPush, PushService, RetrieveResult } from '../domain/push-service';
 import { auditContext } from './audit-context';
+import { principalOf, requireScope, tokensOnlyInHeader } from './bearer-auth';
+import { createRefusal } from './error-map';
 import { uploadsOf } from './file-upload';
-import { principalOf, requireScope } from './bearer-auth';
 import { presentAuditEntry, presentOwnedPush, presentPush } from './push.presenter';
 import { type CreateRules, parseCreateBody, parsePage } from './push.schemas';
-import { PAGE_SIZE } from '../storage/push.repository';
 
 export interface PushRoutesDeps {
   pushes: PushService;
   publicUrl: string;
   rules: CreateRules;
-  anonymousCreate: boolean;
-  fileRequiresAuth: boolean;
+  features: CreateFeatures;
   rateLimits: { create: RequestHandler; retrieve: RequestHandler };
   /** File pushes: the file service and the multipart upload parser; absent without an object store. */
   files?: { service: FileService; upload: RequestHandler };
 }
 
-/** RFC 8288 `Link` with next/prev pages; `next` only when this page is full. */
-function setPageLinks(req: Request, res: Response, base: string, page: number, count: number): void {
-  const url = (p: number) => `<${base}/api/v2${req.path}?page=${p}>`;
-  const links: string[] = [];
-  if (count === PAGE_SIZE && page < 200) links.push(`${url(page + 1)}; rel="next"`);
-  if (page > 1) links.push(`${url(page - 1)}; rel="prev"`);
-  if (links.length > 0) res.set('Link', links.join(', '));
-}
+/*
+ * Each endpoint is a list of small named steps, cheap checks first (media type, rate limit,
+ * the caller's rights) and expensive work after (body parsing, uploads, the database). Steps pass
+ * what they produce on `res.locals`; errors go to the error handler, which maps domain errors.
+ */
 
+const BODY_LIMIT = '16mb';
+const parseJson = express.json({ limit: BODY_LIMIT });
+const parseForm = express.urlencoded({ extended: true, limit: BODY_LIMIT });
+
+const urlToken = (req: Request) => String(req.params.url_token);
 const passphraseOf = (req: Request): string | undefined => {
   const q = req.query.passphrase;
-  if (typeof q === 'string') return q;
-  return req.get('x-passphrase');
+  return typeof q === 'string' ? q : req.get('x-passphrase');
 };
 
-export function pushRoutes(deps: PushRoutesDeps): Router {
-  const { pushes, publicUrl } = deps;
-  const router = Router();
-  const token = (req: Request) => String(req.params.url_token);
-
-  const noUploads: RequestHandler = (_req, _res, next) => next();
-  const acceptBody = deps.files ? formJsonOrMultipart : formOrJson;
-
-  router.post(
-    '/pushes',
-    acceptBody,
-    deps.rateLimits.create,
-    writeScopeIfAuthenticated,
-    deps.files?.upload ?? noUploads,
-    async (req, res) => {
-      const uploaded = uploadsOf(req);
-      try {
-        const principal = principalOf(req);
-        const input = parseCreateBody(withUploads(req.body, uploaded?.uploads.length), deps.rules);
-        if (!principal && (!deps.anonymousCreate || (input.kind === 'file' && deps.fileRequiresAuth))) {
-          throw new HttpError(401, 'unauthorized', 'You need to authenticate to create this push.', {
-            headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
-          });
-        }
-        if (input.kind !== 'file' && uploaded && uploaded.uploads.length > 0) {
-          throw HttpError.validation({ files: [`A ${input.kind} push cannot carry files.`] });
-        }
-        const created = await pushes.create(input, principal?.id ?? null, auditContext(req), uploaded);
-        res.status(201).json(presentOwnedPush(created.snapshot, created.urlToken, created.note, publicUrl));
-      } catch (err) {
-        await deps.files?.service.discard(uploaded?.uploads.map((u) => u.objectKey) ?? []);
-        throw err;
-      }
-    },
-  );
-
-  router.get('/pushes/active', requireScope('pushes:read'), async (req, res) =>
-    listHandler(req, res, 'active'),
-  );
-  router.get('/pushes/expired', requireScope('pushes:read'), async (req, res) =>
-    listHandler(req, res, 'expired'),
-  );
-
-  async function listHandler(req: Request, res: Response, state: 'active' | 'expired') {
-    const page = parsePage(req.query.page);
-    const items = await pushes.list(principalOf(req)!.id, state, page);
-    setPageLinks(req, res, publicUrl, page, items.length);
-    res.json(items.map((i) => presentOwnedPush(i.snapshot, i.urlToken, i.note, publicUrl)));
-  }
-
-  async function retrieve(req: Request, res: Response, passphrase: string | undefined) {
-    const result = await pushes.retrieve(token(req), passphrase, auditContext(req));
-    const body = presentPush(result.snapshot, token(req), publicUrl);
-    res.json(
-      result.outcome === 'viewed'
-        ? { ...body, payload: result.payload, files: result.files }
-        : { ...body, payload: null, files: [] },
-    );
-  }
-
-  router.get('/pushes/:url_token', deps.rateLimits.retrieve, (req, res) =>
-    retrieve(req, res, passphraseOf(req)),
-  );
-  router.post('/pushes/:url_token/reveal', formOrJson, deps.rateLimits.retrieve, async (req, res) => {
-    const given = (req.body as { passphrase?: unknown } | undefined)?.passphrase;
-    if (given !== undefined && typeof given !== 'string') {
-      throw HttpError.validation({ passphrase: ['must be a string'] });
-    }
-    await retrieve(req, res, given ?? passphraseOf(req));
-  });
-
-  router.get('/pushes/:url_token/preview', async (req, res) => {
-    const snapshot = await pushes.preview(token(req));
-    res.json({ url: presentPush(snapshot, token(req), publicUrl).html_url });
-  });
-
-  router.get('/pushes/:url_token/audit', requireScope('pushes:read'), async (req, res) => {
-    const page = parsePage(req.query.page);
-    const entries = await pushes.auditLog(token(req), principalOf(req)!.id, page);
-    setPageLinks(req, res, publicUrl, page, entries.length);
-    res.json({ logs: entries.map(presentAuditEntry) });
-  });
-
-  router.delete('/pushes/:url_token', async (req, res, next) => {
-    const principal = principalOf(req);
-    const owner = principal?.scopes.has('pushes:write') ? principal.id : undefined;
-    try {
-      const snapshot = await pushes.expire(token(req), owner, auditContext(req), principal !== undefined);
-      res.json(presentPush(snapshot, token(req), publicUrl));
-    } catch (err) {
-      // The owner, refused only for want of pushes:write, is told which scope is missing.
-      if (err instanceof NotDeletable && principal && !owner) {
-        const { push } = await pushes.preview(token(req));
-        if (push.owner === principal.id) {
-          requireScope('pushes:write')(req, res, next);
-          return;
-        }
-      }
-      throw err;
-    }
-  });
-
-  return router;
-}
-
 /** Create and reveal take JSON or form bodies (multipart arrives with file pushes); anything else is 415. */
-const formOrJson: RequestHandler = (req, _res, next) => {
+const acceptFormOrJson: RequestHandler = (req, _res, next) => {
   const hasBody =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (!hasBody || req.is(['application/json', 'application/x-www-form-urlencoded'])) return next();
@@ -158,9 +60,21 @@ const formOrJson: RequestHandler = (req, _res, next) => {
   );
 };
 
-/** With an object store, multipart forms carry file pushes (parsed by the upload handler). */
-const formJsonOrMultipart: RequestHandler = (req, res, next) =>
-  req.is('multipart/form-data') ? next() : formOrJson(req, res, next);
+/** With an object store, multipart forms carry file pushes (parsed by the upload step). */
+const acceptFormJsonOrMultipart: RequestHandler = (req, res, next) =>
+  req.is('multipart/form-data') ? next() : acceptFormOrJson(req, res, next);
+
+/** JSON and urlencoded bodies; multipart ones are left to the upload step. */
+const readBody: RequestHandler[] = [parseJson, parseForm, tokensOnlyInHeader];
+
+/** RFC 8288 `Link` with next/prev pages; `next` only when this page is full. */
+function setPageLinks(req: Request, res: Response, base: string, page: number, count: number): void {
+  const url = (p: number) => `<${base}/api/v2${req.path}?page=${p}>`;
+  const links: string[] = [];
+  if (count === PAGE_SIZE && page < 200) links.push(`${url(page + 1)}; rel="next"`);
+  if (page > 1) links.push(`${url(page - 1)}; rel="prev"`);
+  if (links.length > 0) res.set('Link', links.join(', '));
+}
 
 /**
  * The create body as the schema reads it. Files arrive only as multipart parts; a `files` value in
@@ -181,6 +95,135 @@ function withUploads(body: unknown, uploadCount: number | undefined): unknown {
   return body;
 }
 
-/** Anonymous creation is decided after parsing; a token, though, must carry pushes:write. */
-const writeScopeIfAuthenticated: RequestHandler = (req, res, next) =>
-  principalOf(req) ? requireScope('pushes:write')(req, res, next) : next();
+export function pushRoutes(deps: PushRoutesDeps): Router {
+  const { pushes, publicUrl, features } = deps;
+  const router = Router();
+
+  // ---- POST /pushes
+  /** A token must carry pushes:write; anonymous callers are judged once the kind is known. */
+  const mayCreateAsCaller: RequestHandler = (req, _res, next) => {
+    const decision = mayCreate(principalOf(req), undefined, features);
+    next(decision.ok ? undefined : createRefusal(decision));
+  };
+  const readCreateBody: RequestHandler[] = deps.files ? [deps.files.upload, ...readBody] : readBody;
+  const parseInput: RequestHandler = (req, res, next) => {
+    res.locals.input = parseCreateBody(withUploads(req.body, uploadsOf(req)?.uploads.length), deps.rules);
+    next();
+  };
+  const mayCreateThis: RequestHandler = (req, res, next) => {
+    const input = res.locals.input as NewPush;
+    const decision = mayCreate(principalOf(req), input.kind, features);
+    if (!decision.ok) return next(createRefusal(decision));
+    if (input.kind !== 'file' && (uploadsOf(req)?.uploads.length ?? 0) > 0) {
+      return next(HttpError.validation({ files: [`A ${input.kind} push cannot carry files.`] }));
+    }
+    next();
+  };
+  const createPush: RequestHandler = async (req, res, next) => {
+    const owner = principalOf(req)?.id ?? null;
+    res.locals.created = await pushes.create(
+      res.locals.input as NewPush,
+      owner,
+      auditContext(req),
+      uploadsOf(req),
+    );
+    next();
+  };
+  const presentCreated: RequestHandler = (_req, res) => {
+    const { snapshot, urlToken: token, note } = res.locals.created as OwnedPush;
+    res.status(201).json(presentOwnedPush(snapshot, token, note, publicUrl));
+  };
+  /** Whatever failed after files were stored, they are deleted (the push was not created). */
+  const discardUploads: ErrorRequestHandler = async (err, req, _res, next) => {
+    await deps.files?.service.discard(uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? []);
+    next(err);
+  };
+  router.post(
+    '/pushes',
+    deps.files ? acceptFormJsonOrMultipart : acceptFormOrJson,
+    deps.rateLimits.create,
+    mayCreateAsCaller,
+    ...readCreateBody,
+    parseInput,
+    mayCreateThis,
+    createPush,
+    presentCreated,
+    discardUploads,
+  );
+
+  // ---- GET /pushes/active, /pushes/expired
+  const list =
+    (state: 'active' | 'expired'): RequestHandler =>
+    async (req, res) => {
+      const page = parsePage(req.query.page);
+      const items = await pushes.list(principalOf(req)!.id, state, page);
+      setPageLinks(req, res, publicUrl, page, items.length);
+      res.json(items.map((i) => presentOwnedPush(i.snapshot, i.urlToken, i.note, publicUrl)));
+    };
+  router.get('/pushes/active', requireScope('pushes:read'), list('active'));
+  router.get('/pushes/expired', requireScope('pushes:read'), list('expired'));
+
+  // ---- GET /pushes/:url_token, POST /pushes/:url_token/reveal (each uses a view)
+  const passphraseFromBody: RequestHandler = (req, res, next) => {
+    const given = (req.body as { passphrase?: unknown } | undefined)?.passphrase;
+    if (given !== undefined && typeof given !== 'string') {
+      return next(HttpError.validation({ passphrase: ['must be a string'] }));
+    }
+    res.locals.passphrase = given ?? passphraseOf(req);
+    next();
+  };
+  const passphraseFromRequest: RequestHandler = (req, res, next) => {
+    res.locals.passphrase = passphraseOf(req);
+    next();
+  };
+  const retrievePush: RequestHandler = async (req, res, next) => {
+    const passphrase = res.locals.passphrase as string | undefined;
+    res.locals.result = await pushes.retrieve(urlToken(req), passphrase, auditContext(req));
+    next();
+  };
+  const presentRetrieval: RequestHandler = (req, res) => {
+    const result = res.locals.result as RetrieveResult;
+    const body = presentPush(result.snapshot, urlToken(req), publicUrl);
+    res.json(
+      result.outcome === 'viewed'
+        ? { ...body, payload: result.payload, files: result.files }
+        : { ...body, payload: null, files: [] },
+    );
+  };
+  router.get(
+    '/pushes/:url_token',
+    deps.rateLimits.retrieve,
+    passphraseFromRequest,
+    retrievePush,
+    presentRetrieval,
+  );
+  router.post(
+    '/pushes/:url_token/reveal',
+    acceptFormOrJson,
+    deps.rateLimits.retrieve,
+    ...readBody,
+    passphraseFromBody,
+    retrievePush,
+    presentRetrieval,
+  );
+
+  // ---- GET /pushes/:url_token/preview (no view), /audit (owner)
+  router.get('/pushes/:url_token/preview', async (req, res) => {
+    const snapshot = await pushes.preview(urlToken(req));
+    res.json({ url: presentPush(snapshot, urlToken(req), publicUrl).html_url });
+  });
+  router.get('/pushes/:url_token/audit', requireScope('pushes:read'), async (req, res) => {
+    const page = parsePage(req.query.page);
+    const entries = await pushes.auditLog(urlToken(req), principalOf(req)!.id, page);
+    setPageLinks(req, res, publicUrl, page, entries.length);
+    res.json({ logs: entries.map(presentAuditEntry) });
+  });
+
+  // ---- DELETE /pushes/:url_token
+  router.delete('/pushes/:url_token', async (req, res) => {
+    const snapshot = await pushes.expire(urlToken(req), principalOf(req), auditContext(req));
+    res.json(presentPush(snapshot, urlToken(req), publicUrl));
+  });
+
+  return router;
+}

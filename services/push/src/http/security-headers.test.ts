@@ -1,7 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
-import { securityHeaders } from './app';
+import { securityHeaders } from './security-headers';
 
 const appWith = (middleware: express.RequestHandler) =>
   express()

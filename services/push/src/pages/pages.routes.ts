@@ -8,6 +8,7 @@ import express, {
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
+import type { FileLink } from '../domain/ports';
 import type { PushService, RetrieveResult } from '../domain/push-service';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
@@ -16,15 +17,7 @@ import { PAGES_CSS, PAGES_JS } from './assets';
 import type { Html } from './html';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
-import {
-  type FileLink,
-  type PassphraseProblem,
-  deletedPage,
-  errorPage,
-  gonePage,
-  openPage,
-  revealedPage,
-} from './views';
+import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';
 
 export interface PagesDeps {
   pushes: PushService;
@@ -117,7 +110,7 @@ export function pagesRoutes(deps: PagesDeps): Router {
   router.post(['/p/:token', '/p/:token/r'], ...forms, deps.rateLimit, reveal);
 
   router.post('/p/:token/delete', ...forms, deps.rateLimit, async (req, res) => {
-    await pushes.expire(token(req), undefined, auditContext(req), false);
+    await pushes.expire(token(req), undefined, auditContext(req));
     setPageHeaders(res);
     send(res, 200, deletedPage());
   });

@@ -1,15 +1,8 @@
+import type { FileLink } from '../domain/ports';
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from './html';
 import { layout } from './layout';
-
-/** A download link of a file push, as the retrieve result carries it once file pushes exist. */
-export interface FileLink {
-  filename: string;
-  content_type: string;
-  size: number;
-  url: string;
-}
 
 export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };
 

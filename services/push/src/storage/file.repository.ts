@@ -1,85 +1,37 @@
 import { type Kysely, sql } from 'kysely';
-import type { AuditContext, PushSnapshot } from '../domain/push';
+import type { DownloadGrant, FileStore, StoredFile } from '../domain/ports';
 import type { PushDatabase } from './database';
-import { insertPush } from './push.repository';
-import { FILES_DOWNLOADABLE } from './push.sql';
-import type { NewPushRow, PushFileRow } from './push.table';
+import type { PushFileRow } from './push.table';
+import { filesDownloadable } from './view-rule.sql';
 
 type Db = Kysely<PushDatabase>;
 
-export interface NewFileRow {
-  id: string;
-  position: number;
-  object_key: string;
-  filename_sealed: Buffer;
-  content_type: string;
-  size: number;
-  key_sealed: Buffer;
-}
+const toFile = (r: PushFileRow): StoredFile => ({
+  id: r.id,
+  objectKey: r.object_key,
+  filenameSealed: r.filename_sealed,
+  contentType: r.content_type,
+  size: Number(r.size),
+  keySealed: r.key_sealed,
+});
 
-/** Recorded before an object is streamed to the store (DESIGN §6). */
-export async function insertUploadIntent(db: Db, objectKey: string, pushId: string): Promise<void> {
-  await db.insertInto('upload_intent').values({ object_key: objectKey, push_id: pushId }).execute();
-}
-
-export async function deleteUploadIntents(db: Db, objectKeys: string[]): Promise<void> {
-  if (objectKeys.length === 0) return;
-  await db.deleteFrom('upload_intent').where('object_key', 'in', objectKeys).execute();
-}
-
-export class UploadIntentLost extends Error {
-  override readonly name = 'UploadIntentLost';
-}
-
-/**
- * The push, its files and its `creation` entry in one transaction, which also consumes the upload
- * intents: if the sweep has taken one (an upload that outlived the stale limit), nothing commits.
- */
-export async function insertPushWithFiles(
-  db: Db,
-  row: NewPushRow,
-  ttlSeconds: number,
-  ctx: AuditContext,
-  files: NewFileRow[],
-): Promise<PushSnapshot> {
-  return db.transaction().execute(async (trx) => {
-    const created = await insertPush(trx, row, ttlSeconds, ctx);
-    if (files.length > 0) {
-      await trx
-        .insertInto('push_file')
-        .values(files.map((f) => ({ ...f, push_id: row.id })))
-        .execute();
-      const consumed = await trx
-        .deleteFrom('upload_intent')
-        .where(
-          'object_key',
-          'in',
-          files.map((f) => f.object_key),
-        )
-        .executeTakeFirst();
-      if (Number(consumed.numDeletedRows) !== files.length) throw new UploadIntentLost();
-    }
-    return created;
-  });
-}
-
-export async function listFiles(db: Db, pushId: string): Promise<PushFileRow[]> {
-  return db.selectFrom('push_file').selectAll().where('push_id', '=', pushId).orderBy('position').execute();
-}
-
-export interface DownloadGrant {
-  file: PushFileRow;
-  keyId: string;
-  downloads: number;
+async function listFiles(db: Db, pushId: string): Promise<StoredFile[]> {
+  const rows = await db
+    .selectFrom('push_file')
+    .selectAll()
+    .where('push_id', '=', pushId)
+    .orderBy('position')
+    .execute();
+  return rows.map(toFile);
 }
 
 /**
  * Counts one download of `fileId` under the view `viewId`, in one statement, only if the file
  * belongs to the push, the view is a counted view of that push, the files are downloadable now
- * (FILES_DOWNLOADABLE, by the database's clock) and fewer than `max` downloads were made under
+ * (filesDownloadable, by the database's clock) and fewer than `max` downloads were made under
  * this view. Concurrent downloads serialize on the counter row: at most `max` ever succeed.
  */
-export async function claimDownload(
+async function claimDownload(
   db: Db,
   link: { pushId: string; fileId: string; viewId: string },
   max: number,
@@ -89,7 +41,7 @@ export async function claimDownload(
       select pf.*, p.key_id from push_file pf
       join push p on p.id = pf.push_id
       join audit_entry v on v.id = ${link.viewId} and v.push_id = p.id and v.kind = 'view'
-      where pf.id = ${link.fileId} and pf.push_id = ${link.pushId} and ${FILES_DOWNLOADABLE}
+      where pf.id = ${link.fileId} and pf.push_id = ${link.pushId} and ${filesDownloadable()}
     ), c as (
       insert into file_download (view_id, file_id, downloads)
       select ${link.viewId}, id, 1 from f
@@ -101,11 +53,11 @@ export async function claimDownload(
   const row = rows[0];
   if (!row) return undefined;
   const { key_id, downloads, ...file } = row;
-  return { file, keyId: key_id, downloads };
+  return { file: toFile(file), keyId: key_id, downloads };
 }
 
 /** DELETE during the grace period: the files become due now. True if that changed anything. */
-export async function purgeFilesNow(db: Db, pushId: string): Promise<boolean> {
+async function purgeFilesNow(db: Db, pushId: string): Promise<boolean> {
   const r = await db
     .updateTable('push')
     .set({ files_purge_after: sql<Date>`now()` })
@@ -118,7 +70,7 @@ export async function purgeFilesNow(db: Db, pushId: string): Promise<boolean> {
 }
 
 /** Where a push's purge stands by the database's clock: due (with its object keys), later, or done. */
-export async function purgeState(
+async function purgeState(
   db: Db,
   pushId: string,
 ): Promise<{ state: 'due'; objectKeys: string[] } | { state: 'later'; ms: number } | { state: 'none' }> {
@@ -133,14 +85,14 @@ export async function purgeState(
 }
 
 /** After the objects are deleted: the file rows go (download counters with them), the push is marked. */
-export async function markFilesPurged(db: Db, pushId: string): Promise<void> {
+async function markFilesPurged(db: Db, pushId: string): Promise<void> {
   await sql`
     with d as (delete from push_file where push_id = ${pushId})
     update push set files_purged = true where id = ${pushId}`.execute(db);
 }
 
 /** Pushes whose files are due and not yet purged (what lost purge jobs left), oldest first. */
-export async function pushesWithFilesDue(db: Db, batch: number): Promise<string[]> {
+async function pushesWithFilesDue(db: Db, batch: number): Promise<string[]> {
   const rows = await db
     .selectFrom('push')
     .select('id')
@@ -158,7 +110,7 @@ export async function pushesWithFilesDue(db: Db, batch: number): Promise<string[
  * intents stay for the next sweep. `SKIP LOCKED` lets several sweepers share the work; a create
  * whose intent is taken meanwhile fails its commit (UploadIntentLost) instead of losing its files.
  */
-export async function sweepStaleUploadIntents(
+async function sweepStaleUploadIntents(
   db: Db,
   olderThanSeconds: number,
   batch: number,
@@ -175,4 +127,25 @@ export async function sweepStaleUploadIntents(
     await trx.deleteFrom('upload_intent').where('object_key', 'in', keys).execute();
     return keys.length;
   });
+}
+
+/** The domain's FileStore over PostgreSQL. */
+export function createFileRepository(db: Db): FileStore {
+  return {
+    async insertUploadIntent(objectKey, pushId) {
+      await db.insertInto('upload_intent').values({ object_key: objectKey, push_id: pushId }).execute();
+    },
+    async deleteUploadIntents(objectKeys) {
+      if (objectKeys.length === 0) return;
+      await db.deleteFrom('upload_intent').where('object_key', 'in', objectKeys).execute();
+    },
+    listFiles: (pushId) => listFiles(db, pushId),
+    claimDownload: (link, max) => claimDownload(db, link, max),
+    purgeFilesNow: (pushId) => purgeFilesNow(db, pushId),
+    purgeState: (pushId) => purgeState(db, pushId),
+    markFilesPurged: (pushId) => markFilesPurged(db, pushId),
+    pushesWithFilesDue: (batch) => pushesWithFilesDue(db, batch),
+    sweepStaleUploadIntents: (olderThan, batch, deleteObjects) =>
+      sweepStaleUploadIntents(db, olderThan, batch, deleteObjects),
+  };
 }

@@ -1,15 +1,38 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { AuditContext, AuditEntry, AuditKind, Push, PushKind, PushSnapshot } from '../domain/push';
+import { UploadIntentLost } from '../domain/errors';
+import {
+  type AuditContext,
+  type AuditEntry,
+  type AuditKind,
+  PAGE_SIZE,
+  type Push,
+  type PushKind,
+  type PushSnapshot,
+} from '../domain/push';
+import type {
+  NewFileRecord,
+  NewPushRecord,
+  PushStore,
+  StoredPush,
+  Visit,
+  VisitRequest,
+} from '../domain/ports';
 import type { PushDatabase } from './database';
-import type { NewPushRow, PushRow } from './push.table';
-import { PAST_WINDOW, PURGE_FILES_NOW, VIEWABLE, WIPE_SECRETS } from './push.sql';
+import type { PushRow } from './push.table';
+import {
+  type Instant,
+  NOW,
+  PURGE_FILES_NOW,
+  WIPE_SECRETS,
+  isLastView,
+  pastWindow,
+  viewable,
+} from './view-rule.sql';
 
 type Db = Kysely<PushDatabase>;
 type RowWithNow = PushRow & { db_now: Date };
 
-export const PAGE_SIZE = 50;
-
-export function pushRowToPush(row: PushRow): Push {
+function toPush(row: PushRow): Push {
   return {
     id: row.id,
     kind: row.kind as PushKind,
@@ -31,28 +54,34 @@ export function pushRowToPush(row: PushRow): Push {
   };
 }
 
-const snapshot = (row: RowWithNow): PushSnapshot => ({ push: pushRowToPush(row), now: row.db_now });
+const snapshot = (row: RowWithNow): PushSnapshot => ({ push: toPush(row), now: row.db_now });
+
+const stored = (row: PushRow, now: Date): StoredPush => ({
+  push: toPush(row),
+  now,
+  secrets: {
+    keyId: row.key_id,
+    tokenSealed: row.token_sealed,
+    noteSealed: row.note_sealed,
+    passphraseHash: row.passphrase_hash,
+  },
+});
 
 function auditValues(kind: AuditKind, ctx: AuditContext | null) {
   return sql`${kind}, ${ctx?.ip ?? null}, ${ctx?.userAgent ?? ''}, ${ctx?.referrer ?? ''}`;
 }
 
 /** Inserts the push and its `creation` entry in one statement; the window starts at the database's now(). */
-export async function insertPush(
-  db: Db,
-  row: NewPushRow,
-  ttlSeconds: number,
-  ctx: AuditContext,
-): Promise<PushSnapshot> {
+async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): Promise<PushSnapshot> {
   const { rows } = await sql<RowWithNow>`
     with p as (
       insert into push (id, token_hash, token_sealed, key_id, kind, owner, name, payload_sealed, note_sealed,
                         passphrase_hash, passphrase_protected, expire_after_days, expire_after_views, expires_at,
                         deletable_by_viewer, retrieval_step, audit_entries)
-      values (${row.id}, ${row.token_hash}, ${row.token_sealed}, ${row.key_id}, ${row.kind}, ${row.owner ?? null},
-              ${row.name ?? null}, ${row.payload_sealed ?? null}, ${row.note_sealed ?? null}, ${row.passphrase_hash ?? null},
-              ${row.passphrase_protected}, ${row.expire_after_days}, ${row.expire_after_views},
-              now() + make_interval(secs => ${ttlSeconds}), ${row.deletable_by_viewer ?? null}, ${row.retrieval_step}, 1)
+      values (${r.id}, ${r.tokenHash}, ${r.tokenSealed}, ${r.keyId}, ${r.kind}, ${r.owner}, ${r.name},
+              ${r.payloadSealed}, ${r.noteSealed}, ${r.passphraseHash}, ${r.passphraseHash !== null},
+              ${r.expireAfterDays}, ${r.expireAfterViews}, now() + make_interval(secs => ${r.ttlSeconds}),
+              ${r.deletableByViewer}, ${r.retrievalStep}, 1)
       returning *
     ), a as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
@@ -62,70 +91,134 @@ export async function insertPush(
   return snapshot(rows[0]!);
 }
 
-export async function findPushByTokenHash(
+/**
+ * The push, its files and its `creation` entry in one transaction, which also consumes the upload
+ * intents: if the sweep has taken one (an upload that outlived the stale limit), nothing commits.
+ */
+function insertPushWithFiles(
   db: Db,
-  tokenHash: Buffer,
-): Promise<(PushSnapshot & { row: PushRow }) | undefined> {
-  const { rows } =
-    await sql<RowWithNow>`select *, now() as db_now from push where token_hash = ${tokenHash}`.execute(db);
-  const row = rows[0];
-  return row && { ...snapshot(row), row };
+  record: NewPushRecord,
+  ctx: AuditContext,
+  files: NewFileRecord[],
+): Promise<PushSnapshot> {
+  return db.transaction().execute(async (trx) => {
+    const created = await insertPush(trx, record, ctx);
+    await trx
+      .insertInto('push_file')
+      .values(
+        files.map((f) => ({
+          id: f.id,
+          push_id: record.id,
+          position: f.position,
+          object_key: f.objectKey,
+          filename_sealed: f.filenameSealed,
+          content_type: f.contentType,
+          size: f.size,
+          key_sealed: f.keySealed,
+        })),
+      )
+      .execute();
+    const consumed = await trx
+      .deleteFrom('upload_intent')
+      .where(
+        'object_key',
+        'in',
+        files.map((f) => f.objectKey),
+      )
+      .executeTakeFirst();
+    if (Number(consumed.numDeletedRows) !== files.length) throw new UploadIntentLost();
+    return created;
+  });
 }
 
 /**
- * Claims one view in one statement (DESIGN §5): lock the row in a CTE where it is viewable, count
- * the view, expire and wipe it when this was the last view, audit, and return the *old* sealed
- * payload from the CTE (the updated row has it wiped). Concurrent claims serialize on the row
- * lock and re-check the predicate, so N readers of V remaining views get exactly min(N, V) payloads.
- * A passphrase-protected push is claimable only with `passphraseVerified`.
+ * One visit in one statement (see `Visit` in domain/ports.ts). Under the row's lock it decides,
+ * with the rule of view-rule.sql.ts at `at`:
+ * - claim: `view` mode, viewable, and no passphrase or a verified one. The view is counted; when it
+ *   is the last, the push expires and its secrets are wiped (and a file push's purge is set after
+ *   the grace period); audited `view` (+ `expire_by_views`). The *old* sealed payload is returned.
+ * - due: not yet flagged but past its window: expired by time now, audited `expire_by_time`.
+ * - noise: a refusal (`failed_view`, `failed_passphrase`) or a page opening (`link_opened`),
+ *   recorded while the push holds fewer than `maxAuditEntries` entries, otherwise only counted.
+ * Concurrent visits serialize on the row lock and re-read the row, so N readers of V remaining
+ * views get exactly min(N, V) payloads. Exported with `at` for the agreement test.
  */
-export interface ClaimedView extends PushSnapshot {
-  payloadSealed: Buffer | null;
-  keyId: string;
-  /** The `view` audit entry's id: file download links are bound to it. */
-  viewId: string;
-}
-
-export async function claimView(
-  db: Db,
-  tokenHash: Buffer,
-  ctx: AuditContext,
-  passphraseVerified: boolean,
-  fileGraceSeconds: number,
-): Promise<ClaimedView | undefined> {
-  const { rows } = await sql<RowWithNow & { claimed_payload: Buffer | null; view_id: string }>`
-    with target as (
-      select id, payload_sealed from push
-      where token_hash = ${tokenHash} and ${VIEWABLE} and (passphrase_hash is null or ${passphraseVerified})
+export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW): Promise<Visit | undefined> {
+  const openMode = q.mode === 'open';
+  const ctx = q.ctx;
+  const { rows } = await sql<
+    RowWithNow & {
+      claimed: boolean;
+      due: boolean;
+      noise: AuditKind | null;
+      old_payload: Buffer | null;
+      view_id: string | null;
+    }
+  >`
+    with cur as (
+      select id, payload_sealed as old_payload,
+             ${viewable(at)} as can_view, ${pastWindow(at)} as due, ${isLastView()} as last,
+             (passphrase_hash is null or ${q.passphraseVerified}) as unlocked,
+             audit_entries < ${q.maxAuditEntries} as room
+      from push where token_hash = ${q.tokenHash}
       for update
-    ), claimed as (
+    ), d as (
+      select cur.*, (not ${openMode} and can_view and unlocked) as claimed,
+             case when ${openMode} then 'link_opened'
+                  when not can_view then 'failed_view'
+                  when not unlocked then 'failed_passphrase' end as noise
+      from cur
+    ), d2 as (
+      select d.*, (claimed and last) or due as ends, noise is not null and room as noted from d
+    ), upd as (
       update push p set
-        views = p.views + 1,
-        expired = p.views + 1 >= p.expire_after_views,
-        expired_on = case when p.views + 1 >= p.expire_after_views then now() end,
-        payload_sealed = case when p.views + 1 >= p.expire_after_views then null else p.payload_sealed end,
-        note_sealed = case when p.views + 1 >= p.expire_after_views then null else p.note_sealed end,
-        passphrase_hash = case when p.views + 1 >= p.expire_after_views then null else p.passphrase_hash end,
-        files_purge_after = case when p.views + 1 >= p.expire_after_views and p.kind = 'file'
-                                 then now() + make_interval(secs => ${fileGraceSeconds}) end,
-        audit_entries = p.audit_entries + case when p.views + 1 >= p.expire_after_views then 2 else 1 end,
-        updated_at = now()
-      from target where p.id = target.id
-      returning p.*
-    ), view_audit as (
+        views = p.views + case when d2.claimed then 1 else 0 end,
+        expired = p.expired or d2.ends,
+        expired_on = case when d2.ends then ${at} else p.expired_on end,
+        payload_sealed = case when d2.ends then null else p.payload_sealed end,
+        note_sealed = case when d2.ends then null else p.note_sealed end,
+        passphrase_hash = case when d2.ends then null else p.passphrase_hash end,
+        files_purge_after = case when p.kind <> 'file' or not d2.ends then p.files_purge_after
+                                 when d2.due then ${at}
+                                 else ${at} + make_interval(secs => ${q.fileGraceSeconds}) end,
+        audit_entries = p.audit_entries + case when d2.claimed and d2.last then 2 when d2.claimed then 1 else 0 end
+                        + case when d2.due then 1 else 0 end + case when d2.noted then 1 else 0 end,
+        audit_dropped = p.audit_dropped + case when d2.noise is not null and not d2.noted then 1 else 0 end,
+        updated_at = case when d2.claimed or d2.due then now() else p.updated_at end
+      from d2 where p.id = d2.id
+      returning p.*, d2.claimed, d2.noise, d2.old_payload, d2.due, d2.last, d2.noted
+    ), entries as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
-      select id, ${auditValues('view', ctx)} from claimed
-      returning id
-    ), expiry_audit as (
-      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
-      select id, ${auditValues('expire_by_views', ctx)} from claimed where expired
+      select upd.id, e.kind, e.ip, e.user_agent, e.referrer
+      from upd cross join lateral (values
+        (1, 'expire_by_time', null::text, '', '', upd.due),
+        (2, 'view', ${ctx.ip}::text, ${ctx.userAgent}, ${ctx.referrer}, upd.claimed),
+        (3, 'expire_by_views', ${ctx.ip}::text, ${ctx.userAgent}, ${ctx.referrer}, upd.claimed and upd.last),
+        (4, upd.noise, ${ctx.ip}::text, ${ctx.userAgent}, ${ctx.referrer}, upd.noted)
+      ) as e(n, kind, ip, user_agent, referrer, wanted)
+      where e.wanted
+      order by e.n
+      returning id, kind
     )
-    select claimed.*, target.payload_sealed as claimed_payload, view_audit.id as view_id, now() as db_now
-    from claimed join target on target.id = claimed.id cross join view_audit`.execute(db);
-  const row = rows[0];
-  return (
-    row && { ...snapshot(row), payloadSealed: row.claimed_payload, keyId: row.key_id, viewId: row.view_id }
+    select upd.*, now() as db_now, (select id from entries where kind = 'view') as view_id from upd`.execute(
+    db,
   );
+  const row = rows[0];
+  if (!row) return undefined;
+  const snap = snapshot(row);
+  if (row.claimed) {
+    return {
+      outcome: 'viewed',
+      snapshot: snap,
+      payloadSealed: row.old_payload,
+      keyId: row.key_id,
+      viewId: row.view_id!,
+    };
+  }
+  const expiredByTime = row.due;
+  if (openMode) return { outcome: 'opened', snapshot: snap, expiredByTime };
+  const reason = row.noise === 'failed_passphrase' ? 'passphrase' : 'expired';
+  return { outcome: 'refused', reason, snapshot: snap, expiredByTime };
 }
 
 /**
@@ -136,7 +229,7 @@ export async function claimView(
 async function expireOne(
   db: Db,
   pushId: string,
-  how: { condition: RawBuilder<unknown>; deleted: boolean; kind: AuditKind; ctx: AuditContext | null },
+  how: { condition: RawBuilder<boolean>; deleted: boolean; kind: AuditKind; ctx: AuditContext | null },
 ): Promise<PushSnapshot | undefined> {
   const { rows } = await sql<RowWithNow>`
     with e as (
@@ -154,18 +247,26 @@ async function expireOne(
   return row && snapshot(row);
 }
 
-/** Expires the push if its window has passed (by the database's clock); audited `expire_by_time`. */
-export function expireIfPastWindow(db: Db, pushId: string): Promise<PushSnapshot | undefined> {
-  return expireOne(db, pushId, { condition: PAST_WINDOW, deleted: false, kind: 'expire_by_time', ctx: null });
-}
-
-/** Manual expiry (DELETE): expired and deleted, secrets wiped, audited `expire`; undefined if already expired. */
-export function expireByOwnerOrViewer(
-  db: Db,
-  pushId: string,
-  ctx: AuditContext,
-): Promise<PushSnapshot | undefined> {
-  return expireOne(db, pushId, { condition: sql`not expired`, deleted: true, kind: 'expire', ctx });
+/**
+ * The sweep: expires, in one statement, up to `batch` pushes that are past their window but still
+ * active, oldest window first, skipping rows another sweeper or reader holds (`SKIP LOCKED`), so
+ * any number of workers can sweep at once and each push is expired exactly once.
+ */
+async function expireDueBatch(db: Db, batch: number): Promise<PushSnapshot[]> {
+  const { rows } = await sql<RowWithNow>`
+    with due as (
+      select id from push where ${pastWindow()} order by expires_at limit ${batch} for update skip locked
+    ), e as (
+      update push p set expired = true, expired_on = now(), ${WIPE_SECRETS}, ${PURGE_FILES_NOW},
+                        audit_entries = p.audit_entries + 1, updated_at = now()
+      from due where p.id = due.id
+      returning p.*
+    ), a as (
+      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
+      select id, ${auditValues('expire_by_time', null)} from e
+    )
+    select e.*, now() as db_now from e`.execute(db);
+  return rows.map(snapshot);
 }
 
 /**
@@ -173,7 +274,7 @@ export function expireByOwnerOrViewer(
  * holds `max` entries; then it is only counted (`audit_dropped`). The conditional UPDATE re-checks
  * the cap on the locked row, so the cap is exact under concurrency.
  */
-export async function recordCappedAudit(
+async function recordCappedAudit(
   db: Db,
   pushId: string,
   kind: AuditKind,
@@ -191,25 +292,24 @@ export async function recordCappedAudit(
     select id, ${auditValues(kind, ctx)} from room`.execute(db);
 }
 
-export async function listOwnedPushes(
+async function listOwned(
   db: Db,
   owner: string,
   state: 'active' | 'expired',
   page: number,
-): Promise<{ rows: PushRow[]; now: Date }> {
-  const filter = state === 'active' ? VIEWABLE : sql`not (${VIEWABLE})`;
+): Promise<{ pushes: StoredPush[]; now: Date }> {
+  const filter = state === 'active' ? viewable() : sql`not ${viewable()}`;
   const { rows } = await sql<RowWithNow>`
     select *, now() as db_now from push
     where owner = ${owner} and ${filter}
     order by created_at desc, id desc
     limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}`.execute(db);
-  const { rows: clock } = rows.length
-    ? { rows }
-    : await sql<{ db_now: Date }>`select now() as db_now`.execute(db);
-  return { rows, now: clock[0]!.db_now };
+  const now =
+    rows[0]?.db_now ?? (await sql<{ db_now: Date }>`select now() as db_now`.execute(db)).rows[0]!.db_now;
+  return { pushes: rows.map((r) => stored(r, now)), now };
 }
 
-export async function listAuditEntries(db: Db, pushId: string, page: number): Promise<AuditEntry[]> {
+async function listAuditEntries(db: Db, pushId: string, page: number): Promise<AuditEntry[]> {
   const rows = await db
     .selectFrom('audit_entry')
     .select(['kind', 'ip', 'user_agent', 'referrer', 'created_at'])
@@ -227,32 +327,40 @@ export async function listAuditEntries(db: Db, pushId: string, page: number): Pr
   }));
 }
 
-/**
- * The sweep: expires, in one statement, up to `batch` pushes that are past their window but still
- * active, oldest window first, skipping rows another sweeper or reader holds (`SKIP LOCKED`), so
- * any number of workers can sweep at once and each push is expired exactly once.
- */
-export async function expireDueBatch(db: Db, batch: number): Promise<PushSnapshot[]> {
-  const { rows } = await sql<RowWithNow>`
-    with due as (
-      select id from push where ${PAST_WINDOW} order by expires_at limit ${batch} for update skip locked
-    ), e as (
-      update push p set expired = true, expired_on = now(), ${WIPE_SECRETS}, ${PURGE_FILES_NOW},
-                        audit_entries = p.audit_entries + 1, updated_at = now()
-      from due where p.id = due.id
-      returning p.*
-    ), a as (
-      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
-      select id, ${auditValues('expire_by_time', null)} from e
-    )
-    select e.*, now() as db_now from e`.execute(db);
-  return rows.map(snapshot);
-}
+/** The domain's PushStore over PostgreSQL. */
+export function createPushRepository(db: Db): PushStore {
+  return {
+    insert: (record, ctx, files) =>
+      files && files.length > 0 ? insertPushWithFiles(db, record, ctx, files) : insertPush(db, record, ctx),
 
-/** Milliseconds until the push's window ends by the database's clock; undefined when gone or expired. */
-export async function msUntilWindowEnds(db: Db, pushId: string): Promise<number | undefined> {
-  const { rows } = await sql<{ ms: number }>`
-    select (extract(epoch from (expires_at - now())) * 1000)::float8 as ms
-    from push where id = ${pushId} and not expired`.execute(db);
-  return rows[0]?.ms;
+    async findByTokenHash(tokenHash) {
+      const { rows } =
+        await sql<RowWithNow>`select *, now() as db_now from push where token_hash = ${tokenHash}`.execute(
+          db,
+        );
+      const row = rows[0];
+      return row && stored(row, row.db_now);
+    },
+
+    visit: (request) => visitStatement(db, request),
+
+    expireIfPastWindow: (pushId) =>
+      expireOne(db, pushId, { condition: pastWindow(), deleted: false, kind: 'expire_by_time', ctx: null }),
+
+    expireDueBatch: (batch) => expireDueBatch(db, batch),
+
+    expireManually: (pushId, ctx) =>
+      expireOne(db, pushId, { condition: sql<boolean>`not expired`, deleted: true, kind: 'expire', ctx }),
+
+    async msUntilWindowEnds(pushId) {
+      const { rows } = await sql<{ ms: number }>`
+        select (extract(epoch from (expires_at - now())) * 1000)::float8 as ms
+        from push where id = ${pushId} and not expired`.execute(db);
+      return rows[0]?.ms;
+    },
+
+    recordCappedAudit: (pushId, kind, ctx, max) => recordCappedAudit(db, pushId, kind, ctx, max),
+    listOwned: (owner, state, page) => listOwned(db, owner, state, page),
+    listAuditEntries: (pushId, page) => listAuditEntries(db, pushId, page),
+  };
 }

@@ -9,6 +9,7 @@ import { createPushService } from '../domain/push-service';
 import type { NewPush } from '../domain/push';
 import { createPassphraseLimiter } from '../http/rate-limits';
 import { KeyRing } from '../security/key-ring';
+import { createPushRepository } from '../storage/push.repository';
 import { type TestPush, startPush, startTestWorker } from '../testing';
 import { createExpiryScheduler } from '../worker/expiry-scheduler';
 import {
@@ -44,7 +45,7 @@ async function domainService(push: TestPush) {
     prefix: bullPrefix(config.redis.prefix),
   });
   const service = createPushService({
-    db: push.db,
+    store: createPushRepository(push.db),
     keyRing: new KeyRing(config.encryptionKeys),
     passphraseLimiter: createPassphraseLimiter(redis, { prefix: config.redis.prefix, perPush: 5, perIp: 30 }),
     events: createExpiryScheduler(queue, silent),

@@ -1,6 +1,6 @@
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Expiry } from '../domain/expiry';
-import type { FilePurger } from '../files/file-purger';
+import type { FilePurger } from '../domain/file-purger';
 import type { PushSnapshot } from '../domain/push';
 import type { ExpireJobData, ExpiryJobName } from './queues';
 

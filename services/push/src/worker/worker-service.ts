@@ -5,9 +5,11 @@ import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
 import { type Closable, closeHttpServer, listening } from '@secret-push/runtime';
 import { createExpiry } from '../domain/expiry';
-import { createFilePurger } from '../files/file-purger';
+import { createFilePurger } from '../domain/file-purger';
 import { createS3ObjectStore } from '../files/object-store';
 import type { PushDatabase } from '../storage/database';
+import { createFileRepository } from '../storage/file.repository';
+import { createPushRepository } from '../storage/push.repository';
 import { createExpiryScheduler } from './expiry-scheduler';
 import { expiryProcessor } from './expiry.processor';
 import {
@@ -50,12 +52,12 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
   const metrics = createWorkerMetrics(queue);
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
   // A file push expired here gets its purge job like one expired by the API.
-  const expiry = createExpiry({ db, events: createExpiryScheduler(queue, logger) });
+  const expiry = createExpiry({ store: createPushRepository(db), events: createExpiryScheduler(queue, logger) });
   const worker = new Worker<ExpireJobData, unknown, ExpiryJobName>(
     EXPIRY_QUEUE,
     expiryProcessor({
       expiry,
-      purger: store && createFilePurger({ db, store }),
+      purger: store && createFilePurger({ files: createFileRepository(db), store }),
       sweepBatchSize: config.sweep.batchSize,
       staleUploadSeconds: config.sweep.staleUploadSeconds,
       onExpired: (s) =>

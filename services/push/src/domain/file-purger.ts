@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { PushDatabase } from '../storage/database';
-import * as fileRepo from '../storage/file.repository';
-import type { ObjectStore } from './object-store';
+import type { FileStore, ObjectStore } from './ports';
 
 export type PurgeOutcome =
   { outcome: 'purged'; objects: number } | { outcome: 'nothing' } | { outcome: 'later'; ms: number };
@@ -11,15 +8,15 @@ export type PurgeOutcome =
  * database's clock): objects first, then rows, so a purge interrupted half-way is simply run again.
  * Used by the worker's purge jobs and by its sweep.
  */
-export function createFilePurger(deps: { db: Kysely<PushDatabase>; store: ObjectStore }) {
-  const { db, store } = deps;
+export function createFilePurger(deps: { files: FileStore; store: ObjectStore }) {
+  const { files, store } = deps;
 
   async function purgeIfDue(pushId: string): Promise<PurgeOutcome> {
-    const state = await fileRepo.purgeState(db, pushId);
+    const state = await files.purgeState(pushId);
     if (state.state === 'none') return { outcome: 'nothing' };
     if (state.state === 'later') return { outcome: 'later', ms: state.ms };
     await store.delete(state.objectKeys);
-    await fileRepo.markFilesPurged(db, pushId);
+    await files.markFilesPurged(pushId);
     return { outcome: 'purged', objects: state.objectKeys.length };
   }
 
@@ -32,10 +29,10 @@ export function createFilePurger(deps: { db: Kysely<PushDatabase>; store: Object
       staleUploadSeconds: number,
     ): Promise<{ purged: number; staleObjects: number }> {
       let purged = 0;
-      for (const pushId of await fileRepo.pushesWithFilesDue(db, batch)) {
+      for (const pushId of await files.pushesWithFilesDue(batch)) {
         if ((await purgeIfDue(pushId)).outcome === 'purged') purged++;
       }
-      const staleObjects = await fileRepo.sweepStaleUploadIntents(db, staleUploadSeconds, batch, (keys) =>
+      const staleObjects = await files.sweepStaleUploadIntents(staleUploadSeconds, batch, (keys) =>
         store.delete(keys),
       );
       return { purged, staleObjects };

@@ -1,17 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
-import type { AuditContext } from '../domain/push';
 import type { DownloadLinkSigner } from '../security/download-link';
 import { decryptStream } from '../security/file-cipher';
 import type { KeyRing } from '../security/key-ring';
-import type { PushDatabase } from '../storage/database';
-import * as fileRepo from '../storage/file.repository';
-import { recordCappedAudit } from '../storage/push.repository';
-import type { ObjectStore } from './object-store';
+import type { AuditContext } from './push';
+import type { FileLink, FileStore, NewFileRecord, ObjectStore, PushStore, StoredFile } from './ports';
 
 export interface FileServiceDeps {
-  db: Kysely<PushDatabase>;
+  files: FileStore;
+  pushes: Pick<PushStore, 'recordCappedAudit'>;
   keyRing: KeyRing;
   store: ObjectStore;
   signer: DownloadLinkSigner;
@@ -38,13 +35,6 @@ export interface StoredUpload {
   key: Buffer;
 }
 
-export interface FileLink {
-  filename: string;
-  content_type: string;
-  size: number;
-  url: string;
-}
-
 export interface OpenedDownload {
   filename: string;
   contentType: string;
@@ -55,48 +45,33 @@ export interface OpenedDownload {
 const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
 const filenameAad = (fileId: string) => `${fileId}|filename`;
 
-/** A file name as stored and served: no directories, no control characters, at most 255 characters. */
-export function safeFilename(raw: string): string {
-  const base = raw.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
-  const name = clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
-  return [...name].slice(0, 255).join('');
-}
-
-/** A declared content type kept only if it is a plain `type/subtype`; otherwise octet-stream. */
-export function safeContentType(raw: string | undefined): string {
-  const t = (raw ?? '').toLowerCase().split(';')[0]!.trim();
-  return /^[a-z0-9][\w.+-]*\/[a-z0-9][\w.+-]*$/.test(t) && t.length <= 127 ? t : 'application/octet-stream';
-}
-
 /**
- * Files of file pushes (DESIGN §6): uploads streamed encrypted into the object store with an
- * intent recorded first, signed download links bound to a counted view, counted downloads, and
+ * Files of file pushes: uploads streamed encrypted into the object store with an intent recorded
+ * first (so a crash's leftovers can be found and deleted), signed download links bound to a counted view, counted downloads, and
  * purges. Objects are named by random ids only; names and keys are sealed in the database.
  */
 export function createFileService(deps: FileServiceDeps) {
-  const { db, keyRing, store } = deps;
+  const { files, keyRing, store } = deps;
 
   return {
     /** Records the upload intent, then hands out where and how to store the file. */
     async prepareUpload(pushId: string): Promise<PreparedUpload> {
       const fileId = randomUUID();
       const objectKey = `files/${pushId}/${fileId}`;
-      await fileRepo.insertUploadIntent(db, objectKey, pushId);
+      await files.insertUploadIntent(objectKey, pushId);
       return { fileId, objectKey, key: randomBytes(32) };
     },
 
     /** The rows of the push's files, sealed under the push's key id. */
-    fileRows(uploads: StoredUpload[], keyId: string): fileRepo.NewFileRow[] {
+    fileRecords(uploads: StoredUpload[], keyId: string): NewFileRecord[] {
       return uploads.map((u, position) => ({
         id: u.fileId,
         position,
-        object_key: u.objectKey,
-        filename_sealed: keyRing.seal(u.filename, filenameAad(u.fileId), keyId),
-        content_type: u.contentType,
+        objectKey: u.objectKey,
+        filenameSealed: keyRing.seal(u.filename, filenameAad(u.fileId), keyId),
+        contentType: u.contentType,
         size: u.size,
-        key_sealed: keyRing.seal(u.key.toString('base64'), fileKeyAad(u.fileId), keyId),
+        keySealed: keyRing.seal(u.key.toString('base64'), fileKeyAad(u.fileId), keyId),
       }));
     },
 
@@ -108,7 +83,7 @@ export function createFileService(deps: FileServiceDeps) {
       if (objectKeys.length === 0) return;
       try {
         await store.delete(objectKeys);
-        await fileRepo.deleteUploadIntents(db, objectKeys);
+        await files.deleteUploadIntents(objectKeys);
       } catch {
         // left to the sweep (the intents remain)
       }
@@ -116,12 +91,12 @@ export function createFileService(deps: FileServiceDeps) {
 
     /** Download links for the files of a push, bound to the view that was just counted. */
     async linksForView(pushId: string, viewId: string, keyId: string, now: Date): Promise<FileLink[]> {
-      const rows = await fileRepo.listFiles(db, pushId);
+      const rows: StoredFile[] = await files.listFiles(pushId);
       const expires = Math.floor(now.getTime() / 1000) + deps.graceSeconds;
       return rows.map((r) => ({
-        filename: keyRing.open({ keyId, data: r.filename_sealed }, filenameAad(r.id)),
-        content_type: r.content_type,
-        size: Number(r.size),
+        filename: keyRing.open({ keyId, data: r.filenameSealed }, filenameAad(r.id)),
+        content_type: r.contentType,
+        size: r.size,
         url: `${deps.publicUrl}/api/v2/files/${r.id}?${deps.signer.sign({ pushId, fileId: r.id, viewId, expires })}`,
       }));
     },
@@ -138,25 +113,25 @@ export function createFileService(deps: FileServiceDeps) {
     ): Promise<OpenedDownload | undefined> {
       const claim = deps.signer.verify(fileId, query);
       if (!claim) return undefined;
-      const grant = await fileRepo.claimDownload(db, claim, deps.downloadsPerView);
+      const grant = await files.claimDownload(claim, deps.downloadsPerView);
       if (!grant) return undefined;
-      const body = await store.download(grant.file.object_key);
+      const body = await store.download(grant.file.objectKey);
       if (!body) return undefined;
-      await recordCappedAudit(db, claim.pushId, 'file_download', ctx, deps.maxAuditEntries);
+      await deps.pushes.recordCappedAudit(claim.pushId, 'file_download', ctx, deps.maxAuditEntries);
       const key = Buffer.from(
-        keyRing.open({ keyId: grant.keyId, data: grant.file.key_sealed }, fileKeyAad(fileId)),
+        keyRing.open({ keyId: grant.keyId, data: grant.file.keySealed }, fileKeyAad(fileId)),
         'base64',
       );
       return {
-        filename: keyRing.open({ keyId: grant.keyId, data: grant.file.filename_sealed }, filenameAad(fileId)),
-        contentType: grant.file.content_type,
-        size: Number(grant.file.size),
+        filename: keyRing.open({ keyId: grant.keyId, data: grant.file.filenameSealed }, filenameAad(fileId)),
+        contentType: grant.file.contentType,
+        size: grant.file.size,
         body: body.pipe(decryptStream(key, fileId)).once('error', () => body.destroy()),
       };
     },
 
     /** DELETE during the grace period: the files become due now; true if a purge should run. */
-    releaseNow: (pushId: string) => fileRepo.purgeFilesNow(db, pushId),
+    releaseNow: (pushId: string) => files.purgeFilesNow(pushId),
   };
 }
 

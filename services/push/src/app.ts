@@ -1,18 +1,18 @@
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
+import express, { type Express, type RequestHandler } from 'express';
 import { HttpError, errorHandler, notFoundHandler } from '@secret-push/http-kit';
 import { type HttpLogger, type Logger } from '@secret-push/logger';
-import type { PushService } from '../domain/push-service';
-import type { FileService } from '../files/file-service';
-import { authenticate, principalOf } from './bearer-auth';
-import { toHttpError } from './error-map';
-import { fileRoutes } from './file.routes';
-import type { TokenVerifier } from './introspection-client';
-import { type PushMetrics, observeRequests } from './metrics';
-import { pagesRoutes } from '../pages/pages.routes';
-import { pushRoutes } from './push.routes';
-import type { CreateRules } from './push.schemas';
-import { type versionBody, versionHandler } from './version.routes';
+import type { FileService } from './domain/file-service';
+import type { PushService } from './domain/push-service';
+import { authenticate, authenticationRequired, principalOf } from './http/bearer-auth';
+import { toHttpError } from './http/error-map';
+import { fileRoutes } from './http/file.routes';
+import type { TokenVerifier } from './http/introspection-client';
+import { type PushMetrics, observeRequests } from './http/metrics';
+import { pushRoutes } from './http/push.routes';
+import { securityHeaders } from './http/security-headers';
+import type { CreateRules } from './http/push.schemas';
+import { type versionBody, versionHandler } from './http/version.routes';
+import { pagesRoutes } from './pages/pages.routes';
 
 export interface AppDeps {
   pushes: PushService;
@@ -44,40 +44,16 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** With anonymous access off, every API endpoint but /version needs a valid token (SPEC §5.3). */
+/** With anonymous access off, every API endpoint but /version (and download links) needs a valid token. */
 function gate(anonymousAccess: boolean): RequestHandler {
-  return (req, _res, next) => {
-    if (anonymousAccess || principalOf(req)) return next();
-    next(
-      new HttpError(401, 'unauthorized', 'Authentication required.', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="secret-push"' },
-      }),
-    );
-  };
+  return (req, _res, next) =>
+    next(anonymousAccess || principalOf(req) ? undefined : authenticationRequired());
 }
 
 /**
- * helmet()'s default headers do not depend on the request: they are collected once by running it
- * against a recording response, then set on every response without its chain of twelve middleware.
+ * The push service's Express app: operations endpoints, the API under /api/v2 (http/) and the
+ * recipient pages (pages/). It sits above both edges, which never import each other's routes.
  */
-export function securityHeaders(): RequestHandler {
-  const set: [string, string | number | readonly string[]][] = [];
-  const removed: string[] = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => void set.push([name, value]),
-    removeHeader: (name: string) => void removed.push(name),
-  };
-  let called = false;
-  helmet()({} as Request, recorder as unknown as Response, () => {
-    called = true;
-  });
-  if (!called) throw new Error('helmet did not complete synchronously');
-  return (_req, res, next) => {
-    for (const [name, value] of set) res.setHeader(name, value);
-    for (const name of removed) res.removeHeader(name);
-    next();
-  };
-}
 
 const pushesDisabled: RequestHandler = (_req, _res, next) =>
   next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
@@ -128,8 +104,7 @@ export function createApp(deps: AppDeps): Express {
       fileRoutes({ files: deps.files.service, rateLimit: deps.rateLimits.retrieve, logger: deps.logger }),
     );
   }
-  api.use(express.json({ limit: '16mb' }));
-  api.use(express.urlencoded({ extended: true, limit: '16mb' }));
+  // Bodies are parsed by the routes that take one, after their cheap checks.
   api.use(authenticate(deps.verifier));
   api.use(gate(deps.features.anonymousAccess));
   if (!deps.features.pushesEnabled) api.use('/pushes', pushesDisabled);
@@ -138,8 +113,10 @@ export function createApp(deps: AppDeps): Express {
       pushes: deps.pushes,
       publicUrl: deps.publicUrl,
       rules: deps.rules,
-      anonymousCreate: deps.features.anonymousAccess,
-      fileRequiresAuth: deps.features.fileRequiresAuth,
+      features: {
+        anonymousCreate: deps.features.anonymousAccess,
+        fileRequiresAuth: deps.features.fileRequiresAuth,
+      },
       rateLimits: deps.rateLimits,
       files: deps.files,
     }),

@@ -1,0 +1,169 @@
+import type { Readable } from 'node:stream';
+import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from './push';
+
+/*
+ * What the domain needs from the outside world, in its own terms. storage/ (PostgreSQL), files/
+ * (the object store) and worker/ (the queue) implement these; the composition roots (server.ts,
+ * worker/worker-service.ts) wire them. Nothing here knows a column, a bucket or a queue.
+ */
+
+/** A push's sealed secrets, as stored: opened by the domain with the key ring (`keyId`). */
+export interface PushSecrets {
+  keyId: string;
+  tokenSealed: Buffer;
+  noteSealed: Buffer | null;
+  passphraseHash: string | null;
+}
+
+/** A push as read, with its sealed secrets. */
+export interface StoredPush extends PushSnapshot {
+  secrets: PushSecrets;
+}
+
+/** A new push as the store inserts it: secrets already sealed, the window in seconds from the database's now. */
+export interface NewPushRecord {
+  id: string;
+  tokenHash: Buffer;
+  tokenSealed: Buffer;
+  keyId: string;
+  kind: PushKind;
+  owner: string | null;
+  name: string | null;
+  payloadSealed: Buffer | null;
+  noteSealed: Buffer | null;
+  passphraseHash: string | null;
+  expireAfterDays: number;
+  expireAfterViews: number;
+  ttlSeconds: number;
+  deletableByViewer: boolean | null;
+  retrievalStep: boolean;
+}
+
+/** A file of a new push, sealed under the push's key id. */
+export interface NewFileRecord {
+  id: string;
+  position: number;
+  objectKey: string;
+  filenameSealed: Buffer;
+  contentType: string;
+  size: number;
+  keySealed: Buffer;
+}
+
+/** A stored file of a push. */
+export interface StoredFile {
+  id: string;
+  objectKey: string;
+  filenameSealed: Buffer;
+  contentType: string;
+  size: number;
+  keySealed: Buffer;
+}
+
+/**
+ * What a visit to a push did, decided in one statement under the row's lock:
+ * - `viewed`: a view was counted (and, if it was the last, the push expired and its secrets were
+ *   wiped); the payload is the one sealed before the wipe;
+ * - `refused`: no view; `reason` says why (`expired`: not viewable, expired by time now if its
+ *   window had passed; `passphrase`: a passphrase is needed and was not verified); the refusal
+ *   was audited (`failed_view` / `failed_passphrase`, within the audit cap);
+ * - `opened`: a recipient page was opened (no view; audited `link_opened`).
+ * `expiredByTime`: this visit found the push past its window and expired it (`expire_by_time`).
+ */
+export type Visit =
+  | { outcome: 'viewed'; snapshot: PushSnapshot; payloadSealed: Buffer | null; keyId: string; viewId: string }
+  | { outcome: 'refused'; reason: 'expired' | 'passphrase'; snapshot: PushSnapshot; expiredByTime: boolean }
+  | { outcome: 'opened'; snapshot: PushSnapshot; expiredByTime: boolean };
+
+export interface VisitRequest {
+  tokenHash: Buffer;
+  ctx: AuditContext;
+  /** `view` claims a view when the rule allows it; `open` never does. */
+  mode: 'view' | 'open';
+  passphraseVerified: boolean;
+  /** A file push's files stay downloadable this long after its last view. */
+  fileGraceSeconds: number;
+  maxAuditEntries: number;
+}
+
+/** The pushes and their audit log (storage/push.repository.ts). */
+export interface PushStore {
+  insert(record: NewPushRecord, ctx: AuditContext, files?: NewFileRecord[]): Promise<PushSnapshot>;
+  findByTokenHash(tokenHash: Buffer): Promise<StoredPush | undefined>;
+  /** One statement: claim a view, or explain and audit the refusal; undefined for an unknown token. */
+  visit(request: VisitRequest): Promise<Visit | undefined>;
+  /** Expires the push if its window has passed (audited `expire_by_time`); undefined otherwise. */
+  expireIfPastWindow(pushId: string): Promise<PushSnapshot | undefined>;
+  /** Expires up to `batchSize` pushes past their window, skipping locked rows. */
+  expireDueBatch(batchSize: number): Promise<PushSnapshot[]>;
+  /** DELETE: expired and deleted, secrets wiped, audited `expire`; undefined if already expired. */
+  expireManually(pushId: string, ctx: AuditContext): Promise<PushSnapshot | undefined>;
+  msUntilWindowEnds(pushId: string): Promise<number | undefined>;
+  /** A noise entry (failed_view, failed_passphrase, link_opened, file_download) within the cap. */
+  recordCappedAudit(pushId: string, kind: AuditKind, ctx: AuditContext, max: number): Promise<void>;
+  listOwned(
+    owner: string,
+    state: 'active' | 'expired',
+    page: number,
+  ): Promise<{ pushes: StoredPush[]; now: Date }>;
+  listAuditEntries(pushId: string, page: number): Promise<AuditEntry[]>;
+}
+
+/** A download counted under a view: the file and the push's key id. */
+export interface DownloadGrant {
+  file: StoredFile;
+  keyId: string;
+  downloads: number;
+}
+
+/** The bookkeeping of stored files (storage/file.repository.ts). */
+export interface FileStore {
+  /** Recorded before an object is streamed, so a crash's leftovers can be found. */
+  insertUploadIntent(objectKey: string, pushId: string): Promise<void>;
+  deleteUploadIntents(objectKeys: string[]): Promise<void>;
+  listFiles(pushId: string): Promise<StoredFile[]>;
+  /** Counts one download under a view if allowed now; undefined otherwise. */
+  claimDownload(
+    link: { pushId: string; fileId: string; viewId: string },
+    max: number,
+  ): Promise<DownloadGrant | undefined>;
+  /** DELETE during the grace period: the files become due now; true if that changed anything. */
+  purgeFilesNow(pushId: string): Promise<boolean>;
+  purgeState(
+    pushId: string,
+  ): Promise<{ state: 'due'; objectKeys: string[] } | { state: 'later'; ms: number } | { state: 'none' }>;
+  markFilesPurged(pushId: string): Promise<void>;
+  pushesWithFilesDue(batch: number): Promise<string[]>;
+  /** Hands stale upload intents to `deleteObjects`, then forgets them (kept if it throws). */
+  sweepStaleUploadIntents(
+    olderThanSeconds: number,
+    batch: number,
+    deleteObjects: (objectKeys: string[]) => Promise<void>,
+  ): Promise<number>;
+}
+
+/** The object store as the files feature needs it; any S3-compatible server (files/object-store.ts). */
+export interface ObjectStore {
+  /** Streams `body` into `key` (multipart for large bodies); `abort()` stops it and drops its parts. */
+  upload(key: string, body: Readable): { done: Promise<void>; abort(): Promise<void> };
+  /** The object's bytes as a stream; undefined if there is no such object. */
+  download(key: string): Promise<Readable | undefined>;
+  /** Deletes the objects; objects already gone are fine (purges are idempotent). */
+  delete(keys: string[]): Promise<void>;
+  /** Throws unless the bucket is reachable (readiness). */
+  check(): Promise<void>;
+  close(): void;
+}
+
+/** Counts passphrase attempts before they are verified; throws TooManyAttempts or DependencyDown. */
+export interface AttemptLimiter {
+  consume(pushKey: string, ip: string | null): Promise<void>;
+}
+
+/** A push as retrieved: its download links (file pushes), as the API and the pages present them. */
+export interface FileLink {
+  filename: string;
+  content_type: string;
+  size: number;
+  url: string;
+}
