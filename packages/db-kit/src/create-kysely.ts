@@ -7,6 +7,8 @@ export interface DbOptions {
   poolSize?: number;
   /** Milliseconds to wait for a connection before failing (a down database must not hang requests). */
   connectTimeoutMs?: number;
+  /** Called with the SQL of every statement sent (tests count statements with it). */
+  onQuery?: (sql: string) => void;
 }
 
 export function createKysely<DB>(options: DbOptions): Kysely<DB> {
@@ -18,5 +20,9 @@ export function createKysely<DB>(options: DbOptions): Kysely<DB> {
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener it crashes the process.
   pool.on('error', () => {});
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const { onQuery } = options;
+  return new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    ...(onQuery && { log: (event) => onQuery(event.query.sql) }),
+  });
 }

@@ -1,0 +1,230 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { createKysely } from '@secret-push/db-kit';
+import { closeRedis, createRedis } from '@secret-push/redis-kit';
+import {
+  REDIS_URL,
+  deleteRedisKeys,
+  freshDatabase,
+  type LocalS3,
+  startS3,
+  uniquePrefix,
+} from '@secret-push/testing';
+import { createLogger } from '@secret-push/logger';
+import { loadPushConfig } from '../config';
+import { PassphraseRejected, PushNotFound } from '../domain/errors';
+import { createFileService } from '../domain/file-service';
+import type { NewPush } from '../domain/push';
+import { type PushService, createPushService } from '../domain/push-service';
+import { createS3ObjectStore } from '../files/object-store';
+import { createPassphraseLimiter } from '../http/rate-limits';
+import { DownloadLinkSigner } from '../security/download-link';
+import { KeyRing } from '../security/key-ring';
+import { generateUrlToken } from '../security/url-token';
+import type { PushDatabase } from '../storage/database';
+import { createFileRepository } from '../storage/file.repository';
+import { pushMigrations } from '../storage/migrations';
+import { createPushRepository } from '../storage/push.repository';
+import { testEncryptionKey } from '../testing';
+
+// How many SQL statements a retrieve runs, counted by Kysely's query log on a real database: at
+// most two on the happy path and on every refusal (one for the common case without a passphrase).
+
+const ctx = { ip: '192.0.2.7', userAgent: 'statements-test', referrer: '' };
+
+let database: Awaited<ReturnType<typeof freshDatabase<PushDatabase>>>;
+let db: Kysely<PushDatabase>;
+let s3: LocalS3;
+let service: PushService;
+let statements: string[] = [];
+const prefix = uniquePrefix('stmts');
+const redis = createRedis(REDIS_URL, createLogger({ name: 't', level: 'silent' }));
+
+beforeAll(async () => {
+  database = await freshDatabase<PushDatabase>('stmts', pushMigrations);
+  s3 = await startS3();
+  db = createKysely<PushDatabase>({
+    url: database.url,
+    poolSize: 2,
+    onQuery: (text) => statements.push(text.trim().split(/\s+/).slice(0, 3).join(' ')),
+  });
+  const config = loadPushConfig({
+    PUSH_DATABASE_URL: database.url,
+    PUSH_REDIS_URL: REDIS_URL,
+    PUSH_AUTH_URL: 'http://127.0.0.1:1',
+    PUSH_INTROSPECTION_CLIENT_ID: 'unused',
+    PUSH_INTROSPECTION_CLIENT_SECRET: 'unused',
+    PUSH_ENCRYPTION_KEYS: testEncryptionKey(),
+    ...s3.env,
+  });
+  const keyRing = new KeyRing(config.encryptionKeys);
+  const store = createPushRepository(db);
+  const files = createFileService({
+    files: createFileRepository(db),
+    pushes: store,
+    keyRing,
+    store: createS3ObjectStore(config.s3!),
+    signer: new DownloadLinkSigner(config.encryptionKeys),
+    publicUrl: 'http://127.0.0.1:3000',
+    graceSeconds: 600,
+    downloadsPerView: 3,
+    maxAuditEntries: 2000,
+  });
+  service = createPushService({
+    store,
+    keyRing,
+    files,
+    fileGraceSeconds: 600,
+    passphraseLimiter: createPassphraseLimiter(redis, { prefix, perPush: 100, perIp: 100 }),
+    events: { created() {}, viewed() {}, expired() {}, filesDue() {} },
+    maxAuditEntries: 2000,
+  });
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+  await s3.close();
+  await deleteRedisKeys(REDIS_URL, prefix);
+  await closeRedis(redis);
+});
+
+const input = (over: Partial<NewPush> = {}): NewPush => ({
+  kind: 'text',
+  payload: 'the secret',
+  ttlSeconds: 3600,
+  expireAfterDays: 1,
+  expireAfterViews: 1,
+  deletableByViewer: null,
+  retrievalStep: false,
+  passphrase: null,
+  name: null,
+  note: null,
+  ...over,
+});
+
+async function created(over: Partial<NewPush> = {}): Promise<string> {
+  return (await service.create(input(over), null, ctx)).urlToken;
+}
+
+/** The statements a retrieve ran (after any set-up), and its outcome or error name. */
+async function counted(
+  token: string,
+  passphrase?: string,
+): Promise<{ statements: string[]; outcome: string }> {
+  statements = [];
+  const outcome = await service.retrieve(token, passphrase, ctx).then(
+    (r) => r.outcome,
+    (err: Error) => err.name,
+  );
+  return { statements, outcome };
+}
+
+const counts: [string, number][] = [];
+afterAll(() => {
+  // The figures for the record (the closing note and docs/architecture.md cite them).
+  console.log(counts.map(([name, n]) => `${n} statement(s): ${name}`).join('\n'));
+});
+
+describe('a retrieve runs at most two SQL statements', () => {
+  it.each([
+    [
+      'happy path, no passphrase',
+      async () => ({ token: await created({ expireAfterViews: 3 }) }),
+      'viewed',
+      1,
+    ],
+    [
+      'the last view of a 2-view push',
+      async () => {
+        const token = await created({ expireAfterViews: 2 });
+        await service.retrieve(token, undefined, ctx);
+        return { token };
+      },
+      'viewed',
+      1,
+    ],
+    ['unknown token', () => Promise.resolve({ token: generateUrlToken() }), PushNotFound.name, 1],
+    [
+      'already used up',
+      async () => {
+        const token = await created();
+        await service.retrieve(token, undefined, ctx);
+        return { token };
+      },
+      'expired',
+      1,
+    ],
+    [
+      'past its window (expired by this read)',
+      async () => {
+        const made = await service.create(input(), null, ctx);
+        await sql`update push set expires_at = now() - interval '1 second' where id = ${made.snapshot.push.id}`.execute(
+          db,
+        );
+        return { token: made.urlToken };
+      },
+      'expired',
+      1,
+    ],
+    [
+      'passphrase missing',
+      async () => ({ token: await created({ passphrase: 'right' }) }),
+      PassphraseRejected.name,
+      1,
+    ],
+    [
+      'passphrase wrong',
+      async () => ({ token: await created({ passphrase: 'right' }), passphrase: 'wrong' }),
+      PassphraseRejected.name,
+      2,
+    ],
+    [
+      'passphrase right',
+      async () => ({ token: await created({ passphrase: 'right' }), passphrase: 'right' }),
+      'viewed',
+      2,
+    ],
+    [
+      'passphrase given for an expired push',
+      async () => {
+        const token = await created({ passphrase: 'right' });
+        await service.retrieve(token, 'right', ctx);
+        return { token, passphrase: 'right' };
+      },
+      'expired',
+      2,
+    ],
+    [
+      'file push, happy path (the view, then its file rows)',
+      async () => {
+        const pushId = randomUUID();
+        const fileId = randomUUID();
+        const objectKey = `files/${pushId}/${fileId}`;
+        await createFileRepository(db).insertUploadIntent(objectKey, pushId);
+        const upload = {
+          fileId,
+          objectKey,
+          filename: 'a.txt',
+          contentType: 'text/plain',
+          size: 3,
+          key: randomBytes(32),
+        };
+        const made = await service.create(input({ kind: 'file', payload: null }), 'client:x', ctx, {
+          pushId,
+          uploads: [upload],
+        });
+        return { token: made.urlToken };
+      },
+      'viewed',
+      2,
+    ],
+  ] as const)('%s', async (name, setUp, outcome, expected) => {
+    const { token, passphrase } = (await setUp()) as { token: string; passphrase?: string };
+    const run = await counted(token, passphrase);
+    expect(run.outcome).toBe(outcome);
+    expect(run.statements).toHaveLength(expected);
+    expect(run.statements.length).toBeLessThanOrEqual(2);
+    counts.push([name, run.statements.length]);
+  });
+});
