@@ -22,7 +22,7 @@ const wanted = (name: string) => !ONLY || ONLY.test(name);
 
 /**
  * Throughput and latency of the services in production mode, one process each, each next to the
- * ceiling measured in the same run (DESIGN §12). Load: autocannon, 16 connections unless stated,
+ * ceiling measured in the same run (the targets are listed in the README's benchmark section). Load: autocannon, 16 connections unless stated,
  * BENCH_SECONDS (default 10) per run, all on 127.0.0.1.
  */
 export async function apiBenchmark(root: string): Promise<BenchResult> {

@@ -101,7 +101,7 @@ function downloadHash(url: string): Promise<string> {
  * A 1 GiB file through the push service (multipart upload streamed, encrypted, into S3; download
  * streamed back, decrypted) against a direct SDK transfer of the same size to the same S3 server
  * (an s3rver in its own process, the only S3-compatible server here), with the same part size and
- * parts in flight. Also the push process's RSS growth during the transfers (DESIGN §12).
+ * parts in flight. Also the push process's RSS growth during the transfers (target: under 64 MiB).
  */
 export async function filesBenchmark(root: string): Promise<BenchResult> {
   const scratch = tmpdir();

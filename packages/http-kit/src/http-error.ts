@@ -1,4 +1,4 @@
-/** The fixed, documented set of error codes (DESIGN §4.9). Programs branch on these. */
+/** The fixed set of error codes (listed with their statuses in docs/api.md). Programs branch on these. */
 export const ERROR_CODES = [
   'bad_request',
   'invalid_page',

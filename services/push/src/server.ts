@@ -164,7 +164,8 @@ export async function startPushServer(
         settle(redis.ping(), 2000),
         store ? settle(store.check(), 2000) : Promise.resolve(undefined),
       ]);
-      // The database is essential; without Redis, retrieval and creation still work (DESIGN §5);
+      // The database is essential; without Redis, retrieval and creation still work (only passphrase
+      // attempts, which must be counted, are refused);
       // a configured object store must be reachable (file pushes and their downloads need it).
       return {
         ready: database === 'ok' && objectStore !== 'unavailable',

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { type LocalS3, startS3 } from '@secret-push/testing';
-import { uploadInParts } from '../files/part-uploader';
+import { uploadInParts } from './part-uploader';
 
 const MIB = 1024 * 1024;
 const PART = 5 * MIB; // S3's smallest part size

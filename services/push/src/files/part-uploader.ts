@@ -31,7 +31,7 @@ const MAX_PARTS = 10_000;
  * collects a stream's chunks into a list and joins them into a new buffer per part, so every byte
  * was allocated twice and the chunks, held until their part was full, outlived the young
  * generation and were garbage only a full GC would free. That kept the push process's RSS
- * ~130 MiB above rest during a 1 GiB upload (DESIGN §12 wants < 64 MiB). Here the part buffers
+ * ~130 MiB above rest during a 1 GiB upload (the benchmark's target is < 64 MiB). Here the part buffers
  * (`queueSize` + 1 of `partSize`) are allocated once per upload and reused; each incoming chunk is
  * copied into the current part at once and dies young.
  */

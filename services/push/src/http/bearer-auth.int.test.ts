@@ -3,8 +3,8 @@ import request from 'supertest';
 import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { errorHandler } from '@secret-push/http-kit';
 import { createLogger } from '@secret-push/logger';
-import { authenticate, principalOf, requireScope } from '../http/bearer-auth';
-import { type IntrospectionOptions, createIntrospectionVerifier } from '../http/introspection-client';
+import { authenticate, principalOf, requireScope } from './bearer-auth';
+import { type IntrospectionOptions, createIntrospectionVerifier } from './introspection-client';
 
 // The real auth service issues, introspects and revokes every token used here; nothing is mocked.
 

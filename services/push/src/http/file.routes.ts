@@ -7,7 +7,7 @@ import { auditContext } from './audit-context';
 
 /**
  * `GET /files/:file_id?push=…&view=…&expires=…&sig=…`: the download links handed out with a
- * counted view (DESIGN §6). The link is the credential, so no token is needed; its query string is
+ * counted view (docs/api.md, "Files"). The link is the credential, so no token is needed; its query string is
  * never logged (the HTTP logger drops query strings). Every refusal looks the same.
  */
 export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler; logger: Logger }): Router {

@@ -8,7 +8,7 @@ export function htmlUrl(publicUrl: string, urlToken: string, retrievalStep: bool
 }
 
 /**
- * The push object of DESIGN §4.1. `expired` is true for a push past its window even before any
+ * The push object (the 17 keys Password Pusher's clients read). `expired` is true for a push past its window even before any
  * statement flagged it; counters use the database's clock of the same read.
  */
 export function presentPush({ push, now }: PushSnapshot, urlToken: string, publicUrl: string) {

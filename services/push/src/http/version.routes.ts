@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { PushConfig } from '../config';
 
-/** The version object of DESIGN §4.8, from instance configuration. Public; tokens are ignored here. */
+/** `GET /version`: the application and API versions and the instance's features, from its configuration. Public; tokens are ignored here. */
 export function versionBody(applicationVersion: string, features: PushConfig['features']) {
   return {
     application_version: applicationVersion,

@@ -34,12 +34,12 @@ function send(res: Response, status: number, page: Html): void {
   res.status(status).type('html').send(page.value);
 }
 
-/** A reveal's download links (file pushes, DESIGN §6). */
+/** A reveal's download links (file pushes). */
 const filesOf = (result: RetrieveResult): readonly FileLink[] =>
   result.outcome === 'viewed' ? result.files : [];
 
 /**
- * The recipient pages (DESIGN §7): `GET /p/:token[/r]` shows the push without using a view
+ * The recipient pages: `GET /p/:token[/r]` shows the push without using a view
  * (audited `link_opened`), `POST /p/:token` reveals it (a view), `POST /p/:token/delete` is the
  * viewer's delete. Legacy `/f/…` and `/r/…` links redirect here.
  */

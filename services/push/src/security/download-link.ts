@@ -11,7 +11,7 @@ export interface DownloadGrantClaim {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * HMAC-SHA256 signed download links (DESIGN §6). The signing keys are derived (HKDF) from the key
+ * HMAC-SHA256 signed download links, one per file and counted view, valid for the grace period. The signing keys are derived (HKDF) from the key
  * ring's keys, so there is no extra secret to manage: the first key signs, every key verifies, and
  * rotating the ring rotates the links (which live minutes).
  */

@@ -6,7 +6,7 @@ import { responseSchemas } from './responses';
 import type { JsonSchema, OpenApiDocument } from './types';
 
 /*
- * The OpenAPI 3.1 document of the push API (DESIGN §4), built from instance configuration so that
+ * The OpenAPI 3.1 document of the push API v2, built from instance configuration so that
  * bounds, enabled kinds and anonymous access match what this instance enforces. The create body
  * schema is derived from the zod schema that validates requests (push-input.schema.ts); the HTML
  * rendering for /api/v2/docs is docs-page.ts. test/openapi.int.test.ts checks the document against

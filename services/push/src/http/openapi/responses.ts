@@ -30,7 +30,7 @@ const count = (description: string, minimum: number): JsonSchema => ({
   description,
 });
 
-/** The 17 keys every push object carries (DESIGN §4.1). */
+/** The 17 keys every push object carries (Password Pusher's push object, as its clients read it). */
 const PUSH_PROPERTIES: Record<string, JsonSchema> = {
   url_token: {
     type: 'string',

@@ -2,7 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * File pushes (DESIGN §6): the files of a push (object key, sealed name and per-file key), the
+ * File pushes: the files of a push (object key, sealed name and per-file key), the
  * upload intents that let the sweep delete objects a crash left behind, the per-(view, file)
  * download counters, and on the push when its files are due for purging.
  */
