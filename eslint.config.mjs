@@ -1,6 +1,78 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * The direction of dependencies between layers (docs/architecture.md), kept by ESLint's own
+ * no-restricted-imports: every folder lists the folders it must not import. Edges (http/, pages/,
+ * worker/) and adapters (storage/, files/) depend on domain/; domain/ depends on none of them and
+ * on no framework; only the composition roots (app.ts, server.ts, worker-server.ts, main-*.ts,
+ * testing.ts) and tests import across. Relative imports are matched by folder name.
+ */
+const packagesByName = {
+  group: ['../../packages/*', '../../../packages/*'],
+  message: 'import by package name',
+};
+const notFrom = (folders, why) => ({
+  group: folders.flatMap((f) => [
+    `./${f}`,
+    `./${f}/**`,
+    `../${f}`,
+    `../${f}/**`,
+    `../../${f}`,
+    `../../${f}/**`,
+  ]),
+  message: why,
+});
+const COMPOSITION = [
+  'app',
+  'server',
+  'worker-server',
+  'main-api',
+  'main-worker',
+  'main-migrate',
+  'testing',
+  'main',
+];
+const layer = (files, forbidden, extra = {}) => ({
+  files,
+  ignores: ['**/*.test.ts', '**/test/**'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          packagesByName,
+          notFrom([...forbidden, ...COMPOSITION], `${files[0]} must not import this layer`),
+        ],
+        ...extra,
+      },
+    ],
+  },
+});
+const FRAMEWORKS = ['express', 'kysely', 'pg', 'bullmq', 'ioredis', 'koa', 'oidc-provider', 'multer'].map(
+  (name) => ({
+    name,
+    message: 'the domain knows no framework or driver: declare a port in domain/ports.ts',
+  }),
+);
+const push = (folder) => [`services/push/src/${folder}/**/*.ts`];
+const auth = (folder) => [`services/auth/src/${folder}/**/*.ts`];
+const layering = [
+  layer(push('domain'), ['storage', 'files', 'worker', 'http', 'pages', 'config'], { paths: FRAMEWORKS }),
+  layer(push('security'), ['domain', 'storage', 'files', 'worker', 'http', 'pages', 'config']),
+  layer(push('storage'), ['files', 'worker', 'http', 'pages']),
+  layer(push('files'), ['storage', 'worker', 'http', 'pages']),
+  layer(push('worker'), ['storage', 'files', 'http', 'pages']),
+  layer(push('http'), ['storage', 'files', 'worker', 'pages']),
+  layer(push('pages'), ['storage', 'files', 'worker']),
+  // auth: http/ → clients/ → provider/ → policy/, observability/, storage/
+  layer(auth('clients'), ['http']),
+  layer(auth('provider'), ['http', 'clients']),
+  layer(auth('policy'), ['http', 'clients', 'provider', 'storage']),
+  layer(auth('observability'), ['http', 'clients', 'provider', 'policy', 'storage']),
+  layer(auth('storage'), ['http', 'clients', 'provider', 'policy', 'observability']),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -34,6 +106,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...layering,
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'packages/testing/**/*.ts'],
     rules: {

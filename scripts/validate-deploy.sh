@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Static checks of the deployment files (README.md, "Kubernetes"): docker-compose.yml against the
-# compose-spec schema and Debian's docker-compose 1.29, the Dockerfiles (dockerfile-utils lint and
-# image rules), and every kustomization rendered by `kubectl kustomize`, each object checked against
-# the Kubernetes schemas (types, enums, unknown fields) and the project's rules.
+# compose-spec schema and Debian's docker-compose 1.29, the root Dockerfile (dockerfile-utils lint,
+# build rules, and per image target: non-root, production dependencies only, healthcheck, entry
+# point), that compose and k8s run exactly those targets' images, .dockerignore, and every
+# kustomization rendered by `kubectl kustomize`, each object checked against the Kubernetes schemas
+# (types, enums, unknown fields) and the project's rules.
 # Installs what it needs: the workspace (scripts/setup.sh) and, when missing and run as root,
 # docker-compose from Debian (non-interactive). kubectl comes with the machine image.
 set -euo pipefail

@@ -3,12 +3,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkCompose, exampleEnv } from './compose';
-import { checkDockerfiles, checkDockerignore } from './dockerfiles';
+import { type ImageTarget, checkDockerfile, checkDockerignore, checkImageSources } from './dockerfiles';
 import { checkKubernetes } from './kubernetes';
 import { type CheckResult, check, printReport } from './report';
 
 export const OVERLAYS = ['k8s/base', 'k8s/overlays/dev', 'k8s/overlays/prod'];
-export const DOCKERFILES = ['services/auth/Dockerfile', 'services/push/Dockerfile'];
+/** The one Dockerfile (repository root), with one final stage per image: `docker build --target T`. */
+export const DOCKERFILE = 'Dockerfile';
+export const IMAGE_TARGETS: ImageTarget[] = [
+  { target: 'auth', image: 'secret-push-auth', pkg: '@secret-push/auth', dir: 'services/auth' },
+  { target: 'push', image: 'secret-push-push', pkg: '@secret-push/push', dir: 'services/push' },
+];
 
 /** Debian's docker-compose 1.29 (`config -q`): an independent second parser of the compose file. */
 function checkDockerCompose(root: string): CheckResult {
@@ -48,8 +53,9 @@ export async function runAllChecks(root: string): Promise<CheckResult[]> {
   return [
     ...checkCompose(root),
     checkDockerCompose(root),
-    ...checkDockerfiles(root, DOCKERFILES),
-    checkDockerignore(root),
+    ...checkDockerfile(root, DOCKERFILE, IMAGE_TARGETS),
+    checkImageSources(root, DOCKERFILE, IMAGE_TARGETS),
+    checkDockerignore(root, IMAGE_TARGETS),
     ...(await checkKubernetes(root, OVERLAYS)),
   ];
 }

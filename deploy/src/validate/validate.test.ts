@@ -7,12 +7,20 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkCompose } from './compose';
-import { checkDockerfiles } from './dockerfiles';
+import { checkDockerfile, checkDockerignore, checkImageSources } from './dockerfiles';
 import { checkKubernetes } from './kubernetes';
-import { DOCKERFILES, OVERLAYS } from './main';
+import { DOCKERFILE, IMAGE_TARGETS, OVERLAYS } from './main';
 
 const REPO = join(__dirname, '..', '..', '..');
-const COPIED = ['k8s', 'docker-compose.yml', '.env.example', '.dockerignore', ...DOCKERFILES];
+// The services' sources too: the checks look up the entry points that commands run.
+const COPIED = [
+  'k8s',
+  'docker-compose.yml',
+  '.env.example',
+  '.dockerignore',
+  DOCKERFILE,
+  ...IMAGE_TARGETS.map((t) => `${t.dir}/src`),
+];
 let root: string;
 
 beforeEach(() => {
@@ -34,7 +42,9 @@ const failing = (results: { name: string; problems: string[] }[]) =>
 it('passes on the files as committed', async () => {
   const results = [
     ...checkCompose(root),
-    ...checkDockerfiles(root, DOCKERFILES),
+    ...checkDockerfile(root, DOCKERFILE, IMAGE_TARGETS),
+    checkImageSources(root, DOCKERFILE, IMAGE_TARGETS),
+    checkDockerignore(root, IMAGE_TARGETS),
     ...(await checkKubernetes(root, OVERLAYS)),
   ];
   expect(failing(results)).toEqual([]);
@@ -104,12 +114,77 @@ describe('compose', () => {
   });
 });
 
-describe('Dockerfiles', () => {
-  it('reports a lint error and a root final stage', () => {
-    edit('services/push/Dockerfile', '--chown=root:root', '--chwon=root:root');
-    edit('services/auth/Dockerfile', /^USER 1000:1000$/m, 'USER root');
-    const failed = failing(checkDockerfiles(root, DOCKERFILES)).join('\n');
+describe('Dockerfile', () => {
+  const dockerfile = () => failing(checkDockerfile(root, DOCKERFILE, IMAGE_TARGETS)).join('\n');
+  const sources = () => failing([checkImageSources(root, DOCKERFILE, IMAGE_TARGETS)]).join('\n');
+
+  it('reports a lint error and a root user inherited by both targets', () => {
+    edit(DOCKERFILE, '--chown=root:root /out/push', '--chwon=root:root /out/push');
+    edit(DOCKERFILE, /^USER 1000:1000$/m, 'USER root');
+    const failed = dockerfile();
     expect(failed).toContain('Unknown flag: chwon');
-    expect(failed).toContain('the final stage must switch to a non-root USER');
+    expect(failed).toContain('target auth: must run as a non-root USER');
+    expect(failed).toContain('target push: must run as a non-root USER');
+  });
+
+  it("reports a target holding another service's tree, writable code and an unpinned base", () => {
+    edit(DOCKERFILE, '--chown=root:root /out/push ./', '--chown=1000:1000 /out/push ./');
+    edit(DOCKERFILE, '--chown=root:root /out/auth ./', '--chown=root:root /out/push ./');
+    edit(DOCKERFILE, /^ARG NODE_IMAGE=.*$/m, 'ARG NODE_IMAGE=node:latest');
+    const failed = dockerfile();
+    expect(failed).toContain(
+      'target auth: must COPY --from the build stage the tree "pnpm --filter @secret-push/auth deploy --prod" writes',
+    );
+    expect(failed).toContain('target push: line');
+    expect(failed).toContain('its code must stay owned by root');
+    expect(failed).toContain('base image "node:latest" needs a pinned tag or digest');
+  });
+
+  it('reports a missing target, in the Dockerfile and where compose builds it', () => {
+    edit(DOCKERFILE, 'FROM runtime AS push', 'FROM runtime AS api');
+    expect(dockerfile()).toContain(
+      'no stage "push": `docker build --target push` builds no secret-push-push',
+    );
+    expect(dockerfile()).toContain('the last stage (built without --target) must be one of the images');
+    expect(sources()).toContain('compose push-migrate: Dockerfile has no stage "push"');
+  });
+
+  it('reports compose building elsewhere or mistagged, and commands without their entry point', () => {
+    edit(
+      'docker-compose.yml',
+      'dockerfile: Dockerfile, target: push',
+      'dockerfile: services/push/Dockerfile',
+    );
+    edit(
+      'docker-compose.yml',
+      'image: secret-push-auth:dev\n    command',
+      'image: secret-push-api:dev\n    command',
+    );
+    edit('k8s/base/push/worker-deployment.yaml', 'dist/main-worker.js', 'dist/main-wroker.js');
+    edit(DOCKERFILE, 'CMD ["node", "dist/main.js"]', 'CMD ["node", "dist/main-api.js"]');
+    const failed = sources();
+    expect(failed).toContain(
+      'compose push-migrate: must build from context "." with dockerfile Dockerfile (has services/push/Dockerfile)',
+    );
+    expect(failed).toContain('compose push-migrate: build.target must be one of auth, push');
+    expect(failed).toContain(
+      'compose auth-migrate: builds target auth, so its image must be tagged secret-push-auth:…',
+    );
+    expect(failed).toContain(
+      'k8s/base/push/worker-deployment.yaml (secret-push-push:0.1.0): dist/main-wroker.js',
+    );
+    expect(dockerfile()).toContain(
+      'target auth CMD: dist/main-api.js is not built by @secret-push/auth (no services/auth/src/main-api.ts)',
+    );
+  });
+
+  it('reports a .dockerignore that lets secrets in or leaves build inputs out', () => {
+    edit('.dockerignore', /^\.env$/m, '');
+    edit('.dockerignore', /^\*\*\/dist$/m, '**/dist\n**/package.json');
+    const failed = failing([checkDockerignore(root, IMAGE_TARGETS)]).join('\n');
+    expect(failed).toContain('must exclude .env');
+    expect(failed).not.toContain('must exclude .env.local');
+    expect(failed).toContain('must not exclude package.json');
+    expect(failed).toContain('must not exclude services/push/package.json');
   });
 });

@@ -1,2 +1,21 @@
-export { runService, type Closable } from './run-service';
+export { runService, loadConfigOrExit, type Closable } from './run-service';
 export { closeHttpServer, listening } from './http-server';
+export { DeadlineExceeded, withDeadline } from './deadline';
+export { createMetricsRegistry } from './metrics-registry';
+export {
+  DEFAULT_CHECK_TIMEOUT_MS,
+  createReadiness,
+  type CheckState,
+  type DependencyCheck,
+  type Readiness,
+  type ReadinessReport,
+} from './readiness';
+export {
+  JSON_CONTENT_TYPE,
+  OPERATIONS_PATHS,
+  operationsResponse,
+  type MetricsSource,
+  type OperationsDeps,
+  type OperationsResponse,
+} from './operations';
+export { startOperationsServer, type OperationsServer } from './operations-server';

@@ -5,22 +5,29 @@ export interface Closable {
 }
 
 /**
- * The body of every `main*.ts`: parse the configuration (a bad one prints every problem and exits
- * 1), create the logger, start, and on SIGTERM or SIGINT close gracefully (stop accepting, finish
- * what is in flight, close pools) exactly once.
+ * The configuration of this process from its environment; a bad one prints every problem (the
+ * loader's error message) and exits 1. Entry points that run once (migrations) use it directly.
+ */
+export function loadConfigOrExit<C>(loadConfig: (env: NodeJS.ProcessEnv) => C): C {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+}
+
+/**
+ * The body of every long-running `main*.ts`: parse the configuration (a bad one prints every
+ * problem and exits 1), create the logger, start, and on SIGTERM or SIGINT close gracefully (stop
+ * accepting, finish what is in flight, close pools) exactly once.
  */
 export function runService<C extends { logLevel: string }>(
   name: string,
   loadConfig: (env: NodeJS.ProcessEnv) => C,
   start: (config: C, logger: Logger) => Promise<Closable>,
 ): void {
-  let config: C;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit(loadConfig);
   const logger = createLogger({ name, level: config.logLevel });
   start(config, logger).then(
     (service) => {

@@ -4,6 +4,11 @@ import { commonEnv, envBoolean, envCsv, envInt, envJson, parseEnv } from '@secre
 /** Key ids and cookie keys written by `secret-push-auth keys generate --dev` start with this. */
 export const DEV_KEY_PREFIX = 'dev-';
 
+type Env = Record<string, string | undefined>;
+
+/** The database URL, for the service and for its migrations alike. */
+const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ });
+
 const jwkSchema = z.looseObject({ kid: z.string().min(1), kty: z.string(), d: z.string().optional() });
 const jwksSchema = z.object({ keys: z.array(jwkSchema).min(1, 'must hold at least one key') });
 
@@ -13,7 +18,7 @@ const schema = z.object({
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_PORT: envInt(0, 65535).default(4000),
   AUTH_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
-  AUTH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  AUTH_DATABASE_URL: databaseUrl,
   AUTH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
   AUTH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   AUTH_REDIS_PREFIX: z.string().default('auth:'),
@@ -47,7 +52,11 @@ function productionProblems(v: Vars): string[] {
   return problems;
 }
 
-export function loadAuthConfig(env: Record<string, string | undefined>) {
+/**
+ * The service's configuration (also the operator CLI's). This module is the only one that reads
+ * the environment: `env` is the process's own unless another is given (tests, the CLI's callers).
+ */
+export function loadAuthConfig(env: Env = process.env) {
   return parseEnv(
     schema,
     env,
@@ -78,3 +87,14 @@ export function loadAuthConfig(env: Record<string, string | undefined>) {
 }
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;
+
+const migrateSchema = z.object({ AUTH_DATABASE_URL: databaseUrl });
+
+/** What `main-migrate.ts` needs: the database URL alone (AUTH_DATABASE_URL or AUTH_DATABASE_URL_FILE). */
+export function loadAuthMigrateConfig(env: Env) {
+  return parseEnv(migrateSchema, env, (v) => ({ db: { url: v.AUTH_DATABASE_URL } }), {
+    secretFiles: ['AUTH_DATABASE_URL'],
+  });
+}
+
+export type AuthMigrateConfig = ReturnType<typeof loadAuthMigrateConfig>;

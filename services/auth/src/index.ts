@@ -1,5 +1,16 @@
+// Dependencies run one way, from the entry points down; no module imports one above it:
+//   main.ts, main-migrate.ts, cli/main.ts        entry points (nothing imports them)
+//   server.ts, testing.ts, cli/run-cli.ts         wiring
+//   http/        Koa middleware (operations endpoints, throttle check, response fix-ups)
+//   clients/     client administration (validates metadata through the provider)
+//   provider/    oidc-provider: its configuration, events, the throttle's hook; never imports http/
+//   policy/      rules with no HTTP in them: the failed-auth throttle, client secrets
+//   observability/  metric definitions
+//   storage/     the database: tables, repository, oidc-provider adapter, migrations
+//   config.ts, errors.ts                           leaves (config.ts alone reads the environment)
+// Each layer may import those listed below it; storage/ imports neither provider/ nor http/.
 export { loadAuthConfig, type AuthConfig } from './config';
 export { startAuthServer, type AuthServer } from './server';
-export { runAuthMigrations } from './main-migrate';
+export { runAuthMigrations } from './storage/migrations';
 export { runCli, type CliIo } from './cli/run-cli';
 export { PUSH_API_AUDIENCE, API_SCOPES, type ApiScope } from './provider/api';

@@ -2,17 +2,19 @@ import { sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
-import { closeHttpServer, listening } from '@secret-push/runtime';
+import { OPERATIONS_PATHS, closeHttpServer, createReadiness, listening } from '@secret-push/runtime';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import type { AuthConfig } from './config';
-import { ClientAuthThrottle, installClientThrottle } from './http/client-auth-throttle';
-import { createAuthMetrics } from './http/metrics';
 import {
+  authorizationServerMetadata,
   observeRequests,
-  operationalEndpoints,
   responseFixups,
   throttleFailedClientAuth,
 } from './http/middleware';
+import { operationalEndpoints } from './http/operations';
+import { createAuthMetrics } from './observability/metrics';
+import { ClientAuthThrottle } from './policy/client-auth-throttle';
+import { installClientThrottle } from './provider/client-throttle';
 import { createProvider } from './provider/create-provider';
 import { attachProviderEvents } from './provider/events';
 import type { AuthDatabase } from './storage/database';
@@ -44,7 +46,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   provider.use(
     observeRequests(
       createHttpLogger(logger, {
-        ignorePaths: ['/healthz', '/readyz', '/metrics'],
+        ignorePaths: [...OPERATIONS_PATHS],
         slowMs: config.logSlowRequestMs,
       }),
       metrics,
@@ -52,10 +54,15 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   );
   provider.use(
     operationalEndpoints({
-      checks: { database: () => sql`select 1`.execute(db), redis: () => redis.ping() },
-      metrics,
+      // Both are required: tokens are stored in the database, the failed-auth throttle in Redis.
+      readiness: createReadiness({
+        database: { check: () => sql`select 1`.execute(db), required: true },
+        redis: { check: () => redis.ping(), required: true },
+      }),
+      registry: metrics.registry,
     }),
   );
+  provider.use(authorizationServerMetadata());
   provider.use(throttleFailedClientAuth(throttle));
   provider.use(responseFixups());
 

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from '@secret-push/config';
-import { loadPushConfig } from './config';
+import { loadPushConfig, loadPushMigrateConfig } from './config';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const base = {
@@ -12,9 +15,12 @@ const base = {
   PUSH_ENCRYPTION_KEYS: `${key('k2')},${key('k1')}`,
 };
 
-function problems(env: Record<string, string>): string[] {
+type Env = Record<string, string>;
+
+/** The problems a loader's ConfigError lists (none when it loads). */
+function problems(env: Env, load: (env: Env) => unknown = loadPushConfig): string[] {
   try {
-    loadPushConfig(env);
+    load(env);
     return [];
   } catch (err) {
     if (err instanceof ConfigError) return err.problems;
@@ -69,5 +75,35 @@ describe('loadPushConfig', () => {
       'PUSH_PUBLIC_URL: required in production',
       'PUSH_ENCRYPTION_KEYS: development keys (id "dev-…") are refused in production',
     ]);
+  });
+});
+
+describe('loadPushMigrateConfig', () => {
+  it("reads the database URL alone, from the variable or its file, ignoring the job's other variables", () => {
+    // The migrate Job gets the whole push ConfigMap: nothing but the URL may be required of it.
+    const jobEnv = { NODE_ENV: 'production', PUSH_PORT: '3000', PUSH_DATABASE_URL: base.PUSH_DATABASE_URL };
+    expect(loadPushMigrateConfig(jobEnv)).toEqual({ db: { url: 'postgres://u@db/push' } });
+    const dir = mkdtempSync(join(tmpdir(), 'push-migrate-config-'));
+    try {
+      writeFileSync(join(dir, 'url'), 'postgresql://u:p@db:5432/push\n');
+      expect(loadPushMigrateConfig({ PUSH_DATABASE_URL_FILE: join(dir, 'url') }).db.url).toBe(
+        'postgresql://u:p@db:5432/push',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists what is wrong with the URL as a config error', () => {
+    expect(problems({}, loadPushMigrateConfig)).toEqual([expect.stringMatching(/^PUSH_DATABASE_URL: /)]);
+    expect(problems({ PUSH_DATABASE_URL: 'mysql://u@db/push' }, loadPushMigrateConfig)).toEqual([
+      expect.stringMatching(/^PUSH_DATABASE_URL: /),
+    ]);
+    expect(
+      problems(
+        { PUSH_DATABASE_URL: base.PUSH_DATABASE_URL, PUSH_DATABASE_URL_FILE: '/x' },
+        loadPushMigrateConfig,
+      ),
+    ).toEqual(['PUSH_DATABASE_URL: set either PUSH_DATABASE_URL or PUSH_DATABASE_URL_FILE, not both']);
   });
 });

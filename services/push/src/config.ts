@@ -226,3 +226,17 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
 }
 
 export type PushConfig = ReturnType<typeof loadPushConfig>;
+
+const migrateSchema = z.object({ PUSH_DATABASE_URL: storageEnv.PUSH_DATABASE_URL });
+
+/**
+ * What `main-migrate.ts` needs: the database URL alone (PUSH_DATABASE_URL or
+ * PUSH_DATABASE_URL_FILE); the job's other variables (the push ConfigMap) are ignored.
+ */
+export function loadPushMigrateConfig(env: Record<string, string | undefined>) {
+  return parseEnv(migrateSchema, env, (v) => ({ db: { url: v.PUSH_DATABASE_URL } }), {
+    secretFiles: ['PUSH_DATABASE_URL'],
+  });
+}
+
+export type PushMigrateConfig = ReturnType<typeof loadPushMigrateConfig>;

@@ -1,11 +1,12 @@
-import { readSecretFiles } from '@secret-push/config';
 import { migrateDatabase, runMigrationsCommand } from '@secret-push/db-kit';
+import { loadConfigOrExit } from '@secret-push/runtime';
+import { loadPushMigrateConfig } from './config';
 import { pushMigrations } from './storage/migrations';
 
 /** Creates the push database if needed and applies pending migrations. */
 export const runPushMigrations = (url: string): Promise<string[]> => migrateDatabase(url, pushMigrations);
 
+// `node dist/main-migrate.js`; the package's index also imports this module, for runPushMigrations.
 if (require.main === module) {
-  const { env } = readSecretFiles(process.env, ['PUSH_DATABASE_URL']);
-  runMigrationsCommand('push', env.PUSH_DATABASE_URL, pushMigrations);
+  runMigrationsCommand('push', loadConfigOrExit(loadPushMigrateConfig).db.url, pushMigrations);
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
-import { closeHttpServer, listening } from '@secret-push/runtime';
+import { OPERATIONS_PATHS, closeHttpServer, createReadiness, listening } from '@secret-push/runtime';
 import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createFileService } from './domain/file-service';
@@ -37,12 +37,6 @@ export interface PushServer {
   server: Server;
   close(): Promise<void>;
 }
-
-const settle = (p: Promise<unknown>, ms: number) =>
-  Promise.race([
-    p.then(() => 'ok'),
-    new Promise<string>((resolve) => setTimeout(() => resolve('unavailable'), ms).unref()),
-  ]).catch(() => 'unavailable');
 
 /**
  * Wires the push API: database, Redis, key ring, introspection, domain service, Express app,
@@ -119,7 +113,7 @@ export async function startPushServer(
     verifier,
     logger,
     httpLogger: createHttpLogger(logger, {
-      ignorePaths: ['/healthz', '/readyz', '/metrics'],
+      ignorePaths: [...OPERATIONS_PATHS],
       maskPath: maskUrlToken,
       slowMs: config.logSlowRequestMs,
     }),
@@ -158,20 +152,14 @@ export async function startPushServer(
             ),
           }
         : undefined,
-    async readiness() {
-      const [database, redisState, objectStore] = await Promise.all([
-        settle(sql`select 1`.execute(db), 2000),
-        settle(redis.ping(), 2000),
-        store ? settle(store.check(), 2000) : Promise.resolve(undefined),
-      ]);
-      // The database is essential; without Redis, retrieval and creation still work (only passphrase
-      // attempts, which must be counted, are refused);
-      // a configured object store must be reachable (file pushes and their downloads need it).
-      return {
-        ready: database === 'ok' && objectStore !== 'unavailable',
-        checks: { database, redis: redisState, ...(objectStore ? { object_store: objectStore } : {}) },
-      };
-    },
+    // The database is essential; without Redis, retrieval and creation still work (only passphrase
+    // attempts, which must be counted, are refused); a configured object store must be reachable
+    // (file pushes and their downloads need it).
+    readiness: createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => redis.ping(), required: false },
+      ...(store ? { object_store: { check: () => store.check(), required: true } } : {}),
+    }),
     openapi,
     docsHtml: renderDocsHtml(openapi),
   });

@@ -6,7 +6,7 @@ import { type Logger, createLogger } from '@secret-push/logger';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
-import { type ExpiryWorkerService, startExpiryWorker } from './worker/worker-service';
+import { type ExpiryWorkerService, startExpiryWorker } from './worker-server';
 import { loadWorkerConfig } from './worker/worker.config';
 import type { PushDatabase } from './storage/database';
 import { pushMigrations } from './storage/migrations';

@@ -15,10 +15,11 @@ import {
 import { createProvider } from '../provider/create-provider';
 import type { AuthDatabase } from '../storage/database';
 import { createKyselyAdapter } from '../storage/kysely-adapter';
-import { runAuthMigrations } from '../main-migrate';
+import { runAuthMigrations } from '../storage/migrations';
 
 export interface CliIo {
-  env: Record<string, string | undefined>;
+  /** The environment to configure from; the process's own (through config.ts) when absent. */
+  env?: Record<string, string | undefined>;
   out(line: string): void;
   err(line: string): void;
 }

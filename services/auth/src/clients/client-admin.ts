@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { API_SCOPES, RESOURCE_SERVER_PROPERTY, isApiScope } from '../provider/api';
-import { generateClientId, generateClientSecret, hashClientSecret } from '../provider/client-secret';
+import { generateClientId, generateClientSecret, hashClientSecret } from '../policy/client-secret';
 import type { AuthDatabase } from '../storage/database';
 
 export class ClientAdminError extends Error {}

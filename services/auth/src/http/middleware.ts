@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
 import type { HttpLogger } from '@secret-push/logger';
+import type { AuthMetrics } from '../observability/metrics';
 import {
   type ClientAuthThrottle,
   type PrefetchedClientThrottle,
   basicClientId,
-} from './client-auth-throttle';
-import type { AuthMetrics } from './metrics';
+} from '../policy/client-auth-throttle';
 
 const OAUTH_ENDPOINTS = new Set(['/connect/token', '/connect/introspect', '/connect/revocation']);
 
@@ -27,65 +27,13 @@ export function observeRequests(httpLogger: HttpLogger, metrics: AuthMetrics): M
   };
 }
 
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `/healthz` (process up), `/readyz` (database and Redis reachable), `/metrics` (Prometheus). */
-export function operationalEndpoints(deps: {
-  checks: { database(): Promise<unknown>; redis(): Promise<unknown> };
-  metrics: AuthMetrics;
-}): Middleware {
+/** RFC 8414 metadata (`GET /.well-known/oauth-authorization-server`): the OpenID discovery document. */
+export function authorizationServerMetadata(): Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET') {
-      await next();
-      return;
+    if (ctx.method === 'GET' && ctx.path === '/.well-known/oauth-authorization-server') {
+      ctx.path = '/.well-known/openid-configuration';
     }
-    switch (ctx.path) {
-      case '/healthz':
-        ctx.state.route = 'healthz';
-        ctx.body = { status: 'ok' };
-        return;
-      case '/readyz': {
-        ctx.state.route = 'readyz';
-        const [database, redis] = await Promise.all([
-          withTimeout(deps.checks.database(), 2000).then(
-            () => 'ok',
-            () => 'unavailable',
-          ),
-          withTimeout(deps.checks.redis(), 2000).then(
-            () => 'ok',
-            () => 'unavailable',
-          ),
-        ]);
-        const ready = database === 'ok' && redis === 'ok';
-        ctx.status = ready ? 200 : 503;
-        ctx.body = { status: ready ? 'ready' : 'unavailable', checks: { database, redis } };
-        return;
-      }
-      case '/metrics':
-        ctx.state.route = 'metrics';
-        ctx.type = deps.metrics.registry.contentType;
-        ctx.body = await deps.metrics.registry.metrics();
-        return;
-      case '/.well-known/oauth-authorization-server':
-        // RFC 8414 metadata: the same document as OpenID discovery, which oidc-provider serves.
-        ctx.path = '/.well-known/openid-configuration';
-        await next();
-        return;
-      default:
-        await next();
-    }
+    await next();
   };
 }
 

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Adapter, type Configuration, Provider } from 'oidc-provider';
 import type { AuthConfig, Jwks } from '../config';
+import { clientSecretMatches } from '../policy/client-secret';
 import { API_SCOPES, PUSH_API_RESOURCE, RESOURCE_SERVER_PROPERTY } from './api';
-import { clientSecretMatches } from './client-secret';
 import { introspectionAllowed, resourceServerInfo, revocationAllowed } from './resource-server';
 
 /** A throwaway signing key for development and tests when AUTH_JWKS is not set (never in production). */
@@ -83,7 +83,7 @@ export function providerConfiguration(
 export function createProvider(config: AuthConfig, adapter: new (model: string) => Adapter): Provider {
   const provider = new Provider(config.issuer, providerConfiguration(config, adapter));
   provider.proxy = config.http.trustProxy;
-  // Secrets are stored as SHA-256 (see client-secret.ts); the throttle wraps this (client-auth-throttle.ts).
+  // Secrets are stored as SHA-256 (policy/client-secret.ts); installClientThrottle wraps this.
   type Compare = (this: { clientSecret?: string }, actual: string) => Promise<boolean>;
   const proto = provider.Client.prototype as unknown as { compareClientSecret: Compare };
   proto.compareClientSecret = function compareClientSecret(actual: string) {

@@ -1,7 +1,7 @@
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { Logger } from '@secret-push/logger';
-import type { ClientAuthThrottle } from '../http/client-auth-throttle';
-import type { AuthMetrics } from '../http/metrics';
+import type { AuthMetrics } from '../observability/metrics';
+import type { ClientAuthThrottle } from '../policy/client-auth-throttle';
 
 interface ProviderError extends Error {
   error?: string;

@@ -12,7 +12,7 @@ import {
   upsertPayload,
 } from './oidc-payload.repository';
 import type { OidcPayloadRow } from './oidc-payload.table';
-import { DependencyUnavailable } from '../provider/errors';
+import { DependencyUnavailable } from '../errors';
 
 /** Models whose id is itself a bearer credential: stored only as SHA-256, so a database copy cannot be replayed. */
 const TOKEN_MODELS = new Set([

@@ -44,7 +44,7 @@ describe('POST /connect/token', () => {
     expect(res.body.scope).toBe('pushes:read');
   });
 
-  // reference/oidc-provider-notes.md §5, with the RFC 6749 §5.2 codes DESIGN §3 requires.
+  // Every refusal of the token endpoint answers with its RFC 6749 §5.2 error code and status.
   it.each<[string, () => request.Test, number, Record<string, unknown>]>([
     [
       'wrong secret with Basic',

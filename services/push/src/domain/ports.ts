@@ -4,7 +4,7 @@ import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from
 /*
  * What the domain needs from the outside world, in its own terms. storage/ (PostgreSQL), files/
  * (the object store) and worker/ (the queue) implement these; the composition roots (server.ts,
- * worker/worker-service.ts) wire them. Nothing here knows a column, a bucket or a queue.
+ * worker-server.ts) wire them. Nothing here knows a column, a bucket or a queue.
  */
 
 /** A push's sealed secrets, as stored: opened by the domain with the key ring (`keyId`). */

@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { createMetricsRegistry } from '@secret-push/runtime';
 import type { PushEvents } from '../domain/push-events';
 
 /** Prometheus metrics of the push API. Route labels are route patterns, never raw paths. */
 export function createPushMetrics() {
-  const registry = createMetricsRegistry({ Registry, collectDefaultMetrics });
+  const registry = createMetricsRegistry();
   const m = {
     registry,
     requestDuration: new Histogram({

@@ -21,7 +21,7 @@ import {
   expireJobId,
   closeBull,
 } from '../worker/queues';
-import type { ExpiryWorkerService } from '../worker/worker-service';
+import type { ExpiryWorkerService } from '../worker-server';
 import { type Harness, createPush, harness, waitFor } from './helpers';
 
 // Real workers, real delays: these tests wait for seconds-long windows.

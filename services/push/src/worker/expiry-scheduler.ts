@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '@secret-push/logger';
+import { withDeadline } from '@secret-push/runtime';
 import type { Push } from '../domain/push';
 import type { PushEvents } from '../domain/push-events';
 import {
@@ -24,21 +25,14 @@ export function createExpiryScheduler(
 ): PushEvents {
   /** BullMQ waits for a lost connection instead of failing; a request must not wait with it. */
   async function bounded(what: string, pushId: string, work: Promise<unknown>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
-    });
-    work.catch(() => {}); // if it settles after the timeout, the outcome is already logged
     try {
-      await Promise.race([work, timeout]);
+      await withDeadline(work, timeoutMs, 'Redis');
     } catch (err) {
       onScheduleFailure();
       logger.warn(
         { push_id: pushId, err: (err as Error).message },
         `could not schedule ${what}; the sweep will do it`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,11 +1,12 @@
 import type { JobsOptions, QueueOptions } from 'bullmq';
+import { withDeadline } from '@secret-push/runtime';
 
 /**
  * The queue contract shared by the API (producer) and the worker (consumer). Job data holds ids
  * only, never secrets. Job ids are unique per push, so a push has at most one pending expiry job
  * (BullMQ ignores a duplicate id silently, which is what re-scheduling wants). BullMQ 5 refuses
  * ids that look like integers and ids with `:` (unless in its legacy three-part form), so the
- * separator is `-` (`expire-<push id>`, `purge-<push id>`), not the `expire:<id>` of DESIGN §5.
+ * separator is `-` (`expire-<push id>`, `purge-<push id>`), not `:` (`expire:<id>`).
  */
 export const EXPIRY_QUEUE = 'push-expiry';
 
@@ -16,7 +17,7 @@ export interface ExpireJobData {
 export type ExpiryJobName = 'expire' | 'purge' | 'sweep';
 
 export const expireJobId = (pushId: string) => `expire-${pushId}`;
-/** The purge of a file push's stored files (DESIGN §6), at `files_purge_after`. */
+/** The purge of a file push's stored files, at `files_purge_after`. */
 export const purgeJobId = (pushId: string) => `purge-${pushId}`;
 export const SWEEP_SCHEDULER_ID = 'sweep';
 
@@ -60,13 +61,9 @@ export async function closeBull(
   target: { close(): Promise<void>; disconnect(): Promise<void> },
   timeoutMs: number,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const outcome = await Promise.race([target.close().then(() => 'closed' as const), timedOut]).catch(
-    () => 'failed' as const,
-  );
-  clearTimeout(timer);
-  if (outcome !== 'closed') void target.disconnect().catch(() => {});
+  try {
+    await withDeadline(target.close(), timeoutMs, 'BullMQ close');
+  } catch {
+    void target.disconnect().catch(() => {});
+  }
 }

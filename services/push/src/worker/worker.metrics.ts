@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { createMetricsRegistry } from '@secret-push/runtime';
 
 /** Prometheus metrics of the expiry worker. */
 export function createWorkerMetrics(queue: Queue) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createMetricsRegistry();
   return {
     registry,
     expiryLag: new Histogram({

@@ -1,4 +1,4 @@
-import type { MigrationSet } from '@secret-push/db-kit';
+import { type MigrationSet, migrateDatabase } from '@secret-push/db-kit';
 import * as createOidcPayload from './2026_11_21_0001_create_oidc_payload';
 import * as partialLookupIndexes from './2026_11_21_0002_partial_lookup_indexes';
 
@@ -7,3 +7,6 @@ export const authMigrations: MigrationSet = {
   '2026_11_21_0001_create_oidc_payload': createOidcPayload,
   '2026_11_21_0002_partial_lookup_indexes': partialLookupIndexes,
 };
+
+/** Creates the auth database if needed and applies pending migrations; returns the names applied. */
+export const runAuthMigrations = (url: string): Promise<string[]> => migrateDatabase(url, authMigrations);

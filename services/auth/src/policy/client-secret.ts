@@ -4,8 +4,8 @@ const PREFIX = 'sha256:';
 
 /**
  * Client secrets are 256-bit random values, so a plain SHA-256 is as good as a slow hash here and
- * keeps the token and introspection endpoints fast (DESIGN §3). base64url has no `+ / % =`, which
- * naive Basic-auth clients mishandle.
+ * keeps the token and introspection endpoints fast (a slow hash would cost every token request
+ * its CPU time). base64url has no `+ / % =`, which naive Basic-auth clients mishandle.
  */
 export function generateClientSecret(): string {
   return randomBytes(32).toString('base64url');

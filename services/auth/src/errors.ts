@@ -1,5 +1,8 @@
 import { errors } from 'oidc-provider';
 
+// The OAuth errors this service raises itself. They live at the top of the tree so that every layer
+// may raise them: storage (a database outage), policy and provider (the client-auth throttle).
+
 /**
  * oidc-provider hides every error of status ≥ 500 behind `server_error`; a dependency outage is not
  * a bug, so it is exposed as RFC 6749 `temporarily_unavailable` with status 503.

@@ -1,9 +1,9 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
+import { createMetricsRegistry } from '@secret-push/runtime';
 
 /** Prometheus metrics of the auth service. No label is ever taken from unauthenticated input. */
 export function createAuthMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createMetricsRegistry();
   return {
     registry,
     tokensIssued: new Counter({

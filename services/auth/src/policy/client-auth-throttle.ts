@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
-import { Provider } from 'oidc-provider';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '@secret-push/logger';
-import { TooManyAttempts } from '../provider/errors';
 
 export interface ThrottleOptions {
   windowSeconds: number;
@@ -100,7 +98,10 @@ export class ClientAuthThrottle {
   }
 }
 
-/** What the request's first middleware already read for the client named in its Basic header. */
+/**
+ * What the request's first middleware already read for the client named in its Basic header; the
+ * secret comparison uses it instead of reading the counter again.
+ */
 export interface PrefetchedClientThrottle {
   clientId: string;
   wait: number;
@@ -121,24 +122,4 @@ export function basicClientId(authorization: string | undefined): string | undef
   } catch {
     return undefined;
   }
-}
-
-/** Wraps the secret comparison so a (client, IP) over its limit gets 429 before the secret is compared. */
-export function installClientThrottle(provider: Provider, throttle: ClientAuthThrottle): void {
-  type Compare = (this: { clientId: string }, actual: string) => Promise<boolean>;
-  const proto = provider.Client.prototype as unknown as { compareClientSecret: Compare };
-  const compare = proto.compareClientSecret;
-  proto.compareClientSecret = async function throttledCompare(actual: string) {
-    const ctx = Provider.ctx;
-    const pre = (ctx?.state as { clientThrottle?: PrefetchedClientThrottle } | undefined)?.clientThrottle;
-    const wait =
-      pre?.clientId === this.clientId
-        ? pre.wait
-        : await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
-    if (wait > 0) {
-      ctx?.set('Retry-After', String(wait));
-      throw new TooManyAttempts(wait);
-    }
-    return compare.call(this, actual);
-  };
 }

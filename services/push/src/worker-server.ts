@@ -1,17 +1,16 @@
-import { createServer } from 'node:http';
 import { Queue, Worker } from 'bullmq';
 import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
-import { type Closable, closeHttpServer, listening } from '@secret-push/runtime';
-import { createExpiry } from '../domain/expiry';
-import { createFilePurger } from '../domain/file-purger';
-import { createS3ObjectStore } from '../files/object-store';
-import type { PushDatabase } from '../storage/database';
-import { createFileRepository } from '../storage/file.repository';
-import { createPushRepository } from '../storage/push.repository';
-import { createExpiryScheduler } from './expiry-scheduler';
-import { expiryProcessor } from './expiry.processor';
+import { type Closable, type Readiness, createReadiness, startOperationsServer } from '@secret-push/runtime';
+import { createExpiry } from './domain/expiry';
+import { createFilePurger } from './domain/file-purger';
+import { createS3ObjectStore } from './files/object-store';
+import type { PushDatabase } from './storage/database';
+import { createFileRepository } from './storage/file.repository';
+import { createPushRepository } from './storage/push.repository';
+import { createExpiryScheduler } from './worker/expiry-scheduler';
+import { expiryProcessor } from './worker/expiry.processor';
 import {
   EXPIRY_QUEUE,
   type ExpireJobData,
@@ -20,21 +19,15 @@ import {
   bullConnection,
   bullPrefix,
   closeBull,
-} from './queues';
-import type { WorkerConfig } from './worker.config';
-import { createWorkerMetrics } from './worker.metrics';
+} from './worker/queues';
+import type { WorkerConfig } from './worker/worker.config';
+import { createWorkerMetrics } from './worker/worker.metrics';
 
 export interface ExpiryWorkerService extends Closable {
   url: string;
   worker: Worker<ExpireJobData, unknown, ExpiryJobName>;
   queue: Queue<ExpireJobData, unknown, ExpiryJobName>;
 }
-
-const check = (p: Promise<unknown>) =>
-  p.then(
-    () => 'ok',
-    () => 'unavailable',
-  );
 
 /**
  * The worker process: consumes the expiry queue (delayed `expire` jobs and the repeatable `sweep`),
@@ -52,7 +45,10 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
   const metrics = createWorkerMetrics(queue);
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
   // A file push expired here gets its purge job like one expired by the API.
-  const expiry = createExpiry({ store: createPushRepository(db), events: createExpiryScheduler(queue, logger) });
+  const expiry = createExpiry({
+    store: createPushRepository(db),
+    events: createExpiryScheduler(queue, logger),
+  });
   const worker = new Worker<ExpireJobData, unknown, ExpiryJobName>(
     EXPIRY_QUEUE,
     expiryProcessor({
@@ -79,32 +75,19 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     { name: 'sweep', data: { pushId: '' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
   );
 
-  const server = createServer((req, res) => {
-    const send = (status: number, body: string, type = 'application/json') => {
-      res.writeHead(status, { 'content-type': type }).end(body);
-    };
-    if (req.url === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));
-    if (req.url === '/readyz') {
-      void Promise.all([
-        check(sql`select 1`.execute(db)),
-        check(queue.client.then((c) => c.ping())),
-        store ? check(store.check()) : Promise.resolve(undefined),
-      ]).then(([database, redis, objectStore]) => {
-        const ready =
-          database === 'ok' && redis === 'ok' && objectStore !== 'unavailable' && worker.isRunning();
-        const checks = { database, redis, ...(objectStore ? { object_store: objectStore } : {}) };
-        send(ready ? 200 : 503, JSON.stringify({ status: ready ? 'ready' : 'unavailable', checks }));
-      });
-      return;
-    }
-    if (req.url === '/metrics') {
-      void metrics.registry.metrics().then((text) => send(200, text, metrics.registry.contentType));
-      return;
-    }
-    send(404, JSON.stringify({ error: 'Not found.', code: 'not_found' }));
+  const dependencies = createReadiness({
+    database: { check: () => sql`select 1`.execute(db), required: true },
+    redis: { check: () => queue.client.then((c) => c.ping()), required: true },
+    // A configured object store is needed to purge the files of expired file pushes.
+    ...(store ? { object_store: { check: () => store.check(), required: true } } : {}),
   });
-  server.listen(config.http.port, config.http.host);
-  const url = await listening(server, config.http.host);
+  // A worker that has stopped consuming is not ready either, whatever its dependencies answer.
+  const readiness: Readiness = async () => {
+    const report = await dependencies();
+    return { ...report, ready: report.ready && worker.isRunning() };
+  };
+  const operations = await startOperationsServer({ ...config.http, readiness, registry: metrics.registry });
+  const { url } = operations;
   logger.info(
     { url, concurrency: config.concurrency, sweep_every_s: config.sweep.intervalSeconds },
     'expiry worker running',
@@ -116,7 +99,7 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     queue,
     async close() {
       await closeBull(worker, 20_000); // waits for active jobs
-      await Promise.allSettled([closeBull(queue, 2000), closeHttpServer(server)]);
+      await Promise.allSettled([closeBull(queue, 2000), operations.close()]);
       await db.destroy();
       store?.close();
     },

@@ -1,0 +1,53 @@
+import { type Server, type ServerResponse, createServer } from 'node:http';
+import { closeHttpServer, listening } from './http-server';
+import {
+  JSON_CONTENT_TYPE,
+  type OperationsDeps,
+  type OperationsResponse,
+  operationsResponse,
+} from './operations';
+
+export interface OperationsServer {
+  /** Base URL, with the real port when port 0 was asked for. */
+  url: string;
+  server: Server;
+  /** Stops accepting and waits for the requests in flight. */
+  close(): Promise<void>;
+}
+
+const NOT_FOUND: OperationsResponse = {
+  status: 404,
+  contentType: JSON_CONTENT_TYPE,
+  body: JSON.stringify({ error: 'Not found.', code: 'not_found' }),
+};
+
+const FAILED: OperationsResponse = {
+  status: 500,
+  contentType: JSON_CONTENT_TYPE,
+  body: JSON.stringify({ error: 'Internal server error.', code: 'internal_error' }),
+};
+
+const send = (res: ServerResponse, answer: OperationsResponse) => {
+  res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+};
+
+/**
+ * `/healthz`, `/readyz` and `/metrics` on a port of their own (node:http), for a process with no
+ * web framework (the expiry worker). Every other path is 404 `{"error":"Not found.","code":"not_found"}`.
+ */
+export async function startOperationsServer(
+  options: OperationsDeps & { host: string; port: number },
+): Promise<OperationsServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    const answer = operationsResponse(path, options);
+    if (!answer) return send(res, NOT_FOUND);
+    answer.then(
+      (a) => send(res, a),
+      () => send(res, FAILED),
+    );
+  });
+  server.listen(options.port, options.host);
+  const url = await listening(server, options.host);
+  return { url, server, close: () => closeHttpServer(server) };
+}
