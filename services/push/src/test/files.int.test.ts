@@ -387,7 +387,9 @@ describe('file pushes', () => {
       await waitFor(
         async () =>
           (await s3.listKeys(`files/${pushId}/`)).length === 0 &&
-          (await s3.listKeys('files/crashed/')).length === 0,
+          (await s3.listKeys('files/crashed/')).length === 0 &&
+          // the sweep deletes objects first, then commits the intents' removal
+          (await rowCounts(push.db)).intents === '0',
         10_000,
       );
       expect((await rowCounts(push.db)).intents).toBe('0');
