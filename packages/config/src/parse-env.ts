@@ -59,11 +59,13 @@ export function parseEnv<S extends z.ZodObject, T extends object>(
   return deepFreeze(shape(result.data));
 }
 
-function deepFreeze<T>(value: T): T {
-  // Buffers (keys) cannot be frozen; they are never handed out for writing.
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
+function deepFreeze<T>(value: T, seen = new WeakSet<object>()): T {
+  // Buffers (keys) cannot be frozen; they are never handed out for writing. An object already
+  // frozen is still walked: its children may not be.
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !seen.has(value)) {
+    seen.add(value);
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const v of Object.values(value)) deepFreeze(v, seen);
   }
   return value;
 }

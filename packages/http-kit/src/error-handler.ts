@@ -35,6 +35,9 @@ const requestId = (req: Request): string => {
 /**
  * The one error middleware: renders `{error, code, request_id[, fields]}`. Messages of 4xx errors
  * are shown; anything else becomes a generic 500 (never internals) and is logged with the request id.
+ * Mount it at the end of each router whose errors it should log by their full route pattern:
+ * Express resets `req.baseUrl` when an error leaves a router, so an app-level handler logs the
+ * pattern without the router's mount path.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {

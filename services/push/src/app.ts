@@ -60,6 +60,9 @@ const pushesDisabled: RequestHandler = (_req, _res, next) =>
   next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
 
 export function createApp(deps: AppDeps): Express {
+  const renderError = errorHandler(deps.logger);
+  const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
+    renderError(toHttpError(err), req, res, next);
   const app = express();
   app.disable('x-powered-by');
   // Every API answer is `Cache-Control: no-store`, so an ETag is never used for revalidation; and a
@@ -120,6 +123,7 @@ export function createApp(deps: AppDeps): Express {
       files: deps.files,
     }),
   );
+  api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   app.use('/api/v2', api);
   if (deps.features.pushesEnabled) {
     app.use(
@@ -133,7 +137,6 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use(notFoundHandler);
-  app.use(((err, req, res, next) =>
-    errorHandler(deps.logger)(toHttpError(err), req, res, next)) as express.ErrorRequestHandler);
+  app.use(handleErrors);
   return app;
 }

@@ -2,8 +2,8 @@ import type { ViewDenial } from './view-policy';
 
 /**
  * The case table of the view rule. view-policy.test.ts runs it through the pure module;
- * test/view-policy-agreement.int.test.ts runs the same cases through the SQL claim and checks
- * that both give the same answers.
+ * storage/view-rule.sql.int.test.ts runs the same cases through every SQL predicate and the visit
+ * statement, at an exact instant, and checks that both give the same answers.
  */
 export interface ViewCase {
   name: string;

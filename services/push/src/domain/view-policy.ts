@@ -1,8 +1,9 @@
 import type { ViewState } from './push';
 
 /*
- * The view rule, in one place. The database enforces the same rule atomically
- * (storage/push.sql.ts: VIEWABLE); test/view-policy-agreement.int.test.ts checks that both agree.
+ * The view rule, in one place for code. The database enforces the same rule atomically with the
+ * predicates of storage/view-rule.sql.ts; storage/view-rule.sql.int.test.ts runs this module's case
+ * table (view-policy.cases.ts) through both at exact instants and checks that they agree.
  *
  * - A push can be viewed while it is not expired, has views left, and `now < expiresAt`.
  * - The window is half-open: at `now === expiresAt` the push is past its window.
