@@ -7,7 +7,7 @@ help:
 	@echo "make up       install, build, migrate and run every service locally (Ctrl-C stops)"
 	@echo "make test     lint, typecheck, unit and integration tests"
 	@echo "make client NAME=x SCOPES=\"pushes:read pushes:write\"   print a new client's JSON credentials"
-	@echo "make validate-deploy   static checks of docker-compose.yml, the Dockerfiles and k8s/"
+	@echo "make validate-deploy   static checks of docker-compose.yml, the Dockerfile and k8s/"
 	@echo "make rehearse          2 auth, 2 push, 2 workers as processes behind round-robin proxies + smoke checks"
 
 up:
