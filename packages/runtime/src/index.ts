@@ -1,7 +1,7 @@
 export { runService, loadConfigOrExit, type Closable } from './run-service';
 export { closeHttpServer, listening } from './http-server';
 export { DeadlineExceeded, withDeadline } from './deadline';
-export { createMetricsRegistry } from './metrics-registry';
+export { createMetricsRegistry, httpRequestDuration } from './metrics-registry';
 export {
   DEFAULT_CHECK_TIMEOUT_MS,
   createReadiness,

@@ -1,5 +1,5 @@
-import { Counter, Histogram } from 'prom-client';
-import { createMetricsRegistry } from '@secret-push/runtime';
+import { Counter } from 'prom-client';
+import { createMetricsRegistry, httpRequestDuration } from '@secret-push/runtime';
 
 /** Prometheus metrics of the auth service. No label is ever taken from unauthenticated input. */
 export function createAuthMetrics() {
@@ -18,13 +18,7 @@ export function createAuthMetrics() {
       labelNames: ['endpoint', 'error', 'client_id'],
       registers: [registry],
     }),
-    requestDuration: new Histogram({
-      name: 'auth_http_request_duration_seconds',
-      help: 'HTTP request latency by route and status',
-      labelNames: ['route', 'method', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers: [registry],
-    }),
+    requestDuration: httpRequestDuration(registry, 'auth'),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import { Counter, Histogram } from 'prom-client';
-import { createMetricsRegistry } from '@secret-push/runtime';
+import { Counter } from 'prom-client';
+import { createMetricsRegistry, httpRequestDuration } from '@secret-push/runtime';
 import type { PushEvents } from '../domain/push-events';
 
 /** Prometheus metrics of the push API. Route labels are route patterns, never raw paths. */
@@ -8,13 +8,7 @@ export function createPushMetrics() {
   const registry = createMetricsRegistry();
   const m = {
     registry,
-    requestDuration: new Histogram({
-      name: 'push_http_request_duration_seconds',
-      help: 'HTTP request latency by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers: [registry],
-    }),
+    requestDuration: httpRequestDuration(registry, 'push'),
     created: new Counter({
       name: 'pushes_created_total',
       help: 'Pushes created, by kind',
