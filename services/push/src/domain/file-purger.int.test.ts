@@ -1,0 +1,289 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { type Kysely, sql } from 'kysely';
+import {
+  freshDatabase,
+  type LocalS3,
+  S3RVER_CREDENTIALS,
+  startS3,
+  type TestDatabase,
+} from '@secret-push/testing';
+import { createS3ObjectStore } from '../files/object-store';
+import type { PushDatabase } from '../storage/database';
+import { createFileRepository } from '../storage/file.repository';
+import { pushMigrations } from '../storage/migrations';
+import { createPushRepository } from '../storage/push.repository';
+import { DependencyDown } from './errors';
+import { createFilePurger } from './file-purger';
+import type { FileStore, NewFileRecord, NewPushRecord, ObjectStore, PushStore } from './ports';
+
+// createFilePurger over the real PostgreSQL file repository and a real S3-compatible server (a
+// private s3rver for this file).
+
+let database: TestDatabase<PushDatabase>;
+let db: Kysely<PushDatabase>;
+let s3: LocalS3;
+let objects: ObjectStore;
+let files: FileStore;
+let pushes: PushStore;
+
+beforeAll(async () => {
+  database = await freshDatabase<PushDatabase>('purger', pushMigrations);
+  db = database.db;
+  files = createFileRepository(db);
+  pushes = createPushRepository(db);
+  s3 = await startS3();
+  objects = createS3ObjectStore({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    bucket: s3.bucket,
+    credentials: { ...S3RVER_CREDENTIALS },
+    forcePathStyle: true,
+    checksums: 'when_required',
+    partSize: 5 * 1024 * 1024,
+    queueSize: 2,
+  });
+});
+afterAll(async () => {
+  objects.close();
+  await s3.close();
+  await database.drop();
+});
+beforeEach(async () => {
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download`.execute(db);
+});
+
+const ctx = { ip: '203.0.113.9', userAgent: 'purger-test', referrer: '' };
+
+async function put(key: string): Promise<void> {
+  await objects.upload(key, Readable.from([randomBytes(64)])).done;
+}
+
+/** A file push with `n` stored objects, created as the file service does (intent, object, commit). */
+async function filePush(n: number, over: Partial<NewPushRecord> = {}) {
+  const id = randomUUID();
+  const record: NewPushRecord = {
+    id,
+    tokenHash: randomBytes(32),
+    tokenSealed: Buffer.from('t'),
+    keyId: 'k',
+    kind: 'file',
+    owner: 'client:c',
+    name: null,
+    payloadSealed: null,
+    noteSealed: null,
+    passphraseHash: null,
+    expireAfterDays: 1,
+    expireAfterViews: 1,
+    ttlSeconds: 86_400,
+    deletableByViewer: true,
+    retrievalStep: false,
+    ...over,
+  };
+  const recs: NewFileRecord[] = [];
+  for (let position = 0; position < n; position++) {
+    const fileId = randomUUID();
+    const objectKey = `files/${id}/${fileId}`;
+    await files.insertUploadIntent(objectKey, id);
+    await put(objectKey);
+    recs.push({
+      id: fileId,
+      position,
+      objectKey,
+      filenameSealed: Buffer.from('name'),
+      contentType: 'text/plain',
+      size: 64,
+      keySealed: Buffer.from('key'),
+    });
+  }
+  await pushes.insert(record, ctx, recs);
+  return { id, record, keys: recs.map((r) => r.objectKey).sort() };
+}
+
+async function lastView(record: NewPushRecord, fileGraceSeconds: number): Promise<void> {
+  const v = await pushes.visit({
+    tokenHash: record.tokenHash,
+    ctx,
+    mode: 'view',
+    passphraseVerified: false,
+    fileGraceSeconds,
+    maxAuditEntries: 2000,
+  });
+  expect(v?.outcome === 'viewed' && v.snapshot.push.expired).toBe(true);
+}
+
+const stored = async (pushId: string) => (await s3.listKeys(`files/${pushId}/`)).sort();
+const purgedFlag = async (pushId: string) =>
+  (await db.selectFrom('push').select('files_purged').where('id', '=', pushId).executeTakeFirstOrThrow())
+    .files_purged;
+
+describe('purgeIfDue', () => {
+  it('deletes the objects, then the rows, and marks the push purged', async () => {
+    const { id, keys } = await filePush(3);
+    await pushes.expireManually(id, ctx);
+    expect(await stored(id)).toEqual(keys);
+
+    const purger = createFilePurger({ files, store: objects });
+    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 3 });
+    expect(await stored(id)).toEqual([]);
+    expect(await files.listFiles(id)).toEqual([]);
+    expect(await purgedFlag(id)).toBe(true);
+    // and again: nothing
+    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'nothing' });
+  });
+
+  it("is 'later', with the time left, during the grace period after the last view", async () => {
+    const { id, record, keys } = await filePush(1);
+    await lastView(record, 300);
+    const purger = createFilePurger({ files, store: objects });
+    const outcome = await purger.purgeIfDue(id);
+    expect(outcome.outcome).toBe('later');
+    const ms = (outcome as { ms: number }).ms;
+    expect(ms).toBeLessThanOrEqual(300_000);
+    expect(ms).toBeGreaterThan(290_000);
+    expect(await stored(id)).toEqual(keys);
+    expect(await files.listFiles(id)).toHaveLength(1);
+    expect(await purgedFlag(id)).toBe(false);
+
+    // a DELETE in the grace period makes them due now
+    expect(await files.purgeFilesNow(id)).toBe(true);
+    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 1 });
+    expect(await stored(id)).toEqual([]);
+  });
+
+  it("is 'purged' right after a last view with no grace period", async () => {
+    const { id, record } = await filePush(2);
+    await lastView(record, 0);
+    expect(await createFilePurger({ files, store: objects }).purgeIfDue(id)).toEqual({
+      outcome: 'purged',
+      objects: 2,
+    });
+    expect(await stored(id)).toEqual([]);
+  });
+
+  it("is 'nothing' for an active file push, a text push or an unknown id", async () => {
+    const { id, keys } = await filePush(1, { expireAfterViews: 3 });
+    const purger = createFilePurger({ files, store: objects });
+    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'nothing' });
+    expect(await stored(id)).toEqual(keys);
+
+    const text = randomUUID();
+    await pushes.insert(
+      {
+        id: text,
+        tokenHash: randomBytes(32),
+        tokenSealed: Buffer.from('t'),
+        keyId: 'k',
+        kind: 'text',
+        owner: null,
+        name: null,
+        payloadSealed: Buffer.from('p'),
+        noteSealed: null,
+        passphraseHash: null,
+        expireAfterDays: 1,
+        expireAfterViews: 1,
+        ttlSeconds: 60,
+        deletableByViewer: true,
+        retrievalStep: false,
+      },
+      ctx,
+    );
+    await pushes.expireManually(text, ctx);
+    expect(await purger.purgeIfDue(text)).toEqual({ outcome: 'nothing' });
+    expect(await purger.purgeIfDue(randomUUID())).toEqual({ outcome: 'nothing' });
+  });
+
+  it('with the object store down: fails, keeps the rows, and purges once it is back', async () => {
+    const { id, keys } = await filePush(2);
+    await pushes.expireManually(id, ctx);
+    const purger = createFilePurger({ files, store: objects });
+    await s3.stop();
+    try {
+      await expect(purger.purgeIfDue(id)).rejects.toBeInstanceOf(DependencyDown);
+    } finally {
+      await s3.start();
+    }
+    expect(await purgedFlag(id)).toBe(false);
+    expect(await files.listFiles(id)).toHaveLength(2);
+    expect((await files.purgeState(id)).state).toBe('due');
+    expect(await stored(id)).toEqual(keys);
+
+    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 2 });
+    expect(await stored(id)).toEqual([]);
+  });
+
+  it('runs again after objects were deleted but the rows were not marked (objects already gone are fine)', async () => {
+    const { id, keys } = await filePush(2);
+    await pushes.expireManually(id, ctx);
+    await objects.delete(keys); // a purge interrupted after the objects went
+    expect(await createFilePurger({ files, store: objects }).purgeIfDue(id)).toEqual({
+      outcome: 'purged',
+      objects: 2,
+    });
+    expect(await purgedFlag(id)).toBe(true);
+  });
+});
+
+describe('sweep', () => {
+  async function ageIntent(objectKey: string, seconds: number) {
+    await sql`update upload_intent set created_at = now() - make_interval(secs => ${seconds}) where object_key = ${objectKey}`.execute(
+      db,
+    );
+  }
+
+  it("purges the due pushes (lost jobs) and deletes stale uploads' objects, keeping everything else", async () => {
+    const deleted = await filePush(2);
+    await pushes.expireManually(deleted.id, ctx);
+    const timed = await filePush(1);
+    await sql`update push set expires_at = now() - interval '1 second' where id = ${timed.id}`.execute(db);
+    await pushes.expireIfPastWindow(timed.id);
+    const graced = await filePush(1);
+    await lastView(graced.record, 600);
+    const active = await filePush(1, { expireAfterViews: 5 });
+
+    // a crash's leftover: an object whose intent is an hour old, and an upload still in progress
+    const crashed = `files/${randomUUID()}/${randomUUID()}`;
+    await files.insertUploadIntent(crashed, randomUUID());
+    await put(crashed);
+    await ageIntent(crashed, 3600);
+    const inProgress = `files/${randomUUID()}/${randomUUID()}`;
+    await files.insertUploadIntent(inProgress, randomUUID());
+    await put(inProgress);
+
+    const purger = createFilePurger({ files, store: objects });
+    expect(await purger.sweep(10, 600)).toEqual({ purged: 2, staleObjects: 1 });
+
+    expect(await stored(deleted.id)).toEqual([]);
+    expect(await stored(timed.id)).toEqual([]);
+    expect(await purgedFlag(deleted.id)).toBe(true);
+    expect(await purgedFlag(timed.id)).toBe(true);
+    expect(await stored(graced.id)).toEqual(graced.keys);
+    expect(await stored(active.id)).toEqual(active.keys);
+    expect(await s3.listKeys(crashed)).toEqual([]);
+    expect(await s3.listKeys(inProgress)).toEqual([inProgress]);
+    const intents = await db.selectFrom('upload_intent').select('object_key').execute();
+    expect(intents.map((i) => i.object_key)).toEqual([inProgress]);
+
+    // nothing left to do
+    expect(await purger.sweep(10, 600)).toEqual({ purged: 0, staleObjects: 0 });
+  });
+
+  it('keeps stale intents when the object store is down, for the next sweep', async () => {
+    const crashed = `files/${randomUUID()}/${randomUUID()}`;
+    await files.insertUploadIntent(crashed, randomUUID());
+    await put(crashed);
+    await ageIntent(crashed, 3600);
+    const purger = createFilePurger({ files, store: objects });
+    await s3.stop();
+    try {
+      await expect(purger.sweep(10, 600)).rejects.toBeInstanceOf(DependencyDown);
+    } finally {
+      await s3.start();
+    }
+    expect(await db.selectFrom('upload_intent').select('object_key').execute()).toEqual([
+      { object_key: crashed },
+    ]);
+    expect(await purger.sweep(10, 600)).toEqual({ purged: 0, staleObjects: 1 });
+    expect(await s3.listKeys(crashed)).toEqual([]);
+  });
+});

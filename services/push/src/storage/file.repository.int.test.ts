@@ -1,0 +1,463 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { createKysely } from '@secret-push/db-kit';
+import { freshDatabase, type TestDatabase } from '@secret-push/testing';
+import { UploadIntentLost } from '../domain/errors';
+import type { FileStore, NewFileRecord, NewPushRecord, PushStore, Visit } from '../domain/ports';
+import type { AuditContext } from '../domain/push';
+import type { PushDatabase } from './database';
+import { createFileRepository } from './file.repository';
+import { pushMigrations } from './migrations';
+import { createPushRepository } from './push.repository';
+
+// createFileRepository against a real PostgreSQL, with pushes made and viewed through the real
+// push repository. Time is moved by rewriting timestamps in the database.
+
+let database: TestDatabase<PushDatabase>;
+let db: Kysely<PushDatabase>;
+let files: FileStore;
+let pushes: PushStore;
+/** A second pool, wide enough that concurrent calls really run on separate connections. */
+let wide: Kysely<PushDatabase>;
+let wideFiles: FileStore;
+
+beforeAll(async () => {
+  database = await freshDatabase<PushDatabase>('filerepo', pushMigrations);
+  db = database.db;
+  files = createFileRepository(db);
+  pushes = createPushRepository(db);
+  wide = createKysely<PushDatabase>({ url: database.url, poolSize: 25 });
+  wideFiles = createFileRepository(wide);
+});
+afterAll(async () => {
+  await wide.destroy();
+  await database.drop();
+});
+beforeEach(async () => {
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download`.execute(db);
+});
+
+const ctx: AuditContext = { ip: '198.51.100.4', userAgent: 'file-repo-test', referrer: '' };
+
+function pushRecord(over: Partial<NewPushRecord> = {}): NewPushRecord {
+  return {
+    id: randomUUID(),
+    tokenHash: randomBytes(32),
+    tokenSealed: Buffer.from('sealed-token'),
+    keyId: 'k7',
+    kind: 'file',
+    owner: 'client:c',
+    name: null,
+    payloadSealed: null,
+    noteSealed: null,
+    passphraseHash: null,
+    expireAfterDays: 1,
+    expireAfterViews: 3,
+    ttlSeconds: 86_400,
+    deletableByViewer: true,
+    retrievalStep: false,
+    ...over,
+  };
+}
+
+function fileRecord(pushId: string, position: number): NewFileRecord {
+  const id = randomUUID();
+  return {
+    id,
+    position,
+    objectKey: `files/${pushId}/${id}`,
+    filenameSealed: Buffer.from(`sealed-name-${position}`),
+    contentType: 'application/pdf',
+    size: 1000 + position,
+    keySealed: Buffer.from(`sealed-key-${position}`),
+  };
+}
+
+/** A file push with `n` files, its intents recorded first as the file service does. */
+async function filePush(n = 2, over: Partial<NewPushRecord> = {}) {
+  const r = pushRecord(over);
+  const recs = Array.from({ length: n }, (_, i) => fileRecord(r.id, i));
+  for (const f of recs) await files.insertUploadIntent(f.objectKey, r.id);
+  await pushes.insert(r, ctx, recs);
+  return { r, recs };
+}
+
+async function view(
+  r: NewPushRecord,
+  fileGraceSeconds = 600,
+): Promise<Extract<Visit, { outcome: 'viewed' }>> {
+  const v = await pushes.visit({
+    tokenHash: r.tokenHash,
+    ctx,
+    mode: 'view',
+    passphraseVerified: false,
+    fileGraceSeconds,
+    maxAuditEntries: 2000,
+  });
+  expect(v?.outcome).toBe('viewed');
+  return v as Extract<Visit, { outcome: 'viewed' }>;
+}
+
+const intents = async () =>
+  (await db.selectFrom('upload_intent').select('object_key').orderBy('object_key').execute()).map(
+    (i) => i.object_key,
+  );
+
+async function pushRow(id: string) {
+  return db.selectFrom('push').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Sets files_purge_after to `seconds` from the database's now. */
+async function purgeAfter(pushId: string, seconds: number): Promise<void> {
+  await sql`update push set files_purge_after = now() + make_interval(secs => ${seconds}) where id = ${pushId}`.execute(
+    db,
+  );
+}
+
+describe('upload intents', () => {
+  it('are inserted and deleted by object key', async () => {
+    const pushId = randomUUID();
+    await files.insertUploadIntent('files/x/1', pushId);
+    await files.insertUploadIntent('files/x/2', pushId);
+    await files.insertUploadIntent('files/x/3', pushId);
+    expect(await intents()).toEqual(['files/x/1', 'files/x/2', 'files/x/3']);
+    await files.deleteUploadIntents(['files/x/1', 'files/x/3', 'files/x/unknown']);
+    expect(await intents()).toEqual(['files/x/2']);
+    await files.deleteUploadIntents([]);
+    expect(await intents()).toEqual(['files/x/2']);
+  });
+
+  it('refuse a duplicate object key', async () => {
+    await files.insertUploadIntent('files/dup', randomUUID());
+    await expect(files.insertUploadIntent('files/dup', randomUUID())).rejects.toThrow();
+  });
+});
+
+describe('insert of a file push (push repository)', () => {
+  it('stores the files and consumes the intents; listFiles returns them by position', async () => {
+    const r = pushRecord();
+    const recs = [fileRecord(r.id, 2), fileRecord(r.id, 0), fileRecord(r.id, 1)];
+    for (const f of recs) await files.insertUploadIntent(f.objectKey, r.id);
+    await files.insertUploadIntent('files/other/leftover', randomUUID());
+    await pushes.insert(r, ctx, recs);
+
+    expect(await intents()).toEqual(['files/other/leftover']);
+    const listed = await files.listFiles(r.id);
+    expect(listed).toEqual(
+      [recs[1]!, recs[2]!, recs[0]!].map((f) => ({
+        id: f.id,
+        objectKey: f.objectKey,
+        filenameSealed: f.filenameSealed,
+        contentType: f.contentType,
+        size: f.size,
+        keySealed: f.keySealed,
+      })),
+    );
+    expect(typeof listed[0]!.size).toBe('number');
+    expect(await files.listFiles(randomUUID())).toEqual([]);
+  });
+
+  it('throws UploadIntentLost when an intent is missing, and keeps nothing', async () => {
+    const r = pushRecord();
+    const recs = [fileRecord(r.id, 0), fileRecord(r.id, 1)];
+    await files.insertUploadIntent(recs[0]!.objectKey, r.id); // the second one was swept meanwhile
+    await expect(pushes.insert(r, ctx, recs)).rejects.toBeInstanceOf(UploadIntentLost);
+
+    expect(await db.selectFrom('push').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('push_file').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('audit_entry').selectAll().execute()).toEqual([]);
+    // rolled back: the intent that was there is still there, for the sweep
+    expect(await intents()).toEqual([recs[0]!.objectKey]);
+  });
+});
+
+describe('claimDownload', () => {
+  it('counts at most `max` downloads per view and file', async () => {
+    const { r, recs } = await filePush(2);
+    const v1 = await view(r);
+    const link = (fileId: string, viewId = v1.viewId) => ({ pushId: r.id, fileId, viewId });
+
+    const g1 = await files.claimDownload(link(recs[0]!.id), 2);
+    expect(g1).toEqual({
+      file: {
+        id: recs[0]!.id,
+        objectKey: recs[0]!.objectKey,
+        filenameSealed: recs[0]!.filenameSealed,
+        contentType: 'application/pdf',
+        size: 1000,
+        keySealed: recs[0]!.keySealed,
+      },
+      keyId: 'k7',
+      downloads: 1,
+    });
+    expect((await files.claimDownload(link(recs[0]!.id), 2))?.downloads).toBe(2);
+    expect(await files.claimDownload(link(recs[0]!.id), 2)).toBeUndefined();
+    // each file has its own counter under the view…
+    expect((await files.claimDownload(link(recs[1]!.id), 2))?.downloads).toBe(1);
+    // …and each view its own
+    const v2 = await view(r);
+    expect((await files.claimDownload(link(recs[0]!.id, v2.viewId), 2))?.downloads).toBe(1);
+    expect(await files.claimDownload(link(recs[0]!.id), 2)).toBeUndefined();
+  });
+
+  it('only under a `view` entry of that push, for a file of that push', async () => {
+    const { r, recs } = await filePush(1);
+    const { r: other, recs: otherFiles } = await filePush(1);
+    const v = await view(r);
+    const vOther = await view(other);
+    const [creation] = await db
+      .selectFrom('audit_entry')
+      .select('id')
+      .where('push_id', '=', r.id)
+      .where('kind', '=', 'creation')
+      .execute();
+
+    // another push's view
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: vOther.viewId }, 3),
+    ).toBeUndefined();
+    // an entry of this push that is not a view
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: String(creation!.id) }, 3),
+    ).toBeUndefined();
+    // a file of another push, under this push's view
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: otherFiles[0]!.id, viewId: v.viewId }, 3),
+    ).toBeUndefined();
+    // the push id must match the view's and the file's
+    expect(
+      await files.claimDownload({ pushId: other.id, fileId: recs[0]!.id, viewId: v.viewId }, 3),
+    ).toBeUndefined();
+    // unknown view id
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: '999999999' }, 3),
+    ).toBeUndefined();
+    // nothing of the above was counted
+    expect(await db.selectFrom('file_download').selectAll().execute()).toEqual([]);
+    // and the right link works
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId }, 3),
+    ).toBeDefined();
+  });
+
+  it('after the last view: only until files_purge_after (the grace period)', async () => {
+    const { r, recs } = await filePush(1, { expireAfterViews: 1 });
+    const v = await view(r, 600);
+    const link = { pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId };
+    expect(v.snapshot.push.expired).toBe(true);
+    expect((await files.claimDownload(link, 5))?.downloads).toBe(1);
+    await purgeAfter(r.id, -1);
+    expect(await files.claimDownload(link, 5)).toBeUndefined();
+  });
+
+  it('after a last view with no grace period: not at all', async () => {
+    const { r, recs } = await filePush(1, { expireAfterViews: 1 });
+    const v = await view(r, 0);
+    expect(
+      await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId }, 5),
+    ).toBeUndefined();
+  });
+
+  it('not after the window passed, nor after a DELETE', async () => {
+    const { r, recs } = await filePush(1);
+    const v = await view(r);
+    const link = { pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId };
+    await sql`update push set expires_at = now() - interval '1 second' where id = ${r.id}`.execute(db);
+    expect(await files.claimDownload(link, 5)).toBeUndefined(); // past window, not yet flagged
+    await pushes.expireIfPastWindow(r.id);
+    expect(await files.claimDownload(link, 5)).toBeUndefined();
+
+    const { r: d, recs: dFiles } = await filePush(1);
+    const dv = await view(d);
+    await pushes.expireManually(d.id, ctx);
+    expect(
+      await files.claimDownload({ pushId: d.id, fileId: dFiles[0]!.id, viewId: dv.viewId }, 5),
+    ).toBeUndefined();
+  });
+
+  it('never once the files are purged, even within the window', async () => {
+    const { r, recs } = await filePush(1);
+    const v = await view(r);
+    const link = { pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId };
+    expect(await files.claimDownload(link, 5)).toBeDefined();
+    await sql`update push set files_purged = true where id = ${r.id}`.execute(db);
+    expect(await files.claimDownload(link, 5)).toBeUndefined();
+  });
+
+  it('concurrent claims never exceed max', async () => {
+    const { r, recs } = await filePush(1);
+    const v = await view(r);
+    const link = { pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId };
+    const grants = await Promise.all(Array.from({ length: 20 }, () => wideFiles.claimDownload(link, 3)));
+    const ok = grants.filter((g) => g !== undefined);
+    expect(ok.map((g) => g.downloads).sort()).toEqual([1, 2, 3]);
+    const counter = await db.selectFrom('file_download').selectAll().execute();
+    expect(counter).toEqual([expect.objectContaining({ downloads: 3 })]);
+  });
+});
+
+describe('purging', () => {
+  it('purgeState: none while active, later in the grace period, due after purgeFilesNow, none once purged', async () => {
+    const { r, recs } = await filePush(2, { expireAfterViews: 1 });
+    expect(await files.purgeState(r.id)).toEqual({ state: 'none' });
+    expect(await files.purgeFilesNow(r.id)).toBe(false); // not expired: nothing to bring forward
+
+    await view(r, 600);
+    const later = await files.purgeState(r.id);
+    expect(later.state).toBe('later');
+    const ms = (later as { ms: number }).ms;
+    expect(ms).toBeLessThanOrEqual(600_000);
+    expect(ms).toBeGreaterThan(590_000);
+
+    expect(await files.purgeFilesNow(r.id)).toBe(true);
+    expect(await files.purgeFilesNow(r.id)).toBe(false); // already due
+    const due = await files.purgeState(r.id);
+    expect(due.state).toBe('due');
+    expect([...(due as { objectKeys: string[] }).objectKeys].sort()).toEqual(
+      recs.map((f) => f.objectKey).sort(),
+    );
+
+    await files.markFilesPurged(r.id);
+    expect(await files.purgeState(r.id)).toEqual({ state: 'none' });
+    expect(await files.listFiles(r.id)).toEqual([]);
+    expect((await pushRow(r.id)).files_purged).toBe(true);
+    expect(await files.purgeFilesNow(r.id)).toBe(false);
+  });
+
+  it('purgeState: due at once after a time expiry or a DELETE; none for a text push or an unknown id', async () => {
+    const { r } = await filePush(1);
+    await pushes.expireManually(r.id, ctx);
+    expect((await files.purgeState(r.id)).state).toBe('due');
+
+    const { r: timed } = await filePush(1);
+    await sql`update push set expires_at = now() - interval '1 second' where id = ${timed.id}`.execute(db);
+    await pushes.expireIfPastWindow(timed.id);
+    expect((await files.purgeState(timed.id)).state).toBe('due');
+
+    const text = pushRecord({ kind: 'text', payloadSealed: Buffer.from('p') });
+    await pushes.insert(text, ctx);
+    await pushes.expireManually(text.id, ctx);
+    expect(await files.purgeState(text.id)).toEqual({ state: 'none' });
+    expect(await files.purgeState(randomUUID())).toEqual({ state: 'none' });
+  });
+
+  it('markFilesPurged removes the rows and their download counters', async () => {
+    const { r, recs } = await filePush(1);
+    const v = await view(r);
+    await files.claimDownload({ pushId: r.id, fileId: recs[0]!.id, viewId: v.viewId }, 3);
+    await pushes.expireManually(r.id, ctx);
+    await files.markFilesPurged(r.id);
+    expect(await db.selectFrom('push_file').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('file_download').selectAll().execute()).toEqual([]);
+    expect((await pushRow(r.id)).files_purged).toBe(true);
+  });
+
+  it('pushesWithFilesDue: due and unpurged only, oldest first, at most `batch`', async () => {
+    const a = (await filePush(1)).r.id;
+    const b = (await filePush(1)).r.id;
+    const c = (await filePush(1)).r.id;
+    const laterId = (await filePush(1)).r.id;
+    const purged = (await filePush(1)).r.id;
+    await filePush(1); // active: never due
+    for (const id of [a, b, c, laterId, purged]) await pushes.expireManually(id, ctx);
+    await purgeAfter(a, -20);
+    await purgeAfter(b, -30);
+    await purgeAfter(c, -10);
+    await purgeAfter(laterId, 60);
+    await purgeAfter(purged, -40);
+    await files.markFilesPurged(purged);
+
+    expect(await files.pushesWithFilesDue(10)).toEqual([b, a, c]);
+    expect(await files.pushesWithFilesDue(2)).toEqual([b, a]);
+  });
+});
+
+describe('sweepStaleUploadIntents', () => {
+  /** A deleteObjects callback that only collects the keys it is handed. */
+  const collect = (into: string[]) => (keys: string[]) => {
+    into.push(...keys);
+    return Promise.resolve();
+  };
+
+  async function age(objectKey: string, seconds: number) {
+    await sql`update upload_intent set created_at = now() - make_interval(secs => ${seconds}) where object_key = ${objectKey}`.execute(
+      db,
+    );
+  }
+
+  it('hands old intents to the callback, oldest first, then deletes them', async () => {
+    const pushId = randomUUID();
+    for (const k of ['old-1', 'old-2', 'old-3', 'fresh']) await files.insertUploadIntent(k, pushId);
+    await age('old-1', 3600);
+    await age('old-2', 7200);
+    await age('old-3', 120);
+
+    const handed: string[][] = [];
+    const n = await files.sweepStaleUploadIntents(300, 10, (keys) => {
+      handed.push(keys);
+      return Promise.resolve();
+    });
+    expect(n).toBe(2);
+    expect(handed).toEqual([['old-2', 'old-1']]);
+    expect(await intents()).toEqual(['fresh', 'old-3']);
+
+    // nothing stale: the callback is not called
+    const none = jest.fn(async () => {});
+    expect(await files.sweepStaleUploadIntents(300, 10, none)).toBe(0);
+    expect(none).not.toHaveBeenCalled();
+  });
+
+  it('takes at most `batch`', async () => {
+    for (const k of ['a', 'b', 'c']) {
+      await files.insertUploadIntent(k, randomUUID());
+      await age(k, 1000);
+    }
+    const handed: string[] = [];
+    expect(await files.sweepStaleUploadIntents(60, 2, collect(handed))).toBe(2);
+    expect(handed).toHaveLength(2);
+    expect(await intents()).toHaveLength(1);
+  });
+
+  it('keeps the intents when the callback throws', async () => {
+    await files.insertUploadIntent('kept', randomUUID());
+    await age('kept', 3600);
+    await expect(
+      files.sweepStaleUploadIntents(60, 10, () => Promise.reject(new Error('store down'))),
+    ).rejects.toThrow('store down');
+    expect(await intents()).toEqual(['kept']);
+    const handed: string[] = [];
+    expect(await files.sweepStaleUploadIntents(60, 10, collect(handed))).toBe(1);
+    expect(handed).toEqual(['kept']);
+  });
+
+  it('concurrent sweeps never hand the same intent twice', async () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `stale-${String(i).padStart(2, '0')}`);
+    for (const k of keys) await files.insertUploadIntent(k, randomUUID());
+    await sql`update upload_intent set created_at = now() - interval '1 hour'`.execute(db);
+    const handed: string[] = [];
+    const slowDelete = async (batch: string[]) => {
+      handed.push(...batch);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    const counts = await Promise.all([
+      wideFiles.sweepStaleUploadIntents(60, 5, slowDelete),
+      wideFiles.sweepStaleUploadIntents(60, 5, slowDelete),
+      wideFiles.sweepStaleUploadIntents(60, 5, slowDelete),
+    ]);
+    expect(counts.reduce((s, n) => s + n, 0)).toBe(12);
+    expect([...handed].sort()).toEqual(keys);
+    expect(await intents()).toEqual([]);
+  });
+
+  it('a create whose intent was swept fails with UploadIntentLost instead of keeping a file without its object', async () => {
+    const r = pushRecord();
+    const rec = fileRecord(r.id, 0);
+    await files.insertUploadIntent(rec.objectKey, r.id);
+    await age(rec.objectKey, 3600);
+    const deleted: string[] = [];
+    await files.sweepStaleUploadIntents(60, 10, collect(deleted));
+    expect(deleted).toEqual([rec.objectKey]);
+    await expect(pushes.insert(r, ctx, [rec])).rejects.toBeInstanceOf(UploadIntentLost);
+    expect(await files.listFiles(r.id)).toEqual([]);
+  });
+});
