@@ -106,6 +106,7 @@ async function lastView(record: NewPushRecord, fileGraceSeconds: number): Promis
     ctx,
     mode: 'view',
     passphraseVerified: false,
+    likelyViewable: true,
     fileGraceSeconds,
     maxAuditEntries: 2000,
   });

@@ -81,6 +81,11 @@ export interface VisitRequest {
   /** `view` claims a view when the rule allows it; `open` never does. */
   mode: 'view' | 'open';
   passphraseVerified: boolean;
+  /**
+   * The caller expects the view to be granted (no passphrase involved): the store may try a leaner
+   * claim first and explain a miss with a second statement. False: one statement whatever happens.
+   */
+  likelyViewable: boolean;
   /** A file push's files stay downloadable this long after its last view. */
   fileGraceSeconds: number;
   maxAuditEntries: number;
@@ -90,7 +95,10 @@ export interface VisitRequest {
 export interface PushStore {
   insert(record: NewPushRecord, ctx: AuditContext, files?: NewFileRecord[]): Promise<PushSnapshot>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredPush | undefined>;
-  /** One statement: claim a view, or explain and audit the refusal; undefined for an unknown token. */
+  /**
+   * Claim a view, or explain and audit the refusal; undefined for an unknown token. One statement,
+   * or two when `likelyViewable` and the view is refused.
+   */
   visit(request: VisitRequest): Promise<Visit | undefined>;
   /** Expires the push if its window has passed (audited `expire_by_time`); undefined otherwise. */
   expireIfPastWindow(pushId: string): Promise<PushSnapshot | undefined>;

@@ -77,12 +77,19 @@ export function createPushService(deps: PushServiceDeps) {
     return find(urlToken);
   }
 
-  const visit = (tokenHash: Buffer, ctx: AuditContext, mode: 'view' | 'open', passphraseVerified: boolean) =>
+  const visit = (
+    tokenHash: Buffer,
+    ctx: AuditContext,
+    mode: 'view' | 'open',
+    passphrase?: 'verified' | 'unverified',
+  ) =>
     store.visit({
       tokenHash,
       ctx,
       mode,
-      passphraseVerified,
+      passphraseVerified: passphrase === 'verified',
+      // Without a passphrase most views are granted: the store can claim in its leanest statement.
+      likelyViewable: mode === 'view' && passphrase === undefined,
       fileGraceSeconds: deps.fileGraceSeconds,
       maxAuditEntries: deps.maxAuditEntries,
     });
@@ -167,7 +174,7 @@ export function createPushService(deps: PushServiceDeps) {
       const given = passphrase !== undefined && passphrase !== '' ? passphrase : undefined;
       if (!isWellFormedUrlToken(urlToken)) throw new PushNotFound();
       const tokenHash = hashUrlToken(urlToken);
-      if (given === undefined) return retrieved(await visit(tokenHash, ctx, 'view', false));
+      if (given === undefined) return retrieved(await visit(tokenHash, ctx, 'view'));
 
       await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
       const found = await find(urlToken);
@@ -178,9 +185,9 @@ export function createPushService(deps: PushServiceDeps) {
           await store.recordCappedAudit(found.push.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
           throw new PassphraseRejected();
         }
-        return retrieved(await visit(tokenHash, ctx, 'view', true));
+        return retrieved(await visit(tokenHash, ctx, 'view', 'verified'));
       }
-      return retrieved(await visit(tokenHash, ctx, 'view', false));
+      return retrieved(await visit(tokenHash, ctx, 'view', 'unverified'));
     },
 
     /**
@@ -190,7 +197,7 @@ export function createPushService(deps: PushServiceDeps) {
      */
     async open(urlToken: string, ctx: AuditContext): Promise<PushSnapshot> {
       const visited = isWellFormedUrlToken(urlToken)
-        ? await visit(hashUrlToken(urlToken), ctx, 'open', false)
+        ? await visit(hashUrlToken(urlToken), ctx, 'open')
         : undefined;
       if (!visited) throw new PushNotFound();
       await announce(visited);

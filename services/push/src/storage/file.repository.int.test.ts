@@ -91,6 +91,7 @@ async function view(
     ctx,
     mode: 'view',
     passphraseVerified: false,
+    likelyViewable: true,
     fileGraceSeconds,
     maxAuditEntries: 2000,
   });

@@ -71,6 +71,7 @@ function visitOf(r: NewPushRecord, over: Partial<VisitRequest> = {}): VisitReque
     ctx,
     mode: 'view',
     passphraseVerified: false,
+    likelyViewable: true,
     fileGraceSeconds: 600,
     maxAuditEntries: 2000,
     ...over,

@@ -5,7 +5,7 @@ import { VIEW_CASES, type ViewCase } from '../domain/view-policy.cases';
 import { canView, consumeView, isPastWindow, viewsRemaining } from '../domain/view-policy';
 import type { PushDatabase } from './database';
 import { pushMigrations } from './migrations';
-import { visitStatement } from './push.repository';
+import { claimStatement, visitStatement } from './push.repository';
 import { hasViewsLeft, instant, isLastView, pastWindow, viewable, withinWindow } from './view-rule.sql';
 
 let database: TestDatabase<PushDatabase>;
@@ -79,6 +79,7 @@ describe('view rule: the visit statement claims exactly when the pure module all
         ctx,
         mode: 'view',
         passphraseVerified: false,
+        likelyViewable: false,
         fileGraceSeconds: 600,
         maxAuditEntries: 2000,
       },
@@ -105,6 +106,40 @@ describe('view rule: the visit statement claims exactly when the pure module all
       expect(visit!.outcome === 'refused' && visit!.expiredByTime).toBe(
         !c.expired && isPastWindow(state, AT),
       );
+    }
+  });
+});
+
+describe('view rule: the lean claim statement claims exactly when the pure module allows a view', () => {
+  it.each(VIEW_CASES)('$name', async (c) => {
+    const { id, tokenHash } = await insertCase(c);
+    const claimed = await claimStatement(
+      database.db,
+      {
+        tokenHash,
+        ctx,
+        mode: 'view',
+        passphraseVerified: false,
+        likelyViewable: true,
+        fileGraceSeconds: 600,
+        maxAuditEntries: 2000,
+      },
+      instant(AT),
+    );
+    const state = stateOf(c);
+    const check = canView(state, AT);
+    expect(claimed !== undefined).toBe(check.ok);
+    const after = await sql<{ views: number; expired: boolean; payload_sealed: Buffer | null }>`
+      select views, expired, payload_sealed from push where id = ${id}`.execute(database.db);
+    if (check.ok) {
+      const { next, burned } = consumeView(state, AT);
+      expect(claimed!.snapshot.push.views).toBe(next.views);
+      expect(claimed!.snapshot.push.expired).toBe(burned);
+      expect(claimed!.payloadSealed).toEqual(Buffer.from('sealed'));
+      expect(after.rows[0]!.payload_sealed).toEqual(burned ? null : Buffer.from('sealed'));
+    } else {
+      // A miss changes nothing: the full statement explains it.
+      expect(after.rows[0]).toMatchObject({ views: c.views, expired: c.expired });
     }
   });
 });

@@ -144,7 +144,7 @@ describe('a retrieve runs at most two SQL statements', () => {
       'viewed',
       1,
     ],
-    ['unknown token', () => Promise.resolve({ token: generateUrlToken() }), PushNotFound.name, 1],
+    ['unknown token', () => Promise.resolve({ token: generateUrlToken() }), PushNotFound.name, 2],
     [
       'already used up',
       async () => {
@@ -153,7 +153,7 @@ describe('a retrieve runs at most two SQL statements', () => {
         return { token };
       },
       'expired',
-      1,
+      2,
     ],
     [
       'past its window (expired by this read)',
@@ -165,13 +165,13 @@ describe('a retrieve runs at most two SQL statements', () => {
         return { token: made.urlToken };
       },
       'expired',
-      1,
+      2,
     ],
     [
       'passphrase missing',
       async () => ({ token: await created({ passphrase: 'right' }) }),
       PassphraseRejected.name,
-      1,
+      2,
     ],
     [
       'passphrase wrong',
