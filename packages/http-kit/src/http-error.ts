@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'passphrase_required',
   'payload_too_large',
   'unsupported_media_type',
+  'method_not_allowed',
   'validation_failed',
   'rate_limited',
   'dependency_unavailable',

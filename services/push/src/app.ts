@@ -10,6 +10,7 @@ import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/introspection-client';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
+import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
 import { type versionBody, versionHandler } from './http/version.routes';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(deps.httpLogger);
   app.use(observeRequests(deps.metrics));
   app.use(securityHeaders());
+  app.use(refuseConsumingHead);
 
   const operations = { readiness: deps.readiness, registry: deps.metrics.registry };
   const answerOperations: RequestHandler = (req, res, next) => {

@@ -35,6 +35,14 @@ export class MissingScope extends Error {
   }
 }
 
+/**
+ * A view was counted but its payload could not be delivered (e.g. it could not be decrypted): the
+ * view was refunded; the caller may retry.
+ */
+export class ViewNotDelivered extends Error {
+  override readonly name = 'ViewNotDelivered';
+}
+
 /** A dependency the operation needs is down: the caller should retry later. */
 export class DependencyDown extends Error {
   override readonly name = 'DependencyDown';
@@ -54,7 +62,8 @@ export type DomainError =
   | TooManyAttempts
   | DependencyDown
   | UploadIntentLost
-  | MissingScope;
+  | MissingScope
+  | ViewNotDelivered;
 
 /**
  * A file push's create took so long that the sweep of crash leftovers deleted its uploaded objects

@@ -89,10 +89,17 @@ export function createFileService(deps: FileServiceDeps) {
       }
     },
 
-    /** Download links for the files of a push, bound to the view that was just counted. */
-    async linksForView(pushId: string, viewId: string, keyId: string, now: Date): Promise<FileLink[]> {
-      const rows: StoredFile[] = await files.listFiles(pushId);
-      const expires = Math.floor(now.getTime() / 1000) + deps.graceSeconds;
+    /**
+     * Download links for the files of a push (as the claiming statement read them), bound to the
+     * view that was just counted. Each lives for the grace period, never past the push's window.
+     */
+    linksForView(
+      view: { pushId: string; viewId: string; keyId: string; now: Date; windowEnds: Date },
+      rows: StoredFile[],
+    ): FileLink[] {
+      const { pushId, viewId, keyId } = view;
+      const graceEnds = view.now.getTime() + deps.graceSeconds * 1000;
+      const expires = Math.floor(Math.min(graceEnds, view.windowEnds.getTime()) / 1000);
       return rows.map((r) => ({
         filename: keyRing.open({ keyId, data: r.filenameSealed }, filenameAad(r.id)),
         content_type: r.contentType,
@@ -103,7 +110,8 @@ export function createFileService(deps: FileServiceDeps) {
 
     /**
      * One download through a link: verified, counted (at most `downloadsPerView` per view and
-     * file), audited `file_download`, then streamed and decrypted from the store. Undefined for
+     * file; given back if the store's read does not start), audited `file_download`, then streamed
+     * and decrypted from the store. Undefined for
      * any link that is not good now; the caller does not learn why.
      */
     async openDownload(
@@ -115,9 +123,22 @@ export function createFileService(deps: FileServiceDeps) {
       if (!claim) return undefined;
       const grant = await files.claimDownload(claim, deps.downloadsPerView);
       if (!grant) return undefined;
-      const body = await store.download(grant.file.objectKey);
-      if (!body) return undefined;
-      await deps.pushes.recordCappedAudit(claim.pushId, 'file_download', ctx, deps.maxAuditEntries);
+      // Counted first (so concurrent downloads cannot exceed the limit), given back if the
+      // object's read does not start: a store outage never spends a download.
+      let body: Readable | undefined;
+      try {
+        body = await store.download(grant.file.objectKey);
+        if (body)
+          await deps.pushes.recordCappedAudit(claim.pushId, 'file_download', ctx, deps.maxAuditEntries);
+      } catch (err) {
+        body?.destroy();
+        await files.refundDownload(claim).catch(() => undefined);
+        throw err;
+      }
+      if (!body) {
+        await files.refundDownload(claim);
+        return undefined;
+      }
       const key = Buffer.from(
         keyRing.open({ keyId: grant.keyId, data: grant.file.keySealed }, fileKeyAad(fileId)),
         'base64',

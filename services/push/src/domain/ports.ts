@@ -7,6 +7,13 @@ import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from
  * worker-server.ts) wire them. Nothing here knows a column, a bucket or a queue.
  */
 
+/** The sealed secrets a view may wipe (the last one does). */
+export interface ViewedSecrets {
+  payloadSealed: Buffer | null;
+  noteSealed: Buffer | null;
+  passphraseHash: string | null;
+}
+
 /** A push's sealed secrets, as stored: opened by the domain with the key ring (`keyId`). */
 export interface PushSecrets {
   keyId: string;
@@ -71,7 +78,17 @@ export interface StoredFile {
  * `expiredByTime`: this visit found the push past its window and expired it (`expire_by_time`).
  */
 export type Visit =
-  | { outcome: 'viewed'; snapshot: PushSnapshot; payloadSealed: Buffer | null; keyId: string; viewId: string }
+  | {
+      outcome: 'viewed';
+      snapshot: PushSnapshot;
+      payloadSealed: Buffer | null;
+      keyId: string;
+      viewId: string;
+      /** A file push's files, read by the claiming statement itself. */
+      files: StoredFile[];
+      /** The secrets as they were before this view (a last view wipes them): what a refund restores. */
+      before: ViewedSecrets;
+    }
   | { outcome: 'refused'; reason: 'expired' | 'passphrase'; snapshot: PushSnapshot; expiredByTime: boolean }
   | { outcome: 'opened'; snapshot: PushSnapshot; expiredByTime: boolean };
 
@@ -100,6 +117,11 @@ export interface PushStore {
    * or two when `likelyViewable` and the view is refused.
    */
   visit(request: VisitRequest): Promise<Visit | undefined>;
+  /**
+   * Undoes a counted view that was not delivered (see storage/push.repository.ts `refundView`);
+   * false when there was nothing to undo.
+   */
+  refundView(view: { pushId: string; viewId: string; before: ViewedSecrets }): Promise<boolean>;
   /** Expires the push if its window has passed (audited `expire_by_time`); undefined otherwise. */
   expireIfPastWindow(pushId: string): Promise<PushSnapshot | undefined>;
   /** Expires up to `batchSize` pushes past their window, skipping locked rows. */
@@ -135,6 +157,8 @@ export interface FileStore {
     link: { pushId: string; fileId: string; viewId: string },
     max: number,
   ): Promise<DownloadGrant | undefined>;
+  /** Gives back a download that was counted but could not be served (the object store failed). */
+  refundDownload(link: { fileId: string; viewId: string }): Promise<void>;
   /** DELETE during the grace period: the files become due now; true if that changed anything. */
   purgeFilesNow(pushId: string): Promise<boolean>;
   purgeState(

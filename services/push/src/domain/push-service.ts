@@ -3,7 +3,14 @@ import type { KeyRing } from '../security/key-ring';
 import { hashPassphrase, verifyPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
 import type { Caller } from './create-policy';
-import { MissingScope, NotDeletable, NotOwner, PassphraseRejected, PushNotFound } from './errors';
+import {
+  MissingScope,
+  NotDeletable,
+  NotOwner,
+  PassphraseRejected,
+  PushNotFound,
+  ViewNotDelivered,
+} from './errors';
 import { createExpiry } from './expiry';
 import type { FileService, StoredUpload } from './file-service';
 import type { AttemptLimiter, FileLink, PushStore, StoredPush, Visit } from './ports';
@@ -105,21 +112,47 @@ export function createPushService(deps: PushServiceDeps) {
     if (push.expired) void events.expired(push, 'views');
   }
 
-  /** What a view-mode visit means to the caller: the payload and file links, or why not. */
+  /**
+   * What a view-mode visit means to the caller: the payload and file links, or why not. Everything
+   * that can fail after the claim (decryption, links) happens before anything is announced; if it
+   * fails, the view is refunded and the caller gets a retryable error: nothing is spent unseen.
+   */
   async function retrieved(visited: Visit | undefined): Promise<RetrieveResult> {
     if (!visited) throw new PushNotFound();
-    await announce(visited);
     if (visited.outcome !== 'viewed') {
+      await announce(visited);
       if (visited.outcome === 'refused' && visited.reason === 'passphrase') throw new PassphraseRejected();
       return { outcome: 'expired', snapshot: visited.snapshot };
     }
     const { push, now } = visited.snapshot;
-    const payload = open(push.id, visited.keyId, 'payload', visited.payloadSealed);
-    const files =
-      push.kind === 'file' && deps.files
-        ? await deps.files.linksForView(push.id, visited.viewId, visited.keyId, now)
-        : [];
-    return { outcome: 'viewed', snapshot: visited.snapshot, payload, files };
+    let delivered: RetrieveResult;
+    try {
+      delivered = {
+        outcome: 'viewed',
+        snapshot: visited.snapshot,
+        payload: open(push.id, visited.keyId, 'payload', visited.payloadSealed),
+        files:
+          push.kind === 'file' && deps.files
+            ? deps.files.linksForView(
+                {
+                  pushId: push.id,
+                  viewId: visited.viewId,
+                  keyId: visited.keyId,
+                  now,
+                  windowEnds: push.expiresAt,
+                },
+                visited.files,
+              )
+            : [],
+      };
+    } catch (err) {
+      await store
+        .refundView({ pushId: push.id, viewId: visited.viewId, before: visited.before })
+        .catch(() => false);
+      throw new ViewNotDelivered('the view could not be delivered and was refunded', { cause: err });
+    }
+    await announce(visited);
+    return delivered;
   }
 
   return {

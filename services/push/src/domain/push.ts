@@ -43,6 +43,7 @@ export const AUDIT_KINDS = [
   'expire_by_time',
   'link_opened',
   'file_download',
+  'view_refunded',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

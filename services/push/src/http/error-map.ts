@@ -10,6 +10,7 @@ import {
   PushNotFound,
   TooManyAttempts,
   UploadIntentLost,
+  ViewNotDelivered,
   type DomainError,
 } from '../domain/errors';
 import { authenticationRequired, insufficientScope } from './bearer-auth';
@@ -26,6 +27,7 @@ const DOMAIN_ERRORS = [
   TooManyAttempts,
   DependencyDown,
   UploadIntentLost,
+  ViewNotDelivered,
 ];
 
 const isDomainError = (err: unknown): err is DomainError => DOMAIN_ERRORS.some((cls) => err instanceof cls);
@@ -57,6 +59,16 @@ function fromDomain(err: DomainError): HttpError {
       );
     case 'DependencyDown':
       return HttpError.unavailable(err.dependency, err.cause);
+    case 'ViewNotDelivered':
+      return new HttpError(
+        503,
+        'dependency_unavailable',
+        'The push could not be delivered; no view was used. Please retry.',
+        {
+          headers: { 'Retry-After': '1' },
+          cause: err.cause,
+        },
+      );
     case 'UploadIntentLost':
       // The upload outlived the stale-intent limit and the sweep deleted its objects: nothing was kept.
       return new HttpError(

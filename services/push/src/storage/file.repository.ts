@@ -141,6 +141,15 @@ export function createFileRepository(db: Db): FileStore {
     },
     listFiles: (pushId) => listFiles(db, pushId),
     claimDownload: (link, max) => claimDownload(db, link, max),
+    async refundDownload(link) {
+      await db
+        .updateTable('file_download')
+        .set((eb) => ({ downloads: eb('downloads', '-', 1) }))
+        .where('view_id', '=', link.viewId)
+        .where('file_id', '=', link.fileId)
+        .where('downloads', '>', 0)
+        .execute();
+    },
     purgeFilesNow: (pushId) => purgeFilesNow(db, pushId),
     purgeState: (pushId) => purgeState(db, pushId),
     markFilesPurged: (pushId) => markFilesPurged(db, pushId),

@@ -14,6 +14,7 @@ import type {
   NewPushRecord,
   PushStore,
   StoredPush,
+  ViewedSecrets,
   Visit,
   VisitRequest,
 } from '../domain/ports';
@@ -131,6 +132,92 @@ function insertPushWithFiles(
   });
 }
 
+/** What a claim returns beside the row: the secrets as they were before a last view wiped them, and the files. */
+interface ClaimColumns {
+  old_payload: Buffer | null;
+  old_note: Buffer | null;
+  old_passphrase_hash: string | null;
+  files: FileJson[] | null;
+}
+
+/** A push_file row as json_agg renders it (bytea as `\\x…` hex text). */
+interface FileJson {
+  id: string;
+  object_key: string;
+  filename_sealed: string;
+  content_type: string;
+  size: string | number;
+  key_sealed: string;
+}
+
+const bytea = (hex: string) => Buffer.from(hex.slice(2), 'hex');
+
+/** A file push's files, in order, as one JSON value of the claiming statement (no second query). */
+const FILES_OF = (alias: string) => sql`(
+  select coalesce(json_agg(json_build_object('id', f.id, 'object_key', f.object_key,
+                                             'filename_sealed', f.filename_sealed, 'content_type', f.content_type,
+                                             'size', f.size, 'key_sealed', f.key_sealed) order by f.position), '[]')
+  from push_file f where f.push_id = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${alias}.kind`)} = 'file')`;
+
+function viewed(row: RowWithNow & ClaimColumns, viewId: string): Extract<Visit, { outcome: 'viewed' }> {
+  return {
+    outcome: 'viewed',
+    snapshot: snapshot(row),
+    payloadSealed: row.old_payload,
+    keyId: row.key_id,
+    viewId,
+    files: (row.files ?? []).map((f) => ({
+      id: f.id,
+      objectKey: f.object_key,
+      filenameSealed: bytea(f.filename_sealed),
+      contentType: f.content_type,
+      size: Number(f.size),
+      keySealed: bytea(f.key_sealed),
+    })),
+    before: {
+      payloadSealed: row.old_payload,
+      noteSealed: row.old_note,
+      passphraseHash: row.old_passphrase_hash,
+    },
+  };
+}
+
+/**
+ * Undoes a view whose payload could not be delivered (a compensating statement): the count goes
+ * back, the `view` entry becomes `view_refunded` (its download links stop working), and if that
+ * view had expired the push (and nothing deleted it since), the push is active again with the
+ * secrets it had, its `expire_by_views` entry removed.
+ */
+async function refundView(
+  db: Db,
+  v: { pushId: string; viewId: string; before: ViewedSecrets },
+): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    with v as (
+      update audit_entry set kind = 'view_refunded'
+      where id = ${v.viewId} and push_id = ${v.pushId} and kind = 'view'
+      returning push_id
+    ), ev as (
+      delete from audit_entry
+      where push_id = ${v.pushId} and kind = 'expire_by_views' and id > ${v.viewId} and exists (select 1 from v)
+      returning id
+    ), back as (select exists (select 1 from ev) as unexpire)
+    update push p set
+      views = p.views - 1,
+      expired = case when b.unexpire and not p.deleted then false else p.expired end,
+      expired_on = case when b.unexpire and not p.deleted then null else p.expired_on end,
+      payload_sealed = case when b.unexpire and not p.deleted then ${v.before.payloadSealed} else p.payload_sealed end,
+      note_sealed = case when b.unexpire and not p.deleted then ${v.before.noteSealed} else p.note_sealed end,
+      passphrase_hash = case when b.unexpire and not p.deleted then ${v.before.passphraseHash} else p.passphrase_hash end,
+      files_purge_after = case when b.unexpire and not p.deleted then null else p.files_purge_after end,
+      audit_entries = p.audit_entries - case when b.unexpire then 1 else 0 end,
+      updated_at = now()
+    from back b
+    where p.id = ${v.pushId} and exists (select 1 from v)
+    returning p.id`.execute(db);
+  return rows.length > 0;
+}
+
 /** The view rule's fragments a visit uses, at `at` (built once for the database's now()). */
 const ruleAt = (at: Instant) => ({ viewable: viewable(at), due: pastWindow(at), last: isLastView() });
 const RULE_NOW = ruleAt(NOW);
@@ -146,9 +233,11 @@ export async function claimStatement(
   at: Instant = NOW,
 ): Promise<Extract<Visit, { outcome: 'viewed' }> | undefined> {
   const rule = at === NOW ? RULE_NOW : ruleAt(at);
-  const { rows } = await sql<RowWithNow & { old_payload: Buffer | null; view_id: string }>`
+  const { rows } = await sql<RowWithNow & ClaimColumns & { view_id: string }>`
     with target as (
-      select id, payload_sealed as old_payload, ${rule.last} as last from push
+      select id, payload_sealed as old_payload, note_sealed as old_note, passphrase_hash as old_passphrase_hash,
+             ${rule.last} as last
+      from push
       where token_hash = ${q.tokenHash} and ${rule.viewable} and (passphrase_hash is null or ${q.passphraseVerified})
       for update
     ), claimed as (
@@ -159,11 +248,11 @@ export async function claimStatement(
         payload_sealed = case when t.last then null else p.payload_sealed end,
         note_sealed = case when t.last then null else p.note_sealed end,
         passphrase_hash = case when t.last then null else p.passphrase_hash end,
-        files_purge_after = case when t.last and p.kind = 'file' then ${at} + make_interval(secs => ${q.fileGraceSeconds}) end,
+        files_purge_after = case when t.last and p.kind = 'file' then least(${at} + make_interval(secs => ${q.fileGraceSeconds}), p.expires_at) end,
         audit_entries = p.audit_entries + case when t.last then 2 else 1 end,
         updated_at = now()
       from target t where p.id = t.id
-      returning p.*, t.old_payload
+      returning p.*, t.old_payload, t.old_note, t.old_passphrase_hash
     ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', q.ctx)} from claimed
@@ -172,19 +261,10 @@ export async function claimStatement(
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('expire_by_views', q.ctx)} from claimed where expired
     )
-    select claimed.*, now() as db_now, view_audit.id as view_id from claimed cross join view_audit`.execute(
-    db,
-  );
+    select claimed.*, now() as db_now, view_audit.id as view_id, ${FILES_OF('claimed')} as files
+    from claimed cross join view_audit`.execute(db);
   const row = rows[0];
-  return (
-    row && {
-      outcome: 'viewed',
-      snapshot: snapshot(row),
-      payloadSealed: row.old_payload,
-      keyId: row.key_id,
-      viewId: row.view_id,
-    }
-  );
+  return row && viewed(row, row.view_id);
 }
 
 /**
@@ -204,16 +284,17 @@ export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW)
   const rule = at === NOW ? RULE_NOW : ruleAt(at);
   const ctx = q.ctx;
   const { rows } = await sql<
-    RowWithNow & {
-      claimed: boolean;
-      due: boolean;
-      noise: AuditKind | null;
-      old_payload: Buffer | null;
-      view_id: string | null;
-    }
+    RowWithNow &
+      ClaimColumns & {
+        claimed: boolean;
+        due: boolean;
+        noise: AuditKind | null;
+        view_id: string | null;
+      }
   >`
     with cur as (
-      select id, payload_sealed as old_payload, ${rule.due} as due, ${rule.last} as last,
+      select id, payload_sealed as old_payload, note_sealed as old_note, passphrase_hash as old_passphrase_hash,
+             ${rule.due} as due, ${rule.last} as last,
              (not ${openMode} and ${rule.viewable} and (passphrase_hash is null or ${q.passphraseVerified})) as claimed,
              case when ${openMode} then 'link_opened'
                   when not ${rule.viewable} then 'failed_view'
@@ -231,14 +312,15 @@ export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW)
         passphrase_hash = case when (c.claimed and c.last) or c.due then null else p.passphrase_hash end,
         files_purge_after = case when p.kind <> 'file' then p.files_purge_after
                                  when c.due then ${at}
-                                 when c.claimed and c.last then ${at} + make_interval(secs => ${q.fileGraceSeconds})
+                                 when c.claimed and c.last then least(${at} + make_interval(secs => ${q.fileGraceSeconds}), p.expires_at)
                                  else p.files_purge_after end,
         audit_entries = p.audit_entries + case when c.claimed and c.last then 2 when c.claimed then 1 else 0 end
                         + case when c.due then 1 else 0 end + case when c.noise is not null and c.room then 1 else 0 end,
         audit_dropped = p.audit_dropped + case when c.noise is not null and not c.room then 1 else 0 end,
         updated_at = case when c.claimed or c.due then now() else p.updated_at end
       from cur c where p.id = c.id
-      returning p.*, c.claimed, c.noise, c.old_payload, c.due, c.last, c.noise is not null and c.room as noted
+      returning p.*, c.claimed, c.noise, c.old_payload, c.old_note, c.old_passphrase_hash, c.due, c.last,
+                c.noise is not null and c.room as noted
     ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', ctx)} from upd where claimed
@@ -255,19 +337,13 @@ export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW)
       where e.wanted
       order by e.n
     )
-    select upd.*, now() as db_now, (select id from view_audit) as view_id from upd`.execute(db);
+    select upd.*, now() as db_now, (select id from view_audit) as view_id,
+           case when upd.claimed then ${FILES_OF('upd')} end as files
+    from upd`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
   const snap = snapshot(row);
-  if (row.claimed) {
-    return {
-      outcome: 'viewed',
-      snapshot: snap,
-      payloadSealed: row.old_payload,
-      keyId: row.key_id,
-      viewId: row.view_id!,
-    };
-  }
+  if (row.claimed) return viewed(row, row.view_id!);
   const expiredByTime = row.due;
   if (openMode) return { outcome: 'opened', snapshot: snap, expiredByTime };
   const reason = row.noise === 'failed_passphrase' ? 'passphrase' : 'expired';
@@ -412,6 +488,8 @@ export function createPushRepository(db: Db): PushStore {
 
     expireManually: (pushId, ctx) =>
       expireOne(db, pushId, { condition: sql<boolean>`not expired`, deleted: true, kind: 'expire', ctx }),
+
+    refundView: (v) => refundView(db, v),
 
     async msUntilWindowEnds(pushId) {
       const { rows } = await sql<{ ms: number }>`

@@ -196,7 +196,7 @@ describe('a retrieve runs at most two SQL statements', () => {
       2,
     ],
     [
-      'file push, happy path (the view, then its file rows)',
+      'file push, happy path (its file rows come with the claim)',
       async () => {
         const pushId = randomUUID();
         const fileId = randomUUID();
@@ -217,7 +217,7 @@ describe('a retrieve runs at most two SQL statements', () => {
         return { token: made.urlToken };
       },
       'viewed',
-      2,
+      1,
     ],
   ] as const)('%s', async (name, setUp, outcome, expected) => {
     const { token, passphrase } = (await setUp()) as { token: string; passphrase?: string };

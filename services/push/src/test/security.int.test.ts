@@ -51,13 +51,13 @@ describe('secrets at rest and in logs', () => {
                               passphrase_hash = null, passphrase_protected = false
               where token_hash = sha256(convert_to(${other}, 'UTF8'))`.execute(h.push.db);
     const res = await request(h.push.url).get(`/api/v2/pushes/${other}`);
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({
-      error: 'Internal server error.',
-      code: 'internal_error',
-      request_id: expect.any(String),
-    });
+    // Nothing is served, and nothing is spent: the view is refunded (a retryable 503).
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'dependency_unavailable', request_id: expect.any(String) });
     expect(JSON.stringify(res.body)).not.toContain(PAYLOAD);
+    const { rows } = await sql<{ views: number }>`
+      select views from push where token_hash = sha256(convert_to(${other}, 'UTF8'))`.execute(h.push.db);
+    expect(rows[0]!.views).toBe(0);
   });
 
   it('never logs a payload, note, passphrase, bearer token or url_token', () => {
