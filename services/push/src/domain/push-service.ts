@@ -243,10 +243,15 @@ export function createPushService(deps: PushServiceDeps) {
       return { push, now };
     },
 
-    async auditLog(urlToken: string, principal: string, page: number): Promise<AuditEntry[]> {
+    /** The owner's audit log, a page at a time, and how many entries the cap left out. */
+    async auditLog(
+      urlToken: string,
+      principal: string,
+      page: number,
+    ): Promise<{ entries: AuditEntry[]; dropped: number }> {
       const { push } = await find(urlToken);
       if (push.owner !== principal) throw new NotOwner();
-      return store.listAuditEntries(push.id, page);
+      return { entries: await store.listAuditEntries(push.id, page), dropped: push.auditDropped };
     },
 
     /**

@@ -21,6 +21,8 @@ export interface Push extends ViewState {
   deletableByViewer: boolean | null;
   retrievalStep: boolean;
   passphraseProtected: boolean;
+  /** Audit entries not recorded because the push reached its cap. */
+  auditDropped: number;
   /** File pushes: when the files are due for purging (set when the push expires). */
   filesPurgeAfter: Date | null;
   createdAt: Date;

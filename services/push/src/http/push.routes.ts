@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, {
   type ErrorRequestHandler,
   type Request,
@@ -15,7 +16,7 @@ import { principalOf, requireScope, tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
 import { uploadsOf } from './file-upload';
 import { presentAuditEntry, presentOwnedPush, presentPush } from './push.presenter';
-import { type CreateRules, parseCreateBody, parsePage } from './push.schemas';
+import { type CreateRules, MAX_BODY_BYTES, parseCreateBody, parsePage } from './push.schemas';
 
 export interface PushRoutesDeps {
   pushes: PushService;
@@ -33,9 +34,35 @@ export interface PushRoutesDeps {
  * what they produce on `res.locals`; errors go to the error handler, which maps domain errors.
  */
 
-const BODY_LIMIT = '16mb';
-const parseJson = express.json({ limit: BODY_LIMIT });
-const parseForm = express.urlencoded({ extended: true, limit: BODY_LIMIT });
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): another declared charset is a 415 before the body is read, and
+ * bytes that are not UTF-8 are a 400 (body-parser would otherwise decode them as U+FFFD).
+ * The check is native and runs once over the raw body, which the limit already bounds.
+ */
+const parseJson = express.json({
+  limit: MAX_BODY_BYTES,
+  verify: (_req, _res, body: Buffer) => {
+    if (!isUtf8(body)) {
+      throw Object.assign(new Error('The request body is not valid UTF-8.'), {
+        status: 400,
+        type: 'encoding.invalid',
+      });
+    }
+  },
+});
+const parseForm = express.urlencoded({ extended: true, limit: MAX_BODY_BYTES });
+
+/** The `charset` parameter of the Content-Type, lower-cased; undefined when none is given. */
+function declaredCharset(req: Request): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(req.headers['content-type'] ?? '');
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
+const jsonCharsetIsUtf8: RequestHandler = (req, _res, next) => {
+  const charset = req.is('application/json') ? declaredCharset(req) : undefined;
+  if (charset === undefined || charset === 'utf-8') return next();
+  next(new HttpError(415, 'unsupported_media_type', 'Send JSON bodies as UTF-8 (charset=utf-8).'));
+};
 
 const urlToken = (req: Request) => String(req.params.url_token);
 const passphraseOf = (req: Request): string | undefined => {
@@ -65,7 +92,7 @@ const acceptFormJsonOrMultipart: RequestHandler = (req, res, next) =>
   req.is('multipart/form-data') ? next() : acceptFormOrJson(req, res, next);
 
 /** JSON and urlencoded bodies; multipart ones are left to the upload step. */
-const readBody: RequestHandler[] = [parseJson, parseForm, tokensOnlyInHeader];
+const readBody: RequestHandler[] = [jsonCharsetIsUtf8, parseJson, parseForm, tokensOnlyInHeader];
 
 /** RFC 8288 `Link` with next/prev pages; `next` only when this page is full. */
 function setPageLinks(req: Request, res: Response, base: string, page: number, count: number): void {
@@ -214,9 +241,9 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   });
   router.get('/pushes/:url_token/audit', requireScope('pushes:read'), async (req, res) => {
     const page = parsePage(req.query.page);
-    const entries = await pushes.auditLog(urlToken(req), principalOf(req)!.id, page);
+    const { entries, dropped } = await pushes.auditLog(urlToken(req), principalOf(req)!.id, page);
     setPageLinks(req, res, publicUrl, page, entries.length);
-    res.json({ logs: entries.map(presentAuditEntry) });
+    res.json({ logs: entries.map(presentAuditEntry), dropped });
   });
 
   // ---- DELETE /pushes/:url_token

@@ -50,6 +50,7 @@ function toPush(row: PushRow): Push {
     retrievalStep: row.retrieval_step,
     passphraseProtected: row.passphrase_protected,
     filesPurgeAfter: row.files_purge_after,
+    auditDropped: row.audit_dropped,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -275,7 +276,8 @@ export async function claimStatement(
  *   the grace period); audited `view` (+ `expire_by_views`). The *old* sealed payload is returned.
  * - due: not yet flagged but past its window: expired by time now, audited `expire_by_time`.
  * - noise: a refusal (`failed_view`, `failed_passphrase`) or a page opening (`link_opened`),
- *   recorded while the push holds fewer than `maxAuditEntries` entries, otherwise only counted.
+ *   recorded while the push holds fewer than `maxAuditEntries` entries, otherwise only counted;
+ *   `failed_passphrase` is always recorded (see recordCappedAudit).
  * Concurrent visits serialize on the row lock and re-read the row, so N readers of V remaining
  * views get exactly min(N, V) payloads. Exported with `at` for the agreement test.
  */
@@ -315,12 +317,12 @@ export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW)
                                  when c.claimed and c.last then least(${at} + make_interval(secs => ${q.fileGraceSeconds}), p.expires_at)
                                  else p.files_purge_after end,
         audit_entries = p.audit_entries + case when c.claimed and c.last then 2 when c.claimed then 1 else 0 end
-                        + case when c.due then 1 else 0 end + case when c.noise is not null and c.room then 1 else 0 end,
-        audit_dropped = p.audit_dropped + case when c.noise is not null and not c.room then 1 else 0 end,
+                        + case when c.due then 1 else 0 end + case when c.noise is not null and (c.room or c.noise = 'failed_passphrase') then 1 else 0 end,
+        audit_dropped = p.audit_dropped + case when c.noise is not null and not (c.room or c.noise = 'failed_passphrase') then 1 else 0 end,
         updated_at = case when c.claimed or c.due then now() else p.updated_at end
       from cur c where p.id = c.id
       returning p.*, c.claimed, c.noise, c.old_payload, c.old_note, c.old_passphrase_hash, c.due, c.last,
-                c.noise is not null and c.room as noted
+                c.noise is not null and (c.room or c.noise = 'failed_passphrase') as noted
     ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', ctx)} from upd where claimed
@@ -399,8 +401,9 @@ async function expireDueBatch(db: Db, batch: number): Promise<PushSnapshot[]> {
 }
 
 /**
- * Records a noise entry (failed_view, failed_passphrase, link_opened, …) unless the push already
- * holds `max` entries; then it is only counted (`audit_dropped`). The conditional UPDATE re-checks
+ * Records a noise entry (failed_view, link_opened, file_download) unless the push already holds
+ * `max` entries; then it is only counted (`audit_dropped`). `failed_passphrase` entries are never
+ * dropped: they are the evidence of guessing, and guesses are rate limited per push anyway. The conditional UPDATE re-checks
  * the cap on the locked row, so the cap is exact under concurrency.
  */
 async function recordCappedAudit(
@@ -412,7 +415,9 @@ async function recordCappedAudit(
 ): Promise<void> {
   await sql`
     with room as (
-      update push set audit_entries = audit_entries + 1 where id = ${pushId} and audit_entries < ${max} returning id
+      update push set audit_entries = audit_entries + 1
+      where id = ${pushId} and (audit_entries < ${max} or ${kind} = 'failed_passphrase')
+      returning id
     ), dropped as (
       update push set audit_dropped = audit_dropped + 1
       where id = ${pushId} and not exists (select 1 from room)

@@ -174,6 +174,40 @@ describe('instance settings', () => {
         from push p where token_hash = sha256(convert_to(${t}, 'UTF8'))`.execute(push.db);
       expect(Number(rows[0]!.stored)).toBe(10);
       expect(rows[0]!.dropped).toBe(13);
+      const audit = await request(push.url).get(`/api/v2/pushes/${t}/audit`).set(bearer(h.token));
+      expect(audit.status).toBe(200);
+      expect(audit.body.dropped).toBe(13);
+      expect(audit.body.logs).toHaveLength(10);
+    } finally {
+      await push.stop();
+    }
+  });
+
+  it('never drops failed_passphrase entries, however full the audit log is', async () => {
+    const push = await startPush(h.auth, {
+      env: { PUSH_MAX_AUDIT_ENTRIES: '10', PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: '100' },
+    });
+    try {
+      const t = await createdToken(
+        push.url,
+        { payload: 'x', passphrase: 'right', expire_after_views: 5 },
+        h.token,
+      );
+      // Fill the log: creation, then page openings up to the cap (and two dropped).
+      for (let i = 0; i < 11; i++) await request(push.url).get(`/p/${t}`);
+      for (let i = 0; i < 6; i++) {
+        const wrong = await request(push.url).get(`/api/v2/pushes/${t}`).set('X-Passphrase', `wrong-${i}`);
+        expect(wrong.status).toBe(401);
+      }
+      await request(push.url).get(`/api/v2/pushes/${t}`); // missing passphrase: also a failed_passphrase
+      const { rows } = await sql<{ kind: string; n: string }>`
+        select a.kind, count(*) as n from audit_entry a join push p on p.id = a.push_id
+        where p.token_hash = sha256(convert_to(${t}, 'UTF8')) group by a.kind`.execute(push.db);
+      const count = Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
+      expect(count.failed_passphrase).toBe(7);
+      expect(count.link_opened).toBe(9);
+      const audit = await request(push.url).get(`/api/v2/pushes/${t}/audit`).set(bearer(h.token));
+      expect(audit.body.dropped).toBe(2);
     } finally {
       await push.stop();
     }

@@ -178,7 +178,15 @@ export function responseSchemas(): Record<string, JsonSchema> {
     Version: VERSION,
     Preview: closedObject({ url: { type: 'string', format: 'uri', description: 'The `html_url`.' } }),
     AuditEntry: AUDIT_ENTRY,
-    AuditLog: closedObject({ logs: { type: 'array', items: ref('AuditEntry'), maxItems: 50 } }),
+    AuditLog: closedObject({
+      logs: { type: 'array', items: ref('AuditEntry'), maxItems: 50 },
+      dropped: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Entries not recorded because the push reached its audit cap (failed views, page openings and downloads beyond it; failed passphrases are always recorded).',
+      },
+    }),
     ErrorBody: ERROR_BODY,
   };
 }
