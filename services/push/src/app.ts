@@ -4,7 +4,12 @@ import { type HttpLogger, type Logger } from '@secret-push/logger';
 import { OPERATIONS_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 import type { FileService } from './domain/file-service';
 import type { PushService } from './domain/push-service';
-import { authenticate, authenticationRequired, principalOf } from './http/bearer-auth';
+import {
+  type InvalidTokenLimiter,
+  authenticate,
+  authenticationRequired,
+  principalOf,
+} from './http/bearer-auth';
 import { toHttpError } from './http/error-map';
 import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/introspection-client';
@@ -19,6 +24,8 @@ import { pagesRoutes } from './pages/pages.routes';
 export interface AppDeps {
   pushes: PushService;
   verifier: TokenVerifier;
+  /** Limits invalid bearer tokens per IP (absent: unlimited, as in tests of other behaviour). */
+  invalidTokens?: InvalidTokenLimiter;
   logger: Logger;
   httpLogger: HttpLogger;
   metrics: PushMetrics;
@@ -109,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
     );
   }
   // Bodies are parsed by the routes that take one, after their cheap checks.
-  api.use(authenticate(deps.verifier));
+  api.use(authenticate(deps.verifier, deps.invalidTokens));
   api.use(gate(deps.features.anonymousAccess));
   if (!deps.features.pushesEnabled) api.use('/pushes', pushesDisabled);
   api.use(

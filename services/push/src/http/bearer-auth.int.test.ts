@@ -185,14 +185,41 @@ describe('bearer authentication against the auth service', () => {
 
     it('caches inactive answers for negativeCacheSeconds only', async () => {
       const cached = harness(auth);
-      await bearer(cached.app, '/open', 'garbage-1');
-      expect((await bearer(cached.app, '/open', 'garbage-1')).status).toBe(401);
+      await bearer(cached.app, '/open', 'garbage-token-well-formed-1');
+      expect((await bearer(cached.app, '/open', 'garbage-token-well-formed-1')).status).toBe(401);
       expect(cached.lookups).toEqual({ hit: 1, miss: 1 });
 
       const uncached = harness(auth, { negativeCacheSeconds: 0 });
-      await bearer(uncached.app, '/open', 'garbage-1');
-      expect((await bearer(uncached.app, '/open', 'garbage-1')).status).toBe(401);
+      await bearer(uncached.app, '/open', 'garbage-token-well-formed-1');
+      expect((await bearer(uncached.app, '/open', 'garbage-token-well-formed-1')).status).toBe(401);
       expect(uncached.lookups).toEqual({ hit: 0, miss: 2 });
+    });
+
+    it('refuses a malformed token (wrong characters, too short or too long) without asking the auth service', async () => {
+      const { app, lookups } = harness(auth);
+      for (const token of [
+        'short',
+        'a'.repeat(513),
+        'has space-in-it-0000000',
+        'bad\u00e9-character-000000',
+      ]) {
+        const res = await request(app).get('/open').set('Authorization', `Bearer ${token}`);
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('invalid_token');
+      }
+      expect(lookups).toEqual({ hit: 0, miss: 0 });
+    });
+
+    it('keeps refused tokens in a cache of their own: random tokens never evict active ones', async () => {
+      const { app, lookups } = harness(auth, { cacheSize: 2, negativeCacheSize: 5 });
+      const token = await auth.token(writer);
+      expect((await bearer(app, '/open', token)).status).toBe(200);
+      for (let i = 0; i < 10; i++) {
+        expect((await bearer(app, '/open', `random-token-${i}-${'x'.repeat(20)}`)).status).toBe(401);
+      }
+      expect(lookups).toEqual({ hit: 0, miss: 11 });
+      expect((await bearer(app, '/open', token)).status).toBe(200);
+      expect(lookups).toEqual({ hit: 1, miss: 11 });
     });
 
     it('introspects tokens again once evicted by the size bound', async () => {

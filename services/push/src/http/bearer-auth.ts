@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Authenticator } from 'passport';
-import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
+import { Strategy as BearerStrategy, type VerifyFunctionWithRequest } from 'passport-http-bearer';
 import { HttpError } from '@secret-push/http-kit';
 import { AuthServiceUnavailable, type Principal, type TokenVerifier } from './introspection-client';
 
@@ -21,6 +21,12 @@ export const insufficientScope = (scope: string): HttpError =>
   });
 
 const principals = new WeakMap<Request, Principal>();
+
+/** Counts invalid tokens per caller IP; over its limit, `assertAllowed` throws a 429 HttpError. */
+export interface InvalidTokenLimiter {
+  assertAllowed(ip: string | null): Promise<void>;
+  recordInvalid(ip: string | null): Promise<void>;
+}
 
 /** The principal {@link authenticate} established for this request; `undefined` when anonymous. */
 export function principalOf(req: Request): Principal | undefined {
@@ -60,15 +66,24 @@ export const tokensOnlyInHeader: RequestHandler = (req, _res, next) =>
  *
  * Errors go to `next(err)` as {@link HttpError}s.
  */
-export function authenticate(verifier: TokenVerifier): RequestHandler {
-  const verify: VerifyFunction = (token, done) => {
-    verifier.verify(token).then(
-      (principal) => done(null, principal ?? false),
-      (err: unknown) => done(err),
-    );
+export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTokenLimiter): RequestHandler {
+  const verify: VerifyFunctionWithRequest = (req, token, done) => {
+    const ip = req.ip ?? null;
+    // A token that needs the auth service is looked up only if this caller has not been sending
+    // invalid tokens: random tokens cannot hammer the auth service.
+    const allowed = verifier.isCached(token)
+      ? Promise.resolve()
+      : (invalidTokens?.assertAllowed(ip) ?? Promise.resolve());
+    allowed
+      .then(() => verifier.verify(token))
+      .then(async (principal) => {
+        if (!principal) await invalidTokens?.recordInvalid(ip);
+        done(null, principal ?? false);
+      })
+      .catch((err: unknown) => done(err));
   };
   const authenticator = new Authenticator();
-  authenticator.use(new BearerStrategy(verify)); // its own challenge is never sent: refusals are ours
+  authenticator.use(new BearerStrategy({ passReqToCallback: true }, verify)); // its own challenge is never sent: refusals are ours
 
   return (req, res, next) => {
     if (hasOwnAccessToken(req.query) || hasOwnAccessToken(req.body)) {

@@ -17,6 +17,8 @@ export interface TokenVerifier {
    * @throws {@link AuthServiceUnavailable} when no trustworthy answer could be obtained.
    */
   verify(token: string): Promise<Principal | null>;
+  /** True when `verify(token)` would answer without asking anyone (cached, or malformed). */
+  isCached(token: string): boolean;
 }
 
 /**
@@ -42,8 +44,13 @@ export interface IntrospectionOptions {
   cacheSeconds: number;
   /** How long an inactive answer is reused; default 5, 0 disables. */
   negativeCacheSeconds?: number;
-  /** Upper bound on cached tokens; the least recently used are evicted first. */
+  /** Upper bound on cached active tokens; the least recently used are evicted first. */
   cacheSize: number;
+  /**
+   * Upper bound on cached refused tokens, a cache of its own: random tokens can fill it, never
+   * evict the active ones. Default 10000.
+   */
+  negativeCacheSize?: number;
   /** Deadline of one introspection call, body included. */
   timeoutMs: number;
   /**
@@ -54,7 +61,7 @@ export interface IntrospectionOptions {
 }
 
 interface CacheEntry {
-  principal: Principal | null;
+  principal: Principal;
 }
 
 interface IntrospectionAnswer {
@@ -66,6 +73,14 @@ interface IntrospectionAnswer {
 }
 
 const DEFAULT_NEGATIVE_CACHE_SECONDS = 5;
+const DEFAULT_NEGATIVE_CACHE_SIZE = 10_000;
+
+/**
+ * What an access token can look like: RFC 6750's b64token syntax, 16 to 512 characters (ours are
+ * 43). Anything else is refused as invalid without asking the auth service.
+ */
+const TOKEN_SHAPE = /^[A-Za-z0-9\-._~+/]{16,512}=*$/;
+export const isWellFormedToken = (token: string): boolean => TOKEN_SHAPE.test(token);
 
 const cacheKey = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -99,6 +114,9 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
   const negativeCacheSeconds = options.negativeCacheSeconds ?? DEFAULT_NEGATIVE_CACHE_SECONDS;
   const authorization = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`;
   const cache = new LRUCache<string, CacheEntry>({ max: cacheSize });
+  const refused = new LRUCache<string, true>({
+    max: options.negativeCacheSize ?? DEFAULT_NEGATIVE_CACHE_SIZE,
+  });
   const inFlight = new Map<string, Promise<Principal | null>>();
 
   async function introspect(token: string): Promise<IntrospectionAnswer> {
@@ -137,11 +155,18 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
   }
 
   function remember(key: string, principal: Principal | null, exp: unknown): void {
-    const ttlMs =
-      principal && typeof exp === 'number'
-        ? Math.min(exp * 1000 - Date.now(), cacheSeconds * 1000)
-        : negativeCacheSeconds * 1000;
+    if (!principal) {
+      if (negativeCacheSeconds > 0) refused.set(key, true, { ttl: negativeCacheSeconds * 1000 });
+      return;
+    }
+    const ttlMs = typeof exp === 'number' ? Math.min(exp * 1000 - Date.now(), cacheSeconds * 1000) : 0;
     if (ttlMs >= 1) cache.set(key, { principal }, { ttl: Math.floor(ttlMs) });
+  }
+
+  /** The cached answer for `token`: its principal, `null` if refused, undefined if not cached. */
+  function cached(key: string): Principal | null | undefined {
+    if (refused.get(key)) return null;
+    return cache.get(key)?.principal;
   }
 
   async function lookup(key: string, token: string): Promise<Principal | null> {
@@ -153,11 +178,12 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
 
   return {
     verify(token) {
+      if (!isWellFormedToken(token)) return Promise.resolve(null);
       const key = cacheKey(token);
-      const cached = cache.get(key);
-      if (cached) {
+      const known = cached(key);
+      if (known !== undefined) {
         onLookup?.('hit');
-        return Promise.resolve(cached.principal);
+        return Promise.resolve(known);
       }
       const pending = inFlight.get(key);
       if (pending) {
@@ -168,6 +194,10 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
       const request = lookup(key, token).finally(() => inFlight.delete(key));
       inFlight.set(key, request);
       return request;
+    },
+
+    isCached(token) {
+      return !isWellFormedToken(token) || cached(cacheKey(token)) !== undefined;
     },
   };
 }

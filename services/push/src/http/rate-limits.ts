@@ -5,7 +5,7 @@ import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { DependencyDown, TooManyAttempts } from '../domain/errors';
 import type { AttemptLimiter } from '../domain/ports';
-import { principalOf } from './bearer-auth';
+import { type InvalidTokenLimiter, principalOf } from './bearer-auth';
 
 const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 
@@ -75,5 +75,50 @@ export function perIpRateLimit(
       );
     }
     next();
+  };
+}
+
+/**
+ * Invalid bearer tokens per IP (unknown, expired, revoked or malformed): past `perMinute`, a caller
+ * gets 429 before its next token is looked up at the auth service, so random tokens can neither
+ * hammer the auth service nor crowd the introspection cache. Fails open without Redis (logged):
+ * the auth service still refuses the tokens.
+ */
+export function createInvalidTokenLimiter(
+  redis: Redis,
+  options: { prefix: string; perMinute: number },
+  logger: Logger,
+): InvalidTokenLimiter {
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${options.prefix}rl:invalid-token`,
+    points: options.perMinute,
+    duration: 60,
+  });
+  const failOpen = (err: unknown) =>
+    logger.warn(
+      { limiter: 'invalid-token', err: (err as Error).message },
+      'rate limiter unavailable, failing open',
+    );
+  return {
+    async assertAllowed(ip) {
+      const state = await limiter.get(ip ?? 'unknown').catch((err: unknown) => void failOpen(err));
+      if (state && state.consumedPoints >= options.perMinute) {
+        const wait = retryAfter(state);
+        throw new HttpError(
+          429,
+          'rate_limited',
+          `Too many invalid tokens. Please retry in ${wait} seconds.`,
+          {
+            headers: { 'Retry-After': String(wait) },
+          },
+        );
+      }
+    },
+    async recordInvalid(ip) {
+      await limiter.consume(ip ?? 'unknown').catch((err: unknown) => {
+        if (!(err instanceof RateLimiterRes)) failOpen(err);
+      });
+    },
   };
 }
