@@ -1,16 +1,8 @@
 import type { Middleware } from 'koa';
 import type { HttpLogger } from '@secret-push/logger';
 import type { AuthMetrics } from '../observability/metrics';
-import {
-  type ClientAuthThrottle,
-  type PrefetchedClientThrottle,
-  basicClientId,
-} from '../policy/client-auth-throttle';
-
-const OAUTH_ENDPOINTS = new Set(['/connect/token', '/connect/introspect', '/connect/revocation']);
-
-/** oidc-provider matches its routes case-insensitively and with a trailing slash; so must we. */
-const normalPath = (path: string) => path.toLowerCase().replace(/\/+$/, '') || '/';
+import type { ClientAuthThrottle } from '../policy/client-auth-throttle';
+import { failedClientAuth } from '../provider/client-throttle';
 
 /** Request log line (with request id) and latency histogram for every request. */
 export function observeRequests(httpLogger: HttpLogger, metrics: AuthMetrics): Middleware {
@@ -38,35 +30,30 @@ export function authorizationServerMetadata(): Middleware {
 }
 
 /**
- * An IP over its failed-authentication cap gets 429 before anything else is looked at. With HTTP
- * Basic the (client, IP) counter is read in the same round trip and left in `ctx.state` for the
- * secret comparison (installClientThrottle), which otherwise reads it itself.
+ * The failed-client-authentication throttle, applied after the provider has authenticated the
+ * client (secret compared first): a request that authenticated is never touched, so nobody's
+ * failures can refuse a client that presents its credentials. A refused client authentication
+ * (`installClientThrottle` marks it) is counted per IP and per (client, IP); when that puts the
+ * caller over a cap, it gets 429 `slow_down` with `Retry-After` instead of the 401. Redis down:
+ * the 401 stands (fail open, logged by the throttle).
  */
 export function throttleFailedClientAuth(throttle: ClientAuthThrottle): Middleware {
   return async (ctx, next) => {
-    if (ctx.method === 'POST' && OAUTH_ENDPOINTS.has(normalPath(ctx.path))) {
-      const clientId = basicClientId(ctx.get('authorization'));
-      let wait: number;
-      if (clientId === undefined) {
-        wait = await throttle.ipBlockedFor(ctx.ip);
-      } else {
-        const both = await throttle.blockedForBoth(ctx.ip, clientId);
-        wait = both.ip;
-        const prefetched: PrefetchedClientThrottle = { clientId, wait: both.client };
-        (ctx.state as { clientThrottle?: PrefetchedClientThrottle }).clientThrottle = prefetched;
-      }
-      if (wait > 0) {
-        ctx.status = 429;
-        ctx.set('Retry-After', String(wait));
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = {
-          error: 'slow_down',
-          error_description: 'too many failed client authentication attempts, retry later',
-        };
-        return;
-      }
-    }
     await next();
+    const failed = failedClientAuth(ctx);
+    if (!failed) return;
+    const wait = await throttle.recordFailure(ctx.ip, failed.clientId);
+    if (wait > 0) {
+      ctx.status = 429;
+      ctx.remove('WWW-Authenticate');
+      ctx.set('Retry-After', String(wait));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'json';
+      ctx.body = {
+        error: 'slow_down',
+        error_description: 'too many failed client authentication attempts, retry later',
+      };
+    }
   };
 }
 

@@ -1,23 +1,40 @@
-import { Provider } from 'oidc-provider';
-import { TooManyAttempts } from '../errors';
-import type { ClientAuthThrottle, PrefetchedClientThrottle } from '../policy/client-auth-throttle';
+import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { ClientAuthThrottle } from '../policy/client-auth-throttle';
 
-/** Wraps the secret comparison so a (client, IP) over its limit gets 429 before the secret is compared. */
-export function installClientThrottle(provider: Provider, throttle: ClientAuthThrottle): void {
-  type Compare = (this: { clientId: string }, actual: string) => Promise<boolean>;
-  const proto = provider.Client.prototype as unknown as { compareClientSecret: Compare };
-  const compare = proto.compareClientSecret;
-  proto.compareClientSecret = async function throttledCompare(actual: string) {
-    const ctx = Provider.ctx;
-    const pre = (ctx?.state as { clientThrottle?: PrefetchedClientThrottle } | undefined)?.clientThrottle;
-    const wait =
-      pre?.clientId === this.clientId
-        ? pre.wait
-        : await throttle.clientBlockedFor(this.clientId, ctx?.ip ?? 'unknown');
-    if (wait > 0) {
-      ctx?.set('Retry-After', String(wait));
-      throw new TooManyAttempts(wait);
-    }
-    return compare.call(this, actual);
-  };
+/** A client authentication the provider refused (`invalid_client`) on this request. */
+export interface FailedClientAuth {
+  /** Set only when the client exists: unknown ids are counted per IP only. */
+  clientId: string | undefined;
+}
+
+interface ThrottleState {
+  failedClientAuth?: FailedClientAuth;
+}
+
+/** The endpoints that authenticate clients, by the event the provider emits when it refuses. */
+const CLIENT_AUTH_ERROR_EVENTS = ['grant.error', 'introspection.error', 'revocation.error'] as const;
+
+/**
+ * The throttle's hook into oidc-provider. The provider authenticates every client itself, secret
+ * compared first, and nothing here stands in its way: a client whose credentials verify is never
+ * refused for anyone's failures. What this adds is the fact the throttle needs: when the provider
+ * refuses a client authentication (`invalid_client`, whichever the reason: unknown id, wrong
+ * secret, wrong method), the request is marked with the client it named, if that client exists.
+ * `throttleFailedClientAuth` (http/) counts the marked failure and may answer 429 instead of 401.
+ *
+ * The throttle itself is not needed here any more (the middleware holds it); the parameter stays
+ * so the composition root's call is unchanged.
+ */
+export function installClientThrottle(provider: Provider, _throttle?: ClientAuthThrottle): void {
+  for (const event of CLIENT_AUTH_ERROR_EVENTS) {
+    provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: { error?: string }) => {
+      if (err.error !== 'invalid_client') return;
+      (ctx.state as ThrottleState).failedClientAuth = { clientId: ctx.oidc?.client?.clientId };
+    });
+  }
+}
+
+/** The client authentication the provider refused on this request, if it refused one. */
+export function failedClientAuth(ctx: { state: unknown }): FailedClientAuth | undefined {
+  return (ctx.state as ThrottleState | undefined)?.failedClientAuth;
 }

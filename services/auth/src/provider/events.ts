@@ -15,12 +15,16 @@ const ENDPOINT_EVENTS = {
   'revocation.error': 'revocation',
 } as const;
 
-/** Logs and counts through the provider's events; records failed client authentications for the throttle. */
+/**
+ * Logs and counts through the provider's events. Failed client authentications are not recorded
+ * here: `installClientThrottle` marks them and `throttleFailedClientAuth` (http/) counts them, so
+ * that counting and the 429 decision happen in one place; `throttle` is accepted and unused.
+ */
 export function attachProviderEvents(
   provider: Provider,
-  deps: { logger: Logger; metrics: AuthMetrics; throttle: ClientAuthThrottle },
+  deps: { logger: Logger; metrics: AuthMetrics; throttle?: ClientAuthThrottle },
 ): void {
-  const { logger, metrics, throttle } = deps;
+  const { logger, metrics } = deps;
 
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     metrics.tokensIssued.inc({ client_id: ctx.oidc.client?.clientId ?? 'none' });
@@ -35,7 +39,6 @@ export function attachProviderEvents(
         { endpoint, error, detail: err.error_detail, client_id: clientId, ip: ctx.ip },
         'oauth request refused',
       );
-      if (error === 'invalid_client') void throttle.recordFailure(ctx.ip, clientId);
     });
   }
 
