@@ -128,8 +128,9 @@ export function createFileService(deps: FileServiceDeps) {
       let body: Readable | undefined;
       try {
         body = await store.download(grant.file.objectKey);
-        if (body)
+        if (body) {
           await deps.pushes.recordCappedAudit(claim.pushId, 'file_download', ctx, deps.maxAuditEntries);
+        }
       } catch (err) {
         body?.destroy();
         await files.refundDownload(claim).catch(() => undefined);
