@@ -43,6 +43,20 @@ beforeAll(async () => {
   api.post('/pushes', express.json({ limit: '1kb' }), () => {
     throw HttpError.validation({ expire_after_days: ['must be at most 90'], payload: ['is required'] });
   });
+  api.post(
+    '/verified',
+    express.json({
+      verify: () => {
+        throw Object.assign(new Error('not UTF-8'), { status: 400, type: 'encoding.invalid' });
+      },
+    }),
+    () => {
+      throw new Error('unreachable');
+    },
+  );
+  api.post('/form', express.urlencoded({ extended: true, parameterLimit: 2 }), (_req, res) => {
+    res.json({});
+  });
   api.get('/empty-validation', () => {
     throw HttpError.validation({});
   });
@@ -210,6 +224,29 @@ describe('errorHandler', () => {
       status: 415,
       body: { code: 'unsupported_media_type' },
     });
+  });
+
+  it('maps a verify that found bytes not in the charset to 400, and too many form parameters to 413', async () => {
+    expect(
+      await call('/api/v2/verified', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'verify-400' },
+        body: '{}',
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'bad_request', error: 'The request body is not valid UTF-8.' },
+    });
+    expect(
+      await call('/api/v2/form', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Request-Id': 'params-413' },
+        body: 'a=1&b=2&c=3',
+      }),
+    ).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
+    expect(
+      logs.records().filter((r) => ['verify-400', 'params-413'].includes(r.request_id as string)),
+    ).toEqual([]);
   });
 
   it('keeps other 4xx statuses of framework errors as bad_request', async () => {

@@ -1,8 +1,15 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from '@secret-push/logger';
-import { type ErrorBody, HttpError } from './http-error';
+import { type ErrorBody, type ErrorCode, HttpError } from './http-error';
 
-/** Errors raised by Express's body parsers carry `type` and `status`. */
+/** The code of a 4xx from a body parser that has no case of its own (413: too many parameters). */
+const codeOfStatus = (status: number): ErrorCode =>
+  status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+
+/**
+ * Errors raised by Express's body parsers carry `type` and `status`. Those with a 4xx status are
+ * about the request and answered as such (never a logged 500); 5xx ones stay unknown errors.
+ */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
@@ -12,11 +19,13 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpError | 
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpError(415, 'unsupported_media_type', 'Unsupported request body encoding.');
+    case 'encoding.invalid': // a `verify` that found bytes which are not in the body's charset
+      return new HttpError(400, 'bad_request', 'The request body is not valid UTF-8.');
     case 'request.aborted':
       return new HttpError(400, 'bad_request', 'The request was aborted.');
     default:
       return typeof err.status === 'number' && err.status >= 400 && err.status < 500
-        ? new HttpError(err.status, 'bad_request', 'Malformed request.')
+        ? new HttpError(err.status, codeOfStatus(err.status), 'Malformed request.')
         : undefined;
   }
 }

@@ -68,6 +68,28 @@ describe('part uploader (multipart into S3 with reused part buffers)', () => {
     }
   });
 
+  it('allocates part buffers on demand: none before the first byte, one for a body within a part', async () => {
+    const alloc = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    const partBuffers = () => alloc.mock.calls.filter(([size]) => size === PART).length;
+    try {
+      await uploadInParts(s3.client, source(Buffer.alloc(0)), options('lazy/empty')).done;
+      expect(partBuffers()).toBe(0);
+      expect((await stored('lazy/empty')).length).toBe(0);
+
+      const failing = uploadInParts(s3.client, source(randomBytes(PART), 100_003, 0), options('lazy/failed'));
+      await expect(failing.done).rejects.toThrow('client went away');
+      expect(partBuffers()).toBe(0);
+      expect(await s3.listKeys('lazy/failed')).toEqual([]);
+
+      const small = randomBytes(PART - 1);
+      await uploadInParts(s3.client, source(small), options('lazy/small')).done;
+      expect(partBuffers()).toBe(1);
+      expect(sha(await stored('lazy/small'))).toBe(sha(small));
+    } finally {
+      alloc.mockRestore();
+    }
+  });
+
   it('leaves no object when the body fails after some parts were sent', async () => {
     const upload = uploadInParts(
       s3.client,

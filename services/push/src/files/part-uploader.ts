@@ -32,8 +32,10 @@ const MAX_PARTS = 10_000;
  * was allocated twice and the chunks, held until their part was full, outlived the young
  * generation and were garbage only a full GC would free. That kept the push process's RSS
  * ~130 MiB above rest during a 1 GiB upload (the benchmark's target is < 64 MiB). Here the part buffers
- * (`queueSize` + 1 of `partSize`) are allocated once per upload and reused; each incoming chunk is
- * copied into the current part at once and dies young.
+ * (at most `queueSize` + 1 of `partSize`) are reused; each incoming chunk is copied into the current
+ * part at once and dies young. They are allocated on demand: the first when the first byte arrives
+ * (an upload that fails or ends before any data costs none), another only when every buffer is in
+ * flight and data is waiting.
  */
 export function uploadInParts(
   client: S3Client,
@@ -50,7 +52,8 @@ export function uploadInParts(
     const spare: Buffer[] = [];
     const inFlight = new Set<Promise<void>>();
     const parts: CompletedPart[] = [];
-    let current: Buffer = Buffer.allocUnsafeSlow(partSize);
+    /** The part being filled: taken (a spare, else a new buffer) when data arrives for it. */
+    let current: Buffer | undefined;
     let filled = 0;
     let partNumber = 0;
 
@@ -67,7 +70,8 @@ export function uploadInParts(
           send,
         )
       ).UploadId;
-      const buffer = current;
+      const buffer = current!;
+      current = undefined;
       const PartNumber = ++partNumber;
       const sent = client
         .send(
@@ -94,13 +98,13 @@ export function uploadInParts(
       sent.catch(() => {}); // observed below, through race or allSettled
       inFlight.add(sent);
       if (inFlight.size >= queueSize) await Promise.race(inFlight);
-      current = spare.pop() ?? Buffer.allocUnsafeSlow(partSize);
       filled = 0;
     };
 
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
         for (let offset = 0; offset < chunk.length;) {
+          current ??= spare.pop() ?? Buffer.allocUnsafeSlow(partSize);
           const n = chunk.copy(current, filled, offset);
           filled += n;
           offset += n;
@@ -113,7 +117,7 @@ export function uploadInParts(
             Bucket,
             Key,
             ContentType: options.ContentType,
-            Body: current.subarray(0, filled),
+            Body: current?.subarray(0, filled) ?? Buffer.alloc(0),
           }),
           send,
         );

@@ -14,6 +14,36 @@ export interface CreateRules {
 export const MAX_TEXT_PAYLOAD = 1_048_576;
 export const MAX_QR_PAYLOAD = 1024;
 export const MAX_LABEL = 1024;
+/** A JSON or urlencoded create body; also what all fields of a multipart create may add up to. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Whether `s` has more than `max` code points (what the API calls characters; a lone surrogate
+ * counts as one, as `[...s]` counts it). Decided from the length where it can be (`length` counts
+ * UTF-16 units: at least one and at most two per code point), otherwise counted in a loop that
+ * stops at `max + 1`: no copy of the string, at most 2 × max units read, whatever its size.
+ */
+export function exceedsCodePoints(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  if (s.length > 2 * max) return true;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (++count > max) return true;
+  }
+  return false;
+}
+
+/** A string of at most `max` code points; JSON Schema's `maxLength` counts code points too. */
+const boundedString = (max: number, message: string) =>
+  z
+    .string({ error: 'must be a string' })
+    .refine((s) => !exceedsCodePoints(s, max), { error: message, abort: true })
+    .meta({ maxLength: max });
 
 /** `expire_after_duration` (sent by existing clients instead of days): index → seconds. */
 const MIN = 60;
@@ -51,6 +81,8 @@ function intIn(min: number, max: number) {
 export const TRUE_WORDS = ['true', '1', 'yes', 'on', 'checked'];
 export const FALSE_WORDS = ['false', '0', 'no', 'off'];
 const BOOL_MESSAGE = 'must be a boolean (true/false, 1/0, yes/no, on/off)';
+const WORDS = new Set([...TRUE_WORDS, ...FALSE_WORDS]);
+const BOOL_WORD_MAX = Math.max(...[...WORDS].map((w) => w.length));
 
 /** Booleans, also as `true/false/1/0/yes/no/on/off/checked` strings (any case) and 1/0 numbers. */
 const boolLike = z.union(
@@ -59,16 +91,14 @@ const boolLike = z.union(
     z.union([z.literal(0), z.literal(1)]).transform((n) => n === 1),
     z
       .string()
-      .refine((s) => TRUE_WORDS.includes(s.toLowerCase()) || FALSE_WORDS.includes(s.toLowerCase()))
+      // The length first: no lower-cased copy of a long string ('checked' is the longest word).
+      .refine((s) => s.length <= BOOL_WORD_MAX && WORDS.has(s.toLowerCase()))
       .transform((s) => TRUE_WORDS.includes(s.toLowerCase())),
   ],
   { error: BOOL_MESSAGE },
 );
 
-const label = (what: string) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(MAX_LABEL, { error: `${what} must be at most ${MAX_LABEL} characters` });
+const label = (what: string) => boundedString(MAX_LABEL, `${what} must be at most ${MAX_LABEL} characters`);
 
 /** The `push` object of a create request, as clients may send it (the OpenAPI document is derived from this). */
 export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
@@ -81,10 +111,7 @@ export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
     expire_after_views: intIn(rules.views.min, rules.views.max).nullish(),
     deletable_by_viewer: boolLike.nullish(),
     retrieval_step: boolLike.nullish(),
-    passphrase: z
-      .string({ error: 'must be a string' })
-      .max(MAX_LABEL, { error: `must be at most ${MAX_LABEL} characters` })
-      .nullish(),
+    passphrase: boundedString(MAX_LABEL, `must be at most ${MAX_LABEL} characters`).nullish(),
     name: label('name').nullish(),
     note: label('note').nullish(),
   });
@@ -107,16 +134,21 @@ function isHttpUrl(s: string): boolean {
   return u !== null && (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
 }
 
+/**
+ * The payload's problem, bounds first: nothing proportional to the payload (trimming, URL parsing)
+ * runs before its length is known to be within the kind's bound. Every kind is bounded: QR codes by
+ * their own limit, the others (a URL, a file push's optional text) by the text limit.
+ */
 function payloadProblem(kind: PushKind, payload: string | null | undefined): string | undefined {
-  if (kind === 'file') return undefined;
-  if (payload === null || payload === undefined || payload.trim() === '') return 'Payload is required.';
-  const length = [...payload].length;
-  if (kind === 'text' && length > MAX_TEXT_PAYLOAD) {
-    return `The payload is too large. You can only push up to ${MAX_TEXT_PAYLOAD} characters.`;
-  }
-  if (kind === 'qr' && length > MAX_QR_PAYLOAD) {
+  if (payload === null || payload === undefined) return kind === 'file' ? undefined : 'Payload is required.';
+  if (kind === 'qr' && exceedsCodePoints(payload, MAX_QR_PAYLOAD)) {
     return `The QR code payload is too large. You can only push up to ${MAX_QR_PAYLOAD} characters.`;
   }
+  if (exceedsCodePoints(payload, MAX_TEXT_PAYLOAD)) {
+    return `The payload is too large. You can only push up to ${MAX_TEXT_PAYLOAD} characters.`;
+  }
+  if (kind === 'file') return undefined;
+  if (!/\S/.test(payload)) return 'Payload is required.'; // blank: what trim() removes, without a copy
   if (kind === 'url' && !isHttpUrl(payload)) return 'must be a valid HTTP or HTTPS URL.';
   return undefined;
 }
