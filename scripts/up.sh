@@ -12,6 +12,8 @@ set -a; source .local/dev.env; set +a
 export AUTH_HOST="${AUTH_HOST:-127.0.0.1}" AUTH_PORT="${AUTH_PORT:-4000}"
 export PUSH_HOST="${PUSH_HOST:-127.0.0.1}" PUSH_PORT="${PUSH_PORT:-3000}"
 export PUSH_WORKER_HOST="${PUSH_WORKER_HOST:-127.0.0.1}" PUSH_WORKER_PORT="${PUSH_WORKER_PORT:-3001}"
+# /metrics of auth and push: on ports of their own (the main ports answer it 404).
+export AUTH_METRICS_PORT="${AUTH_METRICS_PORT:-9465}" PUSH_METRICS_PORT="${PUSH_METRICS_PORT:-9464}"
 AUTH_URL="http://$AUTH_HOST:$AUTH_PORT"
 PUSH_URL="http://$PUSH_HOST:$PUSH_PORT"
 export PUSH_AUTH_URL="$AUTH_URL"
@@ -27,7 +29,9 @@ banner() {
  secret-push is running            (Ctrl-C stops everything)
    auth service   $AUTH_URL
    push API       $PUSH_URL/api/v2   (docs: $PUSH_URL/api/v2/docs)
-   expiry worker  http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
+   metrics        auth   http://$AUTH_HOST:$AUTH_METRICS_PORT/metrics
+                  push   http://$PUSH_HOST:$PUSH_METRICS_PORT/metrics
+                  worker http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
    local S3       $PUSH_S3_ENDPOINT  (s3rver, bucket $PUSH_S3_BUCKET, data in .local/s3)
 
  Demo client (kept in .local/dev.env):

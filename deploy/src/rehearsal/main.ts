@@ -150,7 +150,8 @@ async function main(): Promise<boolean> {
           `auth-${i + 1}`,
           auth,
           authDir,
-          { ...local.auth, AUTH_PORT: String(p) },
+          // Two replicas on one machine: each its own metrics port (the manifests' is fixed).
+          { ...local.auth, AUTH_PORT: String(p), AUTH_METRICS_PORT: '0' },
           `http://127.0.0.1:${p}/readyz`,
         ),
       ),
@@ -170,7 +171,7 @@ async function main(): Promise<boolean> {
           `push-${i + 1}`,
           push,
           pushDir,
-          { ...local.push, PUSH_PORT: String(p) },
+          { ...local.push, PUSH_PORT: String(p), PUSH_METRICS_PORT: '0' },
           `http://127.0.0.1:${p}/readyz`,
         ),
       ),

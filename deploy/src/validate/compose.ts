@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { composeBytes, heapProblems } from './node-heap';
 import { type CheckResult, check } from './report';
 
 type Env = Record<string, string>;
 interface ComposeService {
+  image?: string;
+  command?: string[] | string;
+  environment?: Record<string, string | number | boolean | null> | string[];
+  mem_limit?: string | number;
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: unknown;
   volumes?: (string | { source?: string })[];
@@ -72,6 +77,31 @@ function crossReferences(file: ComposeFile): string[] {
   return problems;
 }
 
+/**
+ * Every long-running service of ours (a secret-push image, not a one-shot) has a memory limit and
+ * NODE_OPTIONS sizing V8's heap at ~75 % of it, as its Kubernetes pod does.
+ */
+function heapOfServices(file: ComposeFile): string[] {
+  const problems: string[] = [];
+  for (const [name, svc] of Object.entries(file.services ?? {})) {
+    if (!svc.image?.startsWith('secret-push-') || svc.restart === 'no') continue;
+    const env: Record<string, unknown> = Array.isArray(svc.environment)
+      ? Object.fromEntries(
+          svc.environment.map((e): [string, string] => [e.split('=')[0]!, e.slice(e.indexOf('=') + 1)]),
+        )
+      : (svc.environment ?? {});
+    const nodeOptions = env.NODE_OPTIONS;
+    problems.push(
+      ...heapProblems(
+        `compose ${name}`,
+        typeof nodeOptions === 'string' ? nodeOptions : undefined,
+        composeBytes(svc.mem_limit),
+      ),
+    );
+  }
+  return problems;
+}
+
 /** docker-compose.yml against the compose-spec schema, interpolated with .env.example's variables. */
 export function checkCompose(root: string): CheckResult[] {
   const envText = readFileSync(join(root, '.env.example'), 'utf8');
@@ -103,5 +133,9 @@ export function checkCompose(root: string): CheckResult[] {
       [...missing].map((v) => `${v} is required by docker-compose.yml but missing from .env.example`),
     ),
     check('compose: depends_on targets, conditions and named volumes are consistent', crossReferences(file)),
+    check(
+      'compose: each service of ours has mem_limit and NODE_OPTIONS sizing its heap by it',
+      heapOfServices(file),
+    ),
   ];
 }

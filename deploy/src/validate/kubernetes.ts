@@ -117,7 +117,7 @@ export async function checkKubernetes(root: string, overlays: string[]): Promise
     results.push(check(`k8s ${overlay}: no unknown field names`, unknownFieldProblems(objects)));
     results.push(
       check(
-        `k8s ${overlay}: project rules (probes, limits, non-root, references, no secrets)`,
+        `k8s ${overlay}: project rules (probes, limits, heap, non-root, references, metrics ports, body size, no secrets)`,
         policyProblems(objects),
       ),
     );

@@ -93,6 +93,57 @@ describe('Kubernetes', () => {
   }, 30_000);
 });
 
+describe('heap, metrics port and body size', () => {
+  it('reports NODE_OPTIONS out of step with the memory limit, in the base and in an overlay', async () => {
+    edit('k8s/base/push/deployment.yaml', 'memory: 512Mi }', 'memory: 1Gi }');
+    edit('k8s/base/auth/deployment.yaml', '--max-old-space-size=240', '--max-semi-space-size=1');
+    edit(
+      'k8s/overlays/dev/kustomization.yaml',
+      'value: --max-old-space-size=288',
+      'value: --max-old-space-size=380',
+    );
+    const base = failing(await checkKubernetes(root, ['k8s/base'])).join('\n');
+    expect(base).toContain(
+      'Deployment/push container push: --max-old-space-size=384 is 38 % of the 1024 MiB memory limit (want 70–80 %): set --max-old-space-size=768',
+    );
+    expect(base).toContain(
+      'Deployment/auth container auth: NODE_OPTIONS "--max-semi-space-size=1" has no --max-old-space-size',
+    );
+    const dev = failing(await checkKubernetes(root, ['k8s/overlays/dev'])).join('\n');
+    expect(dev).toContain(
+      'Deployment/push-worker container worker: --max-old-space-size=380 is 99 % of the 384 MiB',
+    );
+  }, 60_000);
+
+  it('reports a metrics port that the Ingress routes or that more than the monitoring namespace may reach', async () => {
+    edit('k8s/base/push/deployment.yaml', "prometheus.io/port: '9464'", "prometheus.io/port: '3000'");
+    edit(
+      'k8s/base/network-policies.yaml',
+      '      ports:\n        - { protocol: TCP, port: 9465 }',
+      '      ports:\n        - { protocol: TCP, port: 9465 }\n    - from:\n        - podSelector: {}\n      ports:\n        - { protocol: TCP, port: 9465 }',
+    );
+    const rules = failing(await checkKubernetes(root, ['k8s/base'])).join('\n');
+    expect(rules).toContain('Deployment/push: metrics port 3000 is routed by an Ingress');
+    expect(rules).toContain(
+      'Deployment/auth: a NetworkPolicy lets more than the monitoring namespace reach metrics port 9465',
+    );
+  }, 30_000);
+
+  it("reports an Ingress body limit below the push service's file limit", async () => {
+    edit('k8s/base/ingress.yaml', 'proxy-body-size: 1040m', 'proxy-body-size: 100m');
+    expect(failing(await checkKubernetes(root, ['k8s/base'])).join('\n')).toContain(
+      'Ingress/secret-push → Deployment/push: proxy-body-size 100m is below PUSH_FILES_MAX_TOTAL_BYTES (1073741824) plus 16 MiB of form overhead; set at least 1040m',
+    );
+  }, 30_000);
+
+  it('reports a compose service whose NODE_OPTIONS does not follow its mem_limit', () => {
+    edit('docker-compose.yml', 'mem_limit: 512m', 'mem_limit: 1g');
+    expect(failing(checkCompose(root)).join('\n')).toContain(
+      'compose push: --max-old-space-size=384 is 38 % of the 1024 MiB memory limit',
+    );
+  });
+});
+
 describe('compose', () => {
   it('reports an unknown depends_on condition and a variable missing from .env.example', () => {
     edit(

@@ -1,28 +1,86 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { isQueryTimeout } from './errors';
 
 export interface DbOptions {
   url: string;
   /** @defaultValue 10 */
   poolSize?: number;
-  /** Milliseconds to wait for a connection before failing (a down database must not hang requests). */
+  /**
+   * Milliseconds to wait for a connection before failing (a down database must not hang
+   * requests): both opening a new one and waiting for a free one when the pool is full.
+   * @defaultValue 3000
+   */
   connectTimeoutMs?: number;
+  /**
+   * The server's `statement_timeout` for this pool's sessions: PostgreSQL cancels a statement
+   * running longer (SQLSTATE 57014, a connection-class error for `isConnectionError`). Absent: the
+   * server's setting.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Our own deadline for each statement's answer (pg `query_timeout`), for a server that cannot
+   * cancel anything (frozen, partitioned): the statement rejects with "Query read timeout" and its
+   * connection is destroyed, never handed to the next caller with the statement still running on
+   * it. Keep it above `statementTimeoutMs`, so that a server that is up answers first. Absent: none.
+   */
+  queryTimeoutMs?: number;
   /** Called with the SQL of every statement sent (tests count statements with it). */
   onQuery?: (sql: string) => void;
+}
+
+/**
+ * The pool as Kysely sees it, with one change: a client whose statement passed `queryTimeoutMs`
+ * is released as broken (pg-pool ends it, and pg destroys the socket of a client with a statement
+ * in flight), so that nothing else queues behind the statement that never answered. Until then,
+ * further statements on it (a transaction's ROLLBACK) fail at once with the same error instead of
+ * queuing behind it for another deadline.
+ */
+function destroyingTimedOutClients(pool: pg.Pool): PostgresPool {
+  return {
+    options: pool.options,
+    end: () => pool.end(),
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let timedOut: Error | undefined;
+      const query = (...args: unknown[]) => {
+        if (timedOut !== undefined) return Promise.reject(timedOut);
+        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        if (!(result instanceof Promise)) return result; // a cursor
+        return result.catch((err: unknown) => {
+          if (isQueryTimeout(err)) timedOut = err as Error;
+          throw err;
+        });
+      };
+      return {
+        get processID() {
+          return (client as unknown as { processID?: number }).processID;
+        },
+        query: query as PostgresPoolClient['query'],
+        release: (destroy?: boolean) => client.release(destroy || timedOut !== undefined ? true : undefined),
+      };
+    },
+  };
 }
 
 export function createKysely<DB>(options: DbOptions): Kysely<DB> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    // pg-pool applies it to a new connection and to the wait for a free one alike.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
+    // Sent as start-up parameters: no statement of ours is needed to set them.
+    ...(options.statementTimeoutMs !== undefined && { statement_timeout: options.statementTimeoutMs }),
+    ...(options.queryTimeoutMs !== undefined && { query_timeout: options.queryTimeoutMs }),
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener it crashes the process.
   pool.on('error', () => {});
   const { onQuery } = options;
   return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({
+      pool: options.queryTimeoutMs !== undefined ? destroyingTimedOutClients(pool) : pool,
+    }),
     ...(onQuery && { log: (event) => onQuery(event.query.sql) }),
   });
 }

@@ -10,6 +10,7 @@ import {
   dropDatabase,
   ensureDatabase,
   isConnectionError,
+  isQueryTimeout,
   migrateDatabase,
   migrateToLatest,
   withDatabase,
@@ -168,6 +169,89 @@ describe('createKysely', () => {
   });
 });
 
+describe('createKysely deadlines', () => {
+  const pid = async (db: Kysely<TestDB>) =>
+    (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(db)).rows[0]!.pid;
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+  it('sets statement_timeout: the server cancels a long statement (57014), a connection-class error, and the session stays usable', async () => {
+    const db = createKysely<TestDB>({ url: plainUrl, poolSize: 1, statementTimeoutMs: 200 });
+    try {
+      const { rows } = await sql<{ t: string }>`SELECT current_setting('statement_timeout') AS t`.execute(db);
+      expect(rows[0]!.t).toBe('200ms');
+      const before = await pid(db);
+      const started = Date.now();
+      const err = await failure(sql`SELECT pg_sleep(2)`.execute(db));
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect((err as { code?: string }).code).toBe('57014');
+      expect(isConnectionError(err)).toBe(true);
+      expect(await pid(db)).toBe(before); // a cancelled statement leaves a healthy session
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('query_timeout: past our deadline the statement rejects as a connection-class error, and its connection is destroyed, not reused', async () => {
+    const db = createKysely<TestDB>({ url: plainUrl, poolSize: 1, queryTimeoutMs: 200 });
+    try {
+      const before = await pid(db);
+      const started = Date.now();
+      const err = await failure(sql`SELECT pg_sleep(3)`.execute(db));
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(isQueryTimeout(err)).toBe(true);
+      expect(isConnectionError(err)).toBe(true);
+      // The only pooled connection still has pg_sleep running on it: had it gone back to the pool,
+      // this statement would wait behind it (and time out too). It gets a new session at once.
+      const next = Date.now();
+      const after = await pid(db);
+      expect(Date.now() - next).toBeLessThan(1000);
+      expect(after).not.toBe(before);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('query_timeout in a transaction: the rollback does not wait another deadline, the connection is destroyed', async () => {
+    const db = createKysely<TestDB>({ url: plainUrl, poolSize: 1, queryTimeoutMs: 300 });
+    try {
+      const before = await pid(db);
+      const started = Date.now();
+      const err = await failure(
+        db.transaction().execute(async (trx) => {
+          await sql`SELECT 1`.execute(trx);
+          await sql`SELECT pg_sleep(3)`.execute(trx);
+        }),
+      );
+      expect(isConnectionError(err)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await pid(db)).not.toBe(before);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('connectTimeoutMs also bounds the wait for a free pooled connection', async () => {
+    const db = createKysely<TestDB>({ url: plainUrl, poolSize: 1, connectTimeoutMs: 200 });
+    try {
+      await pid(db); // the pool's one connection exists
+      const busy = sql`SELECT pg_sleep(1.5)`.execute(db);
+      const started = Date.now();
+      const err = await failure(sql`SELECT 1`.execute(db));
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(150);
+      expect(elapsed).toBeLessThan(1000);
+      expect(isConnectionError(err)).toBe(true);
+      await busy;
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
 describe('migrations', () => {
   it('migrateDatabase creates the database, applies pending migrations once and reports them', async () => {
     const url = newDatabaseUrl('migrate');
@@ -300,6 +384,17 @@ describe('isConnectionError', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  it('is true for a statement stopped by statement_timeout (57014) or by our query_timeout', () => {
+    expect(
+      isConnectionError(
+        Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      ),
+    ).toBe(true);
+    expect(isConnectionError(new Error('Query read timeout'))).toBe(true);
+    expect(isQueryTimeout(new Error('Query read timeout'))).toBe(true);
+    expect(isQueryTimeout(new Error('Connection terminated'))).toBe(false);
   });
 
   it('is false for anything that is not an error object', () => {

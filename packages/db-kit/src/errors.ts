@@ -7,11 +7,22 @@ const CONNECTION_CODES = new Set([
   '57P01',
   '57P03',
   '53300',
+  // query_canceled: statement_timeout (or an operator's pg_cancel_backend) stopped the statement.
+  '57014',
 ]);
 
+/** pg's own deadline (`query_timeout`) passed before the server answered. */
+export function isQueryTimeout(err: unknown): boolean {
+  return (
+    typeof err === 'object' && err !== null && (err as { message?: unknown }).message === 'Query read timeout'
+  );
+}
+
 /**
- * True when the error means the database cannot be reached (as opposed to a bad query): the caller
- * answers 503, not 500. Duck-typed: errors from Node's core may come from another realm.
+ * True when the error means the database cannot be reached or did not answer in time (as opposed
+ * to a bad query): the caller answers 503, not 500. A statement stopped by `statement_timeout` or
+ * by our `query_timeout` counts: both mean an overloaded or frozen database, not a bug.
+ * Duck-typed: errors from Node's core may come from another realm.
  */
 export function isConnectionError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -20,6 +31,8 @@ export function isConnectionError(err: unknown): boolean {
   if (Array.isArray(errors) && errors.some(isConnectionError)) return true;
   return (
     typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Query read timeout/i.test(
+      message,
+    )
   );
 }

@@ -1,19 +1,32 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '@secret-push/logger';
 
+export interface RedisOptions {
+  /**
+   * Our deadline for each command's reply (ioredis `commandTimeout`): past it the command rejects
+   * with "Command timed out", so a frozen Redis (paused, stopped, partitioned with the socket still
+   * open) costs a request at most this long. Only for request paths: never on a connection that
+   * sends blocking commands (BullMQ's worker connections wait on BZPOPMIN by design).
+   * Absent: no deadline of ours.
+   */
+  commandTimeoutMs?: number;
+}
+
 /**
  * A Redis client for request paths: no offline queue and one retry, so a request never waits for
- * a Redis that is down (callers fail open or answer 503). Connection errors are logged once per
+ * a Redis that is down (callers fail open or answer 503), and with `commandTimeoutMs` never waits
+ * longer than that for one that is up but does not answer. Connection errors are logged once per
  * distinct message, not once per reconnect attempt. Auto-pipelining sends the commands that
  * concurrent requests issue in the same event-loop turn (rate limits, throttle reads, queue adds)
  * in one write; request paths send no blocking commands, so none waits behind another.
  */
-export function createRedis(url: string, logger: Logger): Redis {
+export function createRedis(url: string, logger: Logger, options: RedisOptions = {}): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     enableAutoPipelining: true,
+    ...(options.commandTimeoutMs !== undefined && { commandTimeout: options.commandTimeoutMs }),
   });
   let lastError = '';
   redis.on('error', (err: Error) => {

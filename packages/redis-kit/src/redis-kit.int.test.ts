@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
@@ -35,9 +36,35 @@ async function closedPortUrl(): Promise<string> {
   return `redis://127.0.0.1:${port}`;
 }
 
+/** A redis-server of this file's own (never the shared one), to freeze with SIGSTOP. */
+async function privateRedisServer(): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
+  const url = await closedPortUrl();
+  const proc = spawn(
+    'redis-server',
+    ['--port', new URL(url).port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const probe = createRedis(url, createLogger({ name: 'probe', level: 'silent' }));
+  try {
+    if (!(await waitUntilReady(probe, 5000))) throw new Error('private redis-server did not start');
+  } finally {
+    probe.disconnect();
+  }
+  return {
+    url,
+    proc,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
 const clients: Redis[] = [];
-function client(url: string, logs = capture()): Redis {
-  const redis = createRedis(url, createLogger({ name: 'redis-test', level: 'warn' }, logs.stream));
+function client(url: string, logs = capture(), options: { commandTimeoutMs?: number } = {}): Redis {
+  const redis = createRedis(url, createLogger({ name: 'redis-test', level: 'warn' }, logs.stream), options);
   clients.push(redis);
   return redis;
 }
@@ -101,6 +128,42 @@ describe('createRedis', () => {
     const warnings = logs.records().filter((r) => r.msg === 'redis connection error');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 'warn', err: expect.stringContaining('ECONNREFUSED') });
+  });
+});
+
+describe('commandTimeoutMs', () => {
+  it('rejects a command that a frozen Redis (SIGSTOP) does not answer within the deadline, and recovers', async () => {
+    const server = await privateRedisServer();
+    try {
+      const redis = client(server.url, capture(), { commandTimeoutMs: 300 });
+      expect(await waitUntilReady(redis, 2000)).toBe(true);
+      await redis.set(`${PREFIX}frozen`, '1');
+      server.proc.kill('SIGSTOP');
+      try {
+        const started = Date.now();
+        await expect(redis.get(`${PREFIX}frozen`)).rejects.toThrow(/Command timed out/);
+        const elapsed = Date.now() - started;
+        expect(elapsed).toBeGreaterThanOrEqual(250);
+        expect(elapsed).toBeLessThan(1000);
+        // Concurrent commands (auto-pipelined together) each get the same deadline.
+        const again = Date.now();
+        const results = await Promise.allSettled([redis.incr(`${PREFIX}a`), redis.incr(`${PREFIX}b`)]);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+        expect(Date.now() - again).toBeLessThan(1000);
+      } finally {
+        server.proc.kill('SIGCONT');
+      }
+      // Thawed: the same client answers again (the late replies of the timed-out commands are dropped).
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await redis.get(`${PREFIX}frozen`)).toBe('1');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is not set unless asked for (BullMQ worker connections must block)', () => {
+    expect(client(REDIS_URL).options.commandTimeout).toBeUndefined();
+    expect(client(REDIS_URL, capture(), { commandTimeoutMs: 500 }).options.commandTimeout).toBe(500);
   });
 });
 

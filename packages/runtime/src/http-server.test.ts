@@ -1,6 +1,6 @@
-import { createServer } from 'node:http';
-import { request } from 'node:http';
-import { closeHttpServer, listening } from './http-server';
+import { type Server, createServer, request } from 'node:http';
+import { connect } from 'node:net';
+import { type HttpServerLimits, closeHttpServer, createHttpServer, listening } from './http-server';
 
 describe('listening and closeHttpServer', () => {
   it('gives the real port, and lets a request in flight finish before closing', async () => {
@@ -31,5 +31,108 @@ describe('listening and closeHttpServer', () => {
     expect(await inFlight).toBe('done');
     await closing;
     expect(closed).toBe(true);
+  });
+});
+
+describe('createHttpServer', () => {
+  const limits: HttpServerLimits = {
+    headersTimeoutMs: 500,
+    requestTimeoutMs: 1500,
+    idleTimeoutMs: 700,
+    keepAliveTimeoutMs: 400,
+    maxHeaderBytes: 2048,
+  };
+  let server: Server;
+  let port: number;
+  beforeEach(async () => {
+    // Reads the whole body, then answers with its length.
+    server = createHttpServer((req, res) => {
+      let n = 0;
+      req.on('data', (c: Buffer) => (n += c.length));
+      req.on('end', () => res.end(String(n)));
+    }, limits);
+    server.listen(0, '127.0.0.1');
+    port = Number(new URL(await listening(server, '127.0.0.1')).port);
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await closeHttpServer(server);
+  });
+
+  /** A raw client: what it received, and when the server closed the connection. */
+  function rawClient() {
+    const socket = connect(port, '127.0.0.1');
+    const opened = Date.now();
+    let received = '';
+    socket.on('data', (c: Buffer) => (received += c.toString()));
+    socket.on('error', () => {});
+    const closed = new Promise<{ ms: number; received: string }>((resolve) =>
+      socket.once('close', () => resolve({ ms: Date.now() - opened, received })),
+    );
+    return { socket, closed };
+  }
+
+  it('applies the limits to the server', () => {
+    expect(server.headersTimeout).toBe(500);
+    expect(server.requestTimeout).toBe(1500);
+    expect(server.timeout).toBe(700);
+    expect(server.keepAliveTimeout).toBe(400);
+  });
+
+  it('answers 408 and closes when the headers are not complete within headersTimeout', async () => {
+    const { socket, closed } = rawClient();
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n'); // never finishes the headers
+    const keep = setInterval(() => socket.write('X-Slow: 1\r\n'), 100); // not idle: headers trickle
+    try {
+      const { ms, received } = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(ms).toBeGreaterThanOrEqual(450);
+      expect(ms).toBeLessThan(1400);
+    } finally {
+      clearInterval(keep);
+    }
+  });
+
+  it('answers 408 when a body trickles in past requestTimeout', async () => {
+    const { socket, closed } = rawClient();
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n');
+    const keep = setInterval(() => socket.write('x'), 100); // never idle for idleTimeoutMs
+    try {
+      const { ms, received } = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(ms).toBeGreaterThanOrEqual(1400);
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      clearInterval(keep);
+    }
+  });
+
+  it('drops the connection when a request body stalls for idleTimeoutMs', async () => {
+    const { socket, closed } = rawClient();
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc');
+    const { ms, received } = await closed;
+    expect(received).toBe('');
+    expect(ms).toBeGreaterThanOrEqual(650);
+    expect(ms).toBeLessThan(1400);
+  });
+
+  it('keeps a body that makes progress, and closes an idle keep-alive connection after keepAliveTimeoutMs', async () => {
+    const { socket, closed } = rawClient();
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n');
+    for (const c of 'hello') {
+      await new Promise((r) => setTimeout(r, 200));
+      socket.write(c);
+    }
+    const { ms, received } = await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n5$/);
+    // Node keeps it keepAliveTimeoutBuffer (1 s) longer than it announces, against races.
+    expect(ms).toBeGreaterThanOrEqual(1000 + 350);
+    expect(ms).toBeLessThan(1000 + 400 + server.keepAliveTimeoutBuffer + 800);
+  });
+
+  it('answers 431 to headers larger than maxHeaderBytes', async () => {
+    const { socket, closed } = rawClient();
+    socket.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
+    expect((await closed).received).toMatch(/^HTTP\/1\.1 431/);
   });
 });

@@ -1,6 +1,75 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/**
+ * What a client may cost a server before it is cut off, enforced by Node on every connection.
+ * Each service reads its own values from its configuration (docs/configuration.md).
+ */
+export interface HttpServerLimits {
+  /** The request line and headers must be complete within this (Node `headersTimeout`; 408). */
+  headersTimeoutMs: number;
+  /**
+   * The whole request, headers and body, must be received within this (Node `requestTimeout`;
+   * 408). It bounds a body that trickles in just fast enough to dodge the idle timeout. 0: none.
+   */
+  requestTimeoutMs: number;
+  /**
+   * A socket with no traffic in either direction for this long is destroyed (`server.timeout`):
+   * a request body that stalls, a client that stops reading a download. Not a deadline for a
+   * transfer that makes progress, however long it takes.
+   */
+  idleTimeoutMs: number;
+  /**
+   * How long an idle keep-alive connection is kept open between requests (Node
+   * `keepAliveTimeout`). Must be above the reverse proxy's upstream keep-alive timeout (60 s for
+   * ingress-nginx), so that the proxy, not us, closes idle connections: otherwise it may send a
+   * request on a connection we are closing at that moment, and its client gets a 502.
+   */
+  keepAliveTimeoutMs: number;
+  /** Largest request line plus headers, in bytes (Node `maxHeaderSize`); larger: 431. */
+  maxHeaderBytes: number;
+}
+
+/** For a port that only serves operations endpoints (no bodies, small headers). */
+export const OPERATIONS_HTTP_LIMITS: HttpServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+  maxHeaderBytes: 16 * 1024,
+};
+
+/**
+ * Node checks headersTimeout and requestTimeout every `connectionsCheckingInterval` (30 s by
+ * default), which would let a 10 s limit run to 40 s: check at a quarter of the shortest one
+ * (between 250 ms and 5 s).
+ */
+const checkingInterval = (limits: HttpServerLimits) => {
+  const shortest = Math.min(limits.headersTimeoutMs || Infinity, limits.requestTimeoutMs || Infinity);
+  return Math.max(250, Math.min(5000, Math.floor(shortest / 4)));
+};
+
+/**
+ * The one way every process creates its HTTP server: `handler` (an Express app, a Koa callback, a
+ * plain listener) behind the limits of `limits`. Not listening yet.
+ */
+export function createHttpServer(handler: RequestListener, limits: HttpServerLimits): Server {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      connectionsCheckingInterval: checkingInterval(limits),
+    },
+    handler,
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // Without a 'timeout' listener, Node destroys the idle socket.
+  server.setTimeout(limits.idleTimeoutMs);
+  return server;
+}
 
 /** Waits until `server` listens; returns its base URL (with the real port when 0 was asked). */
 export async function listening(server: Server, host: string): Promise<string> {

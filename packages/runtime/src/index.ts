@@ -1,5 +1,11 @@
 export { runService, loadConfigOrExit, type Closable } from './run-service';
-export { closeHttpServer, listening } from './http-server';
+export {
+  OPERATIONS_HTTP_LIMITS,
+  closeHttpServer,
+  createHttpServer,
+  listening,
+  type HttpServerLimits,
+} from './http-server';
 export { DeadlineExceeded, withDeadline } from './deadline';
 export { createMetricsRegistry, httpRequestDuration } from './metrics-registry';
 export {
@@ -10,7 +16,9 @@ export {
   type Readiness,
   type ReadinessReport,
 } from './readiness';
+export { exportDependencyStates } from './dependency-gauge';
 export {
+  HEALTH_PATHS,
   JSON_CONTENT_TYPE,
   OPERATIONS_PATHS,
   operationsResponse,

@@ -1,5 +1,11 @@
-import { type Server, type ServerResponse, createServer } from 'node:http';
-import { closeHttpServer, listening } from './http-server';
+import type { Server, ServerResponse } from 'node:http';
+import {
+  type HttpServerLimits,
+  OPERATIONS_HTTP_LIMITS,
+  closeHttpServer,
+  createHttpServer,
+  listening,
+} from './http-server';
 import {
   JSON_CONTENT_TYPE,
   type OperationsDeps,
@@ -32,13 +38,14 @@ const send = (res: ServerResponse, answer: OperationsResponse) => {
 };
 
 /**
- * `/healthz`, `/readyz` and `/metrics` on a port of their own (node:http), for a process with no
- * web framework (the expiry worker). Every other path is 404 `{"error":"Not found.","code":"not_found"}`.
+ * `/healthz`, `/readyz` and `/metrics` on a port of their own (node:http): the expiry worker's
+ * only port, and the API processes' metrics port (never routed by the Ingress). Every other path
+ * is 404 `{"error":"Not found.","code":"not_found"}`.
  */
 export async function startOperationsServer(
-  options: OperationsDeps & { host: string; port: number },
+  options: OperationsDeps & { host: string; port: number; limits?: HttpServerLimits },
 ): Promise<OperationsServer> {
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0]!;
     const answer = operationsResponse(path, options);
     if (!answer) return send(res, NOT_FOUND);
@@ -46,7 +53,7 @@ export async function startOperationsServer(
       (a) => send(res, a),
       () => send(res, FAILED),
     );
-  });
+  }, options.limits ?? OPERATIONS_HTTP_LIMITS);
   server.listen(options.port, options.host);
   const url = await listening(server, options.host);
   return { url, server, close: () => closeHttpServer(server) };

@@ -1,4 +1,10 @@
-import { JSON_CONTENT_TYPE, type MetricsSource, OPERATIONS_PATHS, operationsResponse } from './operations';
+import {
+  HEALTH_PATHS,
+  JSON_CONTENT_TYPE,
+  type MetricsSource,
+  OPERATIONS_PATHS,
+  operationsResponse,
+} from './operations';
 import { createReadiness } from './readiness';
 
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
@@ -45,6 +51,13 @@ describe('operationsResponse', () => {
     });
   });
 
+  it('does not answer /metrics without a registry (a routed port serves health only)', async () => {
+    expect(operationsResponse('/metrics', { readiness: readiness(true) })).toBeUndefined();
+    expect(await operationsResponse('/readyz', { readiness: readiness(true) })).toMatchObject({
+      status: 200,
+    });
+  });
+
   it('is undefined, at once, for any other path', () => {
     for (const path of ['/', '/healthz/', '/HEALTHZ', '/metrics.json', '/api/v2/version']) {
       expect(operationsResponse(path, { readiness: readiness(true), registry })).toBeUndefined();
@@ -53,5 +66,6 @@ describe('operationsResponse', () => {
 
   it('lists exactly the paths it answers', () => {
     expect(OPERATIONS_PATHS).toEqual(['/healthz', '/readyz', '/metrics']);
+    expect(HEALTH_PATHS).toEqual(['/healthz', '/readyz']);
   });
 });

@@ -69,4 +69,57 @@ describe('loadAuthConfig', () => {
       'AUTH_JWKS_FILE: cannot read /nonexistent/jwks.json (ENOENT)',
     ]);
   });
+
+  it('has defaults for every deadline and limit, and reads each one', () => {
+    const c = loadAuthConfig(base);
+    expect(c.db).toMatchObject({ connectTimeoutMs: 3000, statementTimeoutMs: 5000, queryTimeoutMs: 6000 });
+    expect(c.redis.commandTimeoutMs).toBe(500);
+    expect(c.httpLimits).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      idleTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+      maxHeaderBytes: 16_384,
+    });
+    expect(c.metrics).toEqual({ host: '127.0.0.1', port: 9465 });
+    const set = loadAuthConfig({
+      ...base,
+      AUTH_DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      AUTH_DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      AUTH_DATABASE_QUERY_TIMEOUT_MS: '2500',
+      AUTH_REDIS_COMMAND_TIMEOUT_MS: '200',
+      AUTH_HTTP_HEADERS_TIMEOUT_MS: '5000',
+      AUTH_HTTP_REQUEST_TIMEOUT_MS: '8000',
+      AUTH_HTTP_IDLE_TIMEOUT_MS: '9000',
+      AUTH_HTTP_KEEP_ALIVE_TIMEOUT_MS: '70000',
+      AUTH_HTTP_MAX_HEADER_BYTES: '8192',
+      AUTH_METRICS_PORT: '9100',
+    });
+    expect(set.db).toMatchObject({ connectTimeoutMs: 1000, statementTimeoutMs: 2000, queryTimeoutMs: 2500 });
+    expect(set.redis.commandTimeoutMs).toBe(200);
+    expect(set.httpLimits).toEqual({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 8000,
+      idleTimeoutMs: 9000,
+      keepAliveTimeoutMs: 70_000,
+      maxHeaderBytes: 8192,
+    });
+    expect(set.metrics.port).toBe(9100);
+  });
+
+  it('refuses deadlines and ports that contradict each other', () => {
+    expect(
+      problems({
+        ...base,
+        AUTH_DATABASE_STATEMENT_TIMEOUT_MS: '7000',
+        AUTH_DATABASE_QUERY_TIMEOUT_MS: '6000',
+        AUTH_HTTP_HEADERS_TIMEOUT_MS: '40000',
+        AUTH_METRICS_PORT: '4000',
+      }),
+    ).toEqual([
+      'AUTH_DATABASE_QUERY_TIMEOUT_MS: must be above AUTH_DATABASE_STATEMENT_TIMEOUT_MS',
+      'AUTH_HTTP_HEADERS_TIMEOUT_MS: must not exceed AUTH_HTTP_REQUEST_TIMEOUT_MS',
+      'AUTH_METRICS_PORT: must differ from AUTH_PORT (the Ingress routes AUTH_PORT)',
+    ]);
+  });
 });

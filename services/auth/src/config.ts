@@ -20,8 +20,18 @@ const schema = z.object({
   AUTH_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_DATABASE_URL: databaseUrl,
   AUTH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
+  AUTH_DATABASE_CONNECT_TIMEOUT_MS: envInt(100, 60_000).default(3000),
+  AUTH_DATABASE_STATEMENT_TIMEOUT_MS: envInt(100, 3_600_000).default(5000),
+  AUTH_DATABASE_QUERY_TIMEOUT_MS: envInt(100, 3_600_000).default(6000),
   AUTH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   AUTH_REDIS_PREFIX: z.string().default('auth:'),
+  AUTH_REDIS_COMMAND_TIMEOUT_MS: envInt(50, 60_000).default(500),
+  AUTH_METRICS_PORT: envInt(0, 65535).default(9465),
+  AUTH_HTTP_HEADERS_TIMEOUT_MS: envInt(1000, 300_000).default(10_000),
+  AUTH_HTTP_REQUEST_TIMEOUT_MS: envInt(0, 3_600_000).default(30_000),
+  AUTH_HTTP_IDLE_TIMEOUT_MS: envInt(1000, 3_600_000).default(30_000),
+  AUTH_HTTP_KEEP_ALIVE_TIMEOUT_MS: envInt(1000, 3_600_000).default(65_000),
+  AUTH_HTTP_MAX_HEADER_BYTES: envInt(4096, 1024 * 1024).default(16 * 1024),
   AUTH_JWKS: envJson(jwksSchema).optional(),
   AUTH_COOKIE_KEYS: envCsv().optional(),
   AUTH_ACCESS_TOKEN_TTL: envInt(1, 86_400).default(3600),
@@ -34,6 +44,22 @@ const schema = z.object({
 
 type Vars = z.infer<typeof schema>;
 export type Jwks = z.infer<typeof jwksSchema>;
+
+function consistency(v: Vars): string[] {
+  const problems: string[] = [];
+  // Our deadline on an answer comes after the server's own: a server that is up cancels the
+  // statement and says why; ours is for one that cannot answer at all.
+  if (v.AUTH_DATABASE_QUERY_TIMEOUT_MS <= v.AUTH_DATABASE_STATEMENT_TIMEOUT_MS) {
+    problems.push('AUTH_DATABASE_QUERY_TIMEOUT_MS: must be above AUTH_DATABASE_STATEMENT_TIMEOUT_MS');
+  }
+  if (v.AUTH_HTTP_REQUEST_TIMEOUT_MS > 0 && v.AUTH_HTTP_HEADERS_TIMEOUT_MS > v.AUTH_HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push('AUTH_HTTP_HEADERS_TIMEOUT_MS: must not exceed AUTH_HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (v.AUTH_METRICS_PORT !== 0 && v.AUTH_METRICS_PORT === v.AUTH_PORT) {
+    problems.push('AUTH_METRICS_PORT: must differ from AUTH_PORT (the Ingress routes AUTH_PORT)');
+  }
+  return [...problems, ...productionProblems(v)];
+}
 
 function productionProblems(v: Vars): string[] {
   if (v.NODE_ENV !== 'production') return [];
@@ -64,10 +90,34 @@ export function loadAuthConfig(env: Env = process.env) {
       env: v.NODE_ENV,
       logLevel: v.LOG_LEVEL,
       logSlowRequestMs: v.LOG_SLOW_REQUEST_MS,
-      http: { host: v.AUTH_HOST, port: v.AUTH_PORT, trustProxy: v.AUTH_TRUST_PROXY },
+      http: {
+        host: v.AUTH_HOST,
+        port: v.AUTH_PORT,
+        trustProxy: v.AUTH_TRUST_PROXY,
+      },
+      // What a client may cost the main port (runtime's createHttpServer).
+      httpLimits: {
+        headersTimeoutMs: v.AUTH_HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: v.AUTH_HTTP_REQUEST_TIMEOUT_MS,
+        idleTimeoutMs: v.AUTH_HTTP_IDLE_TIMEOUT_MS,
+        keepAliveTimeoutMs: v.AUTH_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxHeaderBytes: v.AUTH_HTTP_MAX_HEADER_BYTES,
+      },
+      // /metrics (and /healthz, /readyz) on a port of its own, which the Ingress does not route.
+      metrics: { host: v.AUTH_HOST, port: v.AUTH_METRICS_PORT },
       issuer: (v.AUTH_ISSUER ?? `http://${v.AUTH_HOST}:${v.AUTH_PORT}`).replace(/\/$/, ''),
-      db: { url: v.AUTH_DATABASE_URL, poolSize: v.AUTH_DATABASE_POOL_SIZE },
-      redis: { url: v.AUTH_REDIS_URL, prefix: v.AUTH_REDIS_PREFIX },
+      db: {
+        url: v.AUTH_DATABASE_URL,
+        poolSize: v.AUTH_DATABASE_POOL_SIZE,
+        connectTimeoutMs: v.AUTH_DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: v.AUTH_DATABASE_STATEMENT_TIMEOUT_MS,
+        queryTimeoutMs: v.AUTH_DATABASE_QUERY_TIMEOUT_MS,
+      },
+      redis: {
+        url: v.AUTH_REDIS_URL,
+        prefix: v.AUTH_REDIS_PREFIX,
+        commandTimeoutMs: v.AUTH_REDIS_COMMAND_TIMEOUT_MS,
+      },
       /** Undefined outside production means: generate an ephemeral key at start-up. */
       jwks: v.AUTH_JWKS,
       cookieKeys: v.AUTH_COOKIE_KEYS ?? [],
@@ -81,7 +131,7 @@ export function loadAuthConfig(env: Env = process.env) {
     }),
     {
       secretFiles: ['AUTH_JWKS', 'AUTH_COOKIE_KEYS', 'AUTH_DATABASE_URL', 'AUTH_REDIS_URL'],
-      check: productionProblems,
+      check: consistency,
     },
   );
 }

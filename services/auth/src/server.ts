@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
-import { OPERATIONS_PATHS, closeHttpServer, createReadiness, listening } from '@secret-push/runtime';
+import {
+  OPERATIONS_PATHS,
+  closeHttpServer,
+  createHttpServer,
+  createReadiness,
+  exportDependencyStates,
+  listening,
+  startOperationsServer,
+} from '@secret-push/runtime';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import type { AuthConfig } from './config';
 import {
@@ -23,6 +31,8 @@ import { deleteExpiredPayloads } from './storage/oidc-payload.repository';
 
 export interface AuthServer {
   url: string;
+  /** The metrics port's base URL (`/metrics`, `/healthz`, `/readyz`); not routed by the Ingress. */
+  metricsUrl: string;
   provider: Provider;
   close(): Promise<void>;
 }
@@ -33,7 +43,9 @@ export interface AuthServer {
  */
 export async function startAuthServer(config: AuthConfig, logger: Logger): Promise<AuthServer> {
   const db = createKysely<AuthDatabase>(config.db);
-  const redis = createRedis(config.redis.url, logger);
+  // Every command gets our deadline: a frozen Redis costs a token request at most that (the
+  // failed-authentication throttle fails open).
+  const redis = createRedis(config.redis.url, logger, { commandTimeoutMs: config.redis.commandTimeoutMs });
   if (!(await waitUntilReady(redis, 3000))) {
     logger.warn('redis not reachable at start-up; continuing degraded');
   }
@@ -52,16 +64,18 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       metrics,
     ),
   );
-  provider.use(
-    operationalEndpoints({
-      // Both are required: tokens are stored in the database, the failed-auth throttle in Redis.
-      readiness: createReadiness({
-        database: { check: () => sql`select 1`.execute(db), required: true },
-        redis: { check: () => redis.ping(), required: true },
-      }),
-      registry: metrics.registry,
+  // Ready means "can serve its core": clients, tokens and introspection live in the database.
+  // Without Redis the failed-authentication throttle fails open and every token request still
+  // works: Redis is reported (/readyz, auth_dependency_up), not required.
+  const readiness = exportDependencyStates(
+    createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => redis.ping(), required: false },
     }),
+    metrics.registry,
+    'auth',
   );
+  provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
   provider.use(throttleFailedClientAuth(throttle));
   provider.use(responseFixups());
@@ -74,16 +88,27 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   }, config.purgeIntervalSeconds * 1000);
   purge.unref();
 
-  const server = provider.listen(config.http.port, config.http.host);
+  const handle = provider.callback();
+  const server = createHttpServer((req, res) => void handle(req, res), config.httpLimits);
+  server.listen(config.http.port, config.http.host);
   const url = await listening(server, config.http.host);
-  logger.info({ url, issuer: config.issuer }, 'auth service listening');
+  const operations = await startOperationsServer({
+    ...config.metrics,
+    readiness,
+    registry: metrics.registry,
+  }).catch(async (err: unknown) => {
+    await closeHttpServer(server);
+    throw err;
+  });
+  logger.info({ url, metrics_url: operations.url, issuer: config.issuer }, 'auth service listening');
 
   return {
     url,
+    metricsUrl: operations.url,
     provider,
     async close() {
       clearInterval(purge);
-      await closeHttpServer(server);
+      await Promise.all([closeHttpServer(server), operations.close()]);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
     },
   };

@@ -16,6 +16,8 @@ export interface ClientCredentials {
 export interface TestAuth {
   /** Issuer URL; the token endpoint is `${issuer}/connect/token`. */
   issuer: string;
+  /** The running server's metrics port: `/metrics` is served there only. */
+  readonly metricsUrl: string;
   env: Record<string, string>;
   db: Kysely<AuthDatabase>;
   server: AuthServer;
@@ -46,6 +48,7 @@ export async function startAuth(
     LOG_LEVEL: 'silent',
     AUTH_HOST: '127.0.0.1',
     AUTH_PORT: String(port),
+    AUTH_METRICS_PORT: '0',
     AUTH_DATABASE_URL: database.url,
     AUTH_DATABASE_POOL_SIZE: '5',
     AUTH_REDIS_URL: REDIS_URL,
@@ -78,6 +81,10 @@ export async function startAuth(
     get server() {
       if (!server) throw new Error('auth server is stopped');
       return server;
+    },
+    get metricsUrl() {
+      if (!server) throw new Error('auth server is stopped');
+      return server.metricsUrl;
     },
     resourceServer: JSON.parse(rs.out) as ClientCredentials,
     createClient,

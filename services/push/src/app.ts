@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { HttpError, errorHandler, notFoundHandler } from '@secret-push/http-kit';
 import { type HttpLogger, type Logger } from '@secret-push/logger';
-import { OPERATIONS_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
+import { HEALTH_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 import type { FileService } from './domain/file-service';
 import type { PushService } from './domain/push-service';
 import {
@@ -83,14 +83,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders());
   app.use(refuseConsumingHead);
 
-  const operations = { readiness: deps.readiness, registry: deps.metrics.registry };
+  // Health only: /metrics is served on the metrics port (server.ts), which the Ingress does not
+  // route; here it is a 404 like any unknown path.
+  const operations = { readiness: deps.readiness };
   const answerOperations: RequestHandler = (req, res, next) => {
     operationsResponse(req.path, operations)!.then(
       (r) => void res.status(r.status).type(r.contentType).send(r.body),
       next,
     );
   };
-  for (const path of OPERATIONS_PATHS) app.get(path, answerOperations); // one route (and label) each
+  for (const path of HEALTH_PATHS) app.get(path, answerOperations); // one route (and label) each
 
   // Polled by clients for feature detection: answered here, without the API router's machinery
   // (a nested router and two middleware were ~6% of the endpoint's profile).

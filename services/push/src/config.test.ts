@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@secret-push/config';
 import { loadPushConfig, loadPushMigrateConfig } from './config';
+import { loadWorkerConfig } from './worker/worker.config';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const base = {
@@ -74,6 +75,97 @@ describe('loadPushConfig', () => {
     expect(problems({ ...base, NODE_ENV: 'production', PUSH_ENCRYPTION_KEYS: key('dev-1') })).toEqual([
       'PUSH_PUBLIC_URL: required in production',
       'PUSH_ENCRYPTION_KEYS: development keys (id "dev-…") are refused in production',
+    ]);
+  });
+});
+
+describe('deadlines, server limits and the metrics port', () => {
+  it('has defaults for every deadline and limit', () => {
+    const c = loadPushConfig({ ...base, PUSH_S3_BUCKET: 'bucket' });
+    expect(c.db).toMatchObject({ connectTimeoutMs: 3000, statementTimeoutMs: 5000, queryTimeoutMs: 6000 });
+    expect(c.redis.commandTimeoutMs).toBe(500);
+    expect(c.s3).toMatchObject({ connectTimeoutMs: 3000, requestTimeoutMs: 30_000 });
+    expect(c.httpLimits).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 600_000,
+      idleTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+      maxHeaderBytes: 16_384,
+    });
+    expect(c.metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+  });
+
+  it('reads each one', () => {
+    const c = loadPushConfig({
+      ...base,
+      PUSH_S3_BUCKET: 'bucket',
+      PUSH_DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      PUSH_DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      PUSH_DATABASE_QUERY_TIMEOUT_MS: '2500',
+      PUSH_REDIS_COMMAND_TIMEOUT_MS: '250',
+      PUSH_S3_CONNECT_TIMEOUT_MS: '1500',
+      PUSH_S3_REQUEST_TIMEOUT_MS: '20000',
+      PUSH_HTTP_HEADERS_TIMEOUT_MS: '5000',
+      PUSH_HTTP_REQUEST_TIMEOUT_MS: '0',
+      PUSH_HTTP_IDLE_TIMEOUT_MS: '15000',
+      PUSH_HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+      PUSH_HTTP_MAX_HEADER_BYTES: '8192',
+      PUSH_HOST: '0.0.0.0',
+      PUSH_METRICS_PORT: '9100',
+    });
+    expect(c.db).toMatchObject({ connectTimeoutMs: 1000, statementTimeoutMs: 2000, queryTimeoutMs: 2500 });
+    expect(c.redis.commandTimeoutMs).toBe(250);
+    expect(c.s3).toMatchObject({ connectTimeoutMs: 1500, requestTimeoutMs: 20_000 });
+    expect(c.httpLimits).toEqual({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 0,
+      idleTimeoutMs: 15_000,
+      keepAliveTimeoutMs: 75_000,
+      maxHeaderBytes: 8192,
+    });
+    expect(c.metrics).toEqual({ host: '0.0.0.0', port: 9100 });
+  });
+
+  it('refuses deadlines and ports that contradict each other', () => {
+    expect(
+      problems({
+        ...base,
+        PUSH_DATABASE_STATEMENT_TIMEOUT_MS: '6000',
+        PUSH_DATABASE_QUERY_TIMEOUT_MS: '6000',
+        PUSH_HTTP_HEADERS_TIMEOUT_MS: '20000',
+        PUSH_HTTP_REQUEST_TIMEOUT_MS: '10000',
+        PUSH_METRICS_PORT: '3000',
+      }),
+    ).toEqual([
+      'PUSH_DATABASE_QUERY_TIMEOUT_MS: must be above PUSH_DATABASE_STATEMENT_TIMEOUT_MS',
+      'PUSH_HTTP_HEADERS_TIMEOUT_MS: must not exceed PUSH_HTTP_REQUEST_TIMEOUT_MS',
+      'PUSH_METRICS_PORT: must differ from PUSH_PORT (the Ingress routes PUSH_PORT)',
+    ]);
+    expect(problems({ ...base, PUSH_PORT: '0', PUSH_METRICS_PORT: '0' })).toEqual([]);
+    expect(problems({ ...base, PUSH_REDIS_COMMAND_TIMEOUT_MS: '10' })).toEqual([
+      expect.stringMatching(/^PUSH_REDIS_COMMAND_TIMEOUT_MS: must be at least 50/),
+    ]);
+  });
+
+  it("gives the worker longer statement deadlines of its own, and no Redis command deadline on its queue's connections", () => {
+    const worker = { PUSH_DATABASE_URL: base.PUSH_DATABASE_URL, PUSH_REDIS_URL: base.PUSH_REDIS_URL };
+    const c = loadWorkerConfig({ ...worker, PUSH_DATABASE_STATEMENT_TIMEOUT_MS: '1000' });
+    expect(c.db).toMatchObject({
+      statementTimeoutMs: 30_000,
+      queryTimeoutMs: 35_000,
+      connectTimeoutMs: 3000,
+    });
+    expect(
+      loadWorkerConfig({
+        ...worker,
+        PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+        PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS: '65000',
+      }).db,
+    ).toMatchObject({ statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 });
+    expect(
+      problems({ ...worker, PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS: '40000' }, loadWorkerConfig),
+    ).toEqual([
+      'PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS: must be above PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS',
     ]);
   });
 });

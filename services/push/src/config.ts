@@ -27,8 +27,10 @@ const keyRing = envCsv().transform((entries, ctx) => {
 export const storageEnv = {
   PUSH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   PUSH_DATABASE_POOL_SIZE: envInt(1, 200).default(10),
+  PUSH_DATABASE_CONNECT_TIMEOUT_MS: envInt(100, 60_000).default(3000),
   PUSH_REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   PUSH_REDIS_PREFIX: z.string().default('push:'),
+  PUSH_REDIS_COMMAND_TIMEOUT_MS: envInt(50, 60_000).default(500),
   // The object store for file pushes (AWS S3, MinIO, s3rver…); file pushes need a bucket.
   PUSH_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   PUSH_S3_REGION: z.string().min(1).default('us-east-1'),
@@ -39,15 +41,48 @@ export const storageEnv = {
   PUSH_S3_CHECKSUMS: z.enum(['when_required', 'when_supported']).default('when_required'),
   PUSH_S3_PART_SIZE_MIB: envInt(5, 512).default(8),
   PUSH_S3_QUEUE_SIZE: envInt(1, 16).default(2),
+  PUSH_S3_CONNECT_TIMEOUT_MS: envInt(100, 60_000).default(3000),
+  PUSH_S3_REQUEST_TIMEOUT_MS: envInt(1000, 600_000).default(30_000),
 };
+
+/** The API's statement deadlines; the worker has its own (worker/worker.config.ts). */
+const apiDatabaseEnv = {
+  PUSH_DATABASE_STATEMENT_TIMEOUT_MS: envInt(100, 3_600_000).default(5000),
+  PUSH_DATABASE_QUERY_TIMEOUT_MS: envInt(100, 3_600_000).default(6000),
+};
+
+/**
+ * Our deadline on an answer must come after the server's own: a server that is up cancels the
+ * statement and says why; ours is for one that cannot answer at all.
+ */
+export function statementDeadlineProblems(prefix: string, statementMs: number, queryMs: number): string[] {
+  return queryMs > statementMs
+    ? []
+    : [`${prefix}_QUERY_TIMEOUT_MS: must be above ${prefix}_STATEMENT_TIMEOUT_MS`];
+}
 
 type StorageVars = z.infer<z.ZodObject<typeof storageEnv>>;
 
-/** The storage part of the API's and the worker's config objects. */
-export function storageConfig(v: StorageVars) {
+/**
+ * The storage part of the API's and the worker's config objects; `statements` are the caller's
+ * statement deadlines (the worker's batches get longer ones than the API's requests).
+ */
+export function storageConfig(
+  v: StorageVars,
+  statements: { statementTimeoutMs: number; queryTimeoutMs: number },
+) {
   return {
-    db: { url: v.PUSH_DATABASE_URL, poolSize: v.PUSH_DATABASE_POOL_SIZE },
-    redis: { url: v.PUSH_REDIS_URL, prefix: v.PUSH_REDIS_PREFIX },
+    db: {
+      url: v.PUSH_DATABASE_URL,
+      poolSize: v.PUSH_DATABASE_POOL_SIZE,
+      connectTimeoutMs: v.PUSH_DATABASE_CONNECT_TIMEOUT_MS,
+      ...statements,
+    },
+    redis: {
+      url: v.PUSH_REDIS_URL,
+      prefix: v.PUSH_REDIS_PREFIX,
+      commandTimeoutMs: v.PUSH_REDIS_COMMAND_TIMEOUT_MS,
+    },
     s3: v.PUSH_S3_BUCKET
       ? {
           endpoint: v.PUSH_S3_ENDPOINT,
@@ -62,6 +97,8 @@ export function storageConfig(v: StorageVars) {
           checksums: v.PUSH_S3_CHECKSUMS,
           partSize: v.PUSH_S3_PART_SIZE_MIB * MIB,
           queueSize: v.PUSH_S3_QUEUE_SIZE,
+          connectTimeoutMs: v.PUSH_S3_CONNECT_TIMEOUT_MS,
+          requestTimeoutMs: v.PUSH_S3_REQUEST_TIMEOUT_MS,
         }
       : null,
   };
@@ -80,9 +117,17 @@ export const storageSecretFiles = [
 const schema = z.object({
   ...commonEnv,
   ...storageEnv,
+  ...apiDatabaseEnv,
   LOG_SLOW_REQUEST_MS: envInt(0, 3_600_000).default(1000),
   PUSH_HOST: z.string().default('127.0.0.1'),
   PUSH_PORT: envInt(0, 65535).default(3000),
+  PUSH_METRICS_PORT: envInt(0, 65535).default(9464),
+  PUSH_HTTP_HEADERS_TIMEOUT_MS: envInt(1000, 300_000).default(10_000),
+  // 0: none. Bounds an upload of PUSH_FILES_MAX_TOTAL_BYTES: 10 min is 1 GiB at 1.8 MB/s.
+  PUSH_HTTP_REQUEST_TIMEOUT_MS: envInt(0, 24 * 3_600_000).default(600_000),
+  PUSH_HTTP_IDLE_TIMEOUT_MS: envInt(1000, 3_600_000).default(30_000),
+  PUSH_HTTP_KEEP_ALIVE_TIMEOUT_MS: envInt(1000, 3_600_000).default(65_000),
+  PUSH_HTTP_MAX_HEADER_BYTES: envInt(4096, 1024 * 1024).default(16 * 1024),
   PUSH_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PUSH_AUTH_URL: z.url({ protocol: /^https?$/ }),
   PUSH_INTROSPECTION_CLIENT_ID: z.string().min(1),
@@ -145,6 +190,19 @@ function consistency(v: Vars): string[] {
   if (v.PUSH_FILES_MAX_FILE_BYTES > v.PUSH_FILES_MAX_TOTAL_BYTES) {
     problems.push('PUSH_FILES_MAX_FILE_BYTES: must not exceed PUSH_FILES_MAX_TOTAL_BYTES');
   }
+  problems.push(
+    ...statementDeadlineProblems(
+      'PUSH_DATABASE',
+      v.PUSH_DATABASE_STATEMENT_TIMEOUT_MS,
+      v.PUSH_DATABASE_QUERY_TIMEOUT_MS,
+    ),
+  );
+  if (v.PUSH_HTTP_REQUEST_TIMEOUT_MS > 0 && v.PUSH_HTTP_HEADERS_TIMEOUT_MS > v.PUSH_HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push('PUSH_HTTP_HEADERS_TIMEOUT_MS: must not exceed PUSH_HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (v.PUSH_METRICS_PORT !== 0 && v.PUSH_METRICS_PORT === v.PUSH_PORT) {
+    problems.push('PUSH_METRICS_PORT: must differ from PUSH_PORT (the Ingress routes PUSH_PORT)');
+  }
   if (v.NODE_ENV === 'production' && !v.PUSH_PUBLIC_URL) {
     problems.push('PUSH_PUBLIC_URL: required in production');
   }
@@ -162,9 +220,26 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
       env: v.NODE_ENV,
       logLevel: v.LOG_LEVEL,
       logSlowRequestMs: v.LOG_SLOW_REQUEST_MS,
-      http: { host: v.PUSH_HOST, port: v.PUSH_PORT, trustedProxies: v.PUSH_TRUSTED_PROXIES },
+      http: {
+        host: v.PUSH_HOST,
+        port: v.PUSH_PORT,
+        trustedProxies: v.PUSH_TRUSTED_PROXIES,
+      },
+      // What a client may cost the main port (runtime's createHttpServer).
+      httpLimits: {
+        headersTimeoutMs: v.PUSH_HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: v.PUSH_HTTP_REQUEST_TIMEOUT_MS,
+        idleTimeoutMs: v.PUSH_HTTP_IDLE_TIMEOUT_MS,
+        keepAliveTimeoutMs: v.PUSH_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxHeaderBytes: v.PUSH_HTTP_MAX_HEADER_BYTES,
+      },
+      // /metrics (and /healthz, /readyz) on a port of its own, which the Ingress does not route.
+      metrics: { host: v.PUSH_HOST, port: v.PUSH_METRICS_PORT },
       publicUrl: (v.PUSH_PUBLIC_URL ?? `http://${v.PUSH_HOST}:${v.PUSH_PORT}`).replace(/\/$/, ''),
-      ...storageConfig(v),
+      ...storageConfig(v, {
+        statementTimeoutMs: v.PUSH_DATABASE_STATEMENT_TIMEOUT_MS,
+        queryTimeoutMs: v.PUSH_DATABASE_QUERY_TIMEOUT_MS,
+      }),
       auth: {
         introspectionUrl: `${v.PUSH_AUTH_URL.replace(/\/$/, '')}/connect/introspect`,
         clientId: v.PUSH_INTROSPECTION_CLIENT_ID,

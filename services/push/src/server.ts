@@ -4,7 +4,15 @@ import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
-import { OPERATIONS_PATHS, closeHttpServer, createReadiness, listening } from '@secret-push/runtime';
+import {
+  OPERATIONS_PATHS,
+  closeHttpServer,
+  createHttpServer,
+  createReadiness,
+  exportDependencyStates,
+  listening,
+  startOperationsServer,
+} from '@secret-push/runtime';
 import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createFileService } from './domain/file-service';
@@ -34,6 +42,8 @@ export const maskUrlToken = (path: string) =>
 
 export interface PushServer {
   url: string;
+  /** The metrics port's base URL (`/metrics`, `/healthz`, `/readyz`); not routed by the Ingress. */
+  metricsUrl: string;
   server: Server;
   close(): Promise<void>;
 }
@@ -49,7 +59,9 @@ export async function startPushServer(
   options: { extraEvents?: PushEvents } = {},
 ): Promise<PushServer> {
   const db = createKysely<PushDatabase>(config.db);
-  const redis = createRedis(config.redis.url, logger);
+  // Every command gets our deadline: a frozen Redis costs a request at most that (limits fail open,
+  // passphrase attempts fail closed, expiry jobs are left to the sweep).
+  const redis = createRedis(config.redis.url, logger, { commandTimeoutMs: config.redis.commandTimeoutMs });
   if (!(await waitUntilReady(redis, 3000))) {
     logger.warn('redis not reachable at start-up; continuing degraded');
   }
@@ -108,6 +120,21 @@ export async function startPushServer(
   if (f.filePushes) enabledKinds.add('file');
   const openapi = buildOpenApi(config);
 
+  // Ready means "can serve its core": creating and retrieving pushes needs the database only.
+  // Without Redis, limits fail open and only passphrase attempts (which must be counted) are
+  // refused; without the object store, only file pushes and downloads are. Both stay in the
+  // /readyz body and in push_dependency_up, for alerts, without taking every replica out of the
+  // Service at once (which would turn a partial outage into a total one).
+  const readiness = exportDependencyStates(
+    createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => redis.ping(), required: false },
+      ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
+    }),
+    metrics.registry,
+    'push',
+  );
+
   const app = createApp({
     pushes,
     verifier,
@@ -152,27 +179,30 @@ export async function startPushServer(
             ),
           }
         : undefined,
-    // The database is essential; without Redis, retrieval and creation still work (only passphrase
-    // attempts, which must be counted, are refused); a configured object store must be reachable
-    // (file pushes and their downloads need it).
-    readiness: createReadiness({
-      database: { check: () => sql`select 1`.execute(db), required: true },
-      redis: { check: () => redis.ping(), required: false },
-      ...(store ? { object_store: { check: () => store.check(), required: true } } : {}),
-    }),
+    readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),
   });
 
-  const server = app.listen(config.http.port, config.http.host);
+  const server = createHttpServer(app, config.httpLimits);
+  server.listen(config.http.port, config.http.host);
   const url = await listening(server, config.http.host);
-  logger.info({ url, public_url: config.publicUrl }, 'push API listening');
+  const operations = await startOperationsServer({
+    ...config.metrics,
+    readiness,
+    registry: metrics.registry,
+  }).catch(async (err: unknown) => {
+    await closeHttpServer(server);
+    throw err;
+  });
+  logger.info({ url, metrics_url: operations.url, public_url: config.publicUrl }, 'push API listening');
 
   return {
     url,
+    metricsUrl: operations.url,
     server,
     async close() {
-      await closeHttpServer(server);
+      await Promise.all([closeHttpServer(server), operations.close()]);
       await closeBull(expiryQueue, 1000);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
       store?.close();

@@ -13,6 +13,8 @@ import { pushMigrations } from './storage/migrations';
 
 export interface TestPush {
   url: string;
+  /** The metrics port: `/metrics` is served there only (the main port answers 404). */
+  metricsUrl: string;
   env: Record<string, string>;
   db: Kysely<PushDatabase>;
   server: PushServer;
@@ -39,6 +41,7 @@ export async function startPush(
     LOG_LEVEL: 'silent',
     PUSH_HOST: '127.0.0.1',
     PUSH_PORT: String(port),
+    PUSH_METRICS_PORT: '0',
     PUSH_DATABASE_URL: dbUrl,
     PUSH_DATABASE_POOL_SIZE: '5',
     PUSH_REDIS_URL: REDIS_URL,
@@ -60,6 +63,7 @@ export async function startPush(
   const db = database?.db ?? createKysely<PushDatabase>({ url: dbUrl, poolSize: 2 });
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     env,
     db,
     server,

@@ -2,7 +2,13 @@ import { Queue, Worker } from 'bullmq';
 import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
-import { type Closable, type Readiness, createReadiness, startOperationsServer } from '@secret-push/runtime';
+import {
+  type Closable,
+  type Readiness,
+  createReadiness,
+  exportDependencyStates,
+  startOperationsServer,
+} from '@secret-push/runtime';
 import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
 import { createS3ObjectStore } from './files/object-store';
@@ -75,12 +81,18 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     { name: 'sweep', data: { pushId: '' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
   );
 
-  const dependencies = createReadiness({
-    database: { check: () => sql`select 1`.execute(db), required: true },
-    redis: { check: () => queue.client.then((c) => c.ping()), required: true },
-    // A configured object store is needed to purge the files of expired file pushes.
-    ...(store ? { object_store: { check: () => store.check(), required: true } } : {}),
-  });
+  // Ready means "can serve its core": expiring pushes needs the database and the queue (Redis).
+  // Without the object store only file purges fail, and are retried (the jobs with backoff, the
+  // sweep every interval): it is reported (/readyz, push_worker_dependency_up), not required.
+  const dependencies = exportDependencyStates(
+    createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => queue.client.then((c) => c.ping()), required: true },
+      ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
+    }),
+    metrics.registry,
+    'push_worker',
+  );
   // A worker that has stopped consuming is not ready either, whatever its dependencies answer.
   const readiness: Readiness = async () => {
     const report = await dependencies();

@@ -1,13 +1,17 @@
 import type { Middleware } from 'koa';
-import { type OperationsDeps, operationsResponse } from '@secret-push/runtime';
+import { HEALTH_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 
 /**
- * `GET /healthz`, `/readyz` and `/metrics`, answered by the runtime's operations kit; their
- * request metrics are labelled `healthz`, `readyz` and `metrics`.
+ * `GET /healthz` and `/readyz`, answered by the runtime's operations kit; their request metrics
+ * are labelled `healthz` and `readyz`. `/metrics` is not served here (the Ingress routes this
+ * port): server.ts serves it on the metrics port, `AUTH_METRICS_PORT`.
  */
-export function operationalEndpoints(deps: OperationsDeps): Middleware {
+export function operationalEndpoints(deps: { readiness: Readiness }): Middleware {
   return async (ctx, next) => {
-    const answer = ctx.method === 'GET' ? operationsResponse(ctx.path, deps) : undefined;
+    const answer =
+      ctx.method === 'GET' && HEALTH_PATHS.includes(ctx.path)
+        ? operationsResponse(ctx.path, deps)
+        : undefined;
     if (!answer) {
       await next();
       return;

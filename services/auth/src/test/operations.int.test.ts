@@ -48,7 +48,9 @@ describe('health, readiness, metrics and logs', () => {
       expect(ready.status).toBe(200);
       expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
 
-      const metrics = await request(auth.issuer).get('/metrics');
+      // /metrics is on the metrics port only; the main port (routed by the Ingress) answers 404.
+      expect((await request(auth.issuer).get('/metrics')).status).toBe(404);
+      const metrics = await request(auth.metricsUrl).get('/metrics');
       expect(metrics.text).toContain(`auth_tokens_issued_total{client_id="${client.client_id}"} 1`);
       expect(metrics.text).toContain(
         `auth_refusals_total{endpoint="token",error="invalid_client",client_id="${client.client_id}"} 1`,
@@ -56,6 +58,8 @@ describe('health, readiness, metrics and logs', () => {
       expect(metrics.text).toMatch(
         /auth_http_request_duration_seconds_count\{method="POST",route="token",status="200"\} \d+/,
       );
+      expect(metrics.text).toContain('auth_dependency_up{dependency="database"} 1');
+      expect(metrics.text).toContain('auth_dependency_up{dependency="redis"} 1');
 
       const text = logs.text();
       expect(text).toContain('"path":"/connect/token"');
@@ -67,15 +71,19 @@ describe('health, readiness, metrics and logs', () => {
     }
   });
 
-  it('is not ready, and answers 503 rather than 500, when its dependencies are down', async () => {
+  it('stays ready without Redis (reported), is not ready without its database, and answers 503 rather than 500', async () => {
     const redis = await startPrivateRedis();
     const auth = await startAuth({ env: { AUTH_REDIS_URL: redis.url } });
     try {
       const client = await auth.createClient('pushes:read');
       await redis.stop();
+      // Tokens are still issued and introspected: ready, with Redis reported down.
       const ready = await request(auth.issuer).get('/readyz');
-      expect(ready.status).toBe(503);
+      expect(ready.status).toBe(200);
       expect(ready.body.checks).toEqual({ database: 'ok', redis: 'unavailable' });
+      expect((await request(auth.metricsUrl).get('/metrics')).text).toContain(
+        'auth_dependency_up{dependency="redis"} 0',
+      );
       // The failed-auth throttle fails open: tokens are still issued without Redis.
       await expect(auth.token(client)).resolves.toEqual(expect.any(String));
     } finally {
@@ -87,6 +95,7 @@ describe('health, readiness, metrics and logs', () => {
     const config = loadAuthConfig({
       NODE_ENV: 'test',
       AUTH_PORT: String(await freePort()),
+      AUTH_METRICS_PORT: '0',
       AUTH_DATABASE_URL: `postgres://postgres@127.0.0.1:${deadPort}/nothing`,
       AUTH_REDIS_URL: 'redis://127.0.0.1:6379',
       AUTH_REDIS_PREFIX: `t:deaddb:${deadPort}:`,
@@ -109,6 +118,7 @@ describe('health, readiness, metrics and logs', () => {
         error: 'temporarily_unavailable',
         error_description: 'the database is unavailable, retry later',
       });
+      expect((await request(server.url).get('/readyz')).status).toBe(503);
     } finally {
       await server.close();
     }

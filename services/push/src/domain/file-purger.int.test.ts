@@ -42,6 +42,8 @@ beforeAll(async () => {
     checksums: 'when_required',
     partSize: 5 * 1024 * 1024,
     queueSize: 2,
+    connectTimeoutMs: 3000,
+    requestTimeoutMs: 30_000,
   });
 });
 afterAll(async () => {

@@ -23,7 +23,12 @@ export function createFilePurger(deps: { files: FileStore; store: ObjectStore })
   return {
     purgeIfDue,
 
-    /** The sweep's part: purges whose jobs were lost, and the objects of uploads a crash left behind. */
+    /**
+     * The sweep's part: purges whose jobs were lost, and the objects of uploads a crash left
+     * behind. Neither holds a transaction while the object store works: a purge reads its keys,
+     * deletes the objects, then marks the push; stale upload intents are claimed first (a create
+     * can no longer use them), then their objects deleted, then they are forgotten.
+     */
     async sweep(
       batch: number,
       staleUploadSeconds: number,

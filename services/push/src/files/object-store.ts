@@ -28,6 +28,21 @@ export function createS3ObjectStore(config: S3Config): ObjectStore {
     requestChecksumCalculation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
     responseChecksumValidation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
     maxAttempts: 2,
+    // The options of the SDK's NodeHttpHandler (given as options: @smithy/node-http-handler is
+    // not a dependency of ours). Deadlines enforced on our side, for a store that is down, frozen
+    // or partitioned:
+    // - connectionTimeout: the TCP (and TLS) connection;
+    // - requestTimeout (+ throwOnRequestTimeout, else it only logs): from sending the request to
+    //   the response's headers, the request body included (one multipart part, not a whole file);
+    // - socketTimeout: no byte in either direction for that long, also while a response body
+    //   streams. A download's body (GetObject) is read at the recipient's pace, for as long as it
+    //   takes: only an idle socket ends it, never its total duration.
+    requestHandler: {
+      connectionTimeout: config.connectTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: config.requestTimeoutMs,
+    },
   });
   const Bucket = config.bucket;
 

@@ -461,4 +461,99 @@ describe('sweepStaleUploadIntents', () => {
     await expect(pushes.insert(r, ctx, [rec])).rejects.toBeInstanceOf(UploadIntentLost);
     expect(await files.listFiles(r.id)).toEqual([]);
   });
+
+  // No transaction spans the object store: the claim is a statement of its own, and a create
+  // that comes after it fails at once (UploadIntentLost) rather than waiting on a lock or
+  // committing a push whose objects are being deleted.
+  it('holds no transaction or lock while deleting the objects; a create meanwhile fails at once with UploadIntentLost', async () => {
+    const r = pushRecord();
+    const rec = fileRecord(r.id, 0);
+    await files.insertUploadIntent(rec.objectKey, r.id);
+    await age(rec.objectKey, 3600);
+    const widePushes = createPushRepository(wide);
+    let during: { open: number; create: unknown; ms: number } | undefined;
+    const n = await files.sweepStaleUploadIntents(60, 10, async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and state like 'idle in transaction%'`.execute(wide);
+      const started = Date.now();
+      const create = await widePushes.insert(r, ctx, [rec]).then(
+        () => 'committed',
+        (err: unknown) => err,
+      );
+      during = { open: rows[0]!.n, create, ms: Date.now() - started };
+    });
+    expect(n).toBe(1);
+    expect(during!.open).toBe(0);
+    expect(during!.create).toBeInstanceOf(UploadIntentLost);
+    expect(during!.ms).toBeLessThan(1000);
+    expect(await files.listFiles(r.id)).toEqual([]);
+    expect(await intents()).toEqual([]);
+  });
+
+  it("never takes an intent that a create in progress holds; the create's consumption commits", async () => {
+    const r = pushRecord();
+    const rec = fileRecord(r.id, 0);
+    await files.insertUploadIntent(rec.objectKey, r.id);
+    await age(rec.objectKey, 3600);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let consumed!: () => void;
+    const consuming = new Promise<void>((resolve) => (consumed = resolve));
+    // A create's transaction, paused right after consuming its intent (row locked, not committed).
+    const create = wide.transaction().execute(async (trx) => {
+      await trx.deleteFrom('upload_intent').where('object_key', '=', rec.objectKey).execute();
+      consumed();
+      await held;
+    });
+    await consuming;
+    const handed: string[] = [];
+    expect(await files.sweepStaleUploadIntents(60, 10, collect(handed))).toBe(0);
+    release();
+    await create;
+    expect(handed).toEqual([]);
+    expect(await files.sweepStaleUploadIntents(60, 10, collect(handed))).toBe(0);
+  });
+
+  it('after a failed deletion the intents stay claimed: no create can consume them, the next sweep retries them', async () => {
+    const r = pushRecord();
+    const rec = fileRecord(r.id, 0);
+    await files.insertUploadIntent(rec.objectKey, r.id);
+    await age(rec.objectKey, 3600);
+    await expect(
+      files.sweepStaleUploadIntents(60, 10, () => Promise.reject(new Error('store down'))),
+    ).rejects.toThrow('store down');
+    await expect(pushes.insert(r, ctx, [rec])).rejects.toBeInstanceOf(UploadIntentLost);
+    expect(await intents()).toEqual([rec.objectKey]);
+    // Retried even if the stale limit was raised meanwhile: the claim stands.
+    const handed: string[] = [];
+    expect(await files.sweepStaleUploadIntents(86_400, 10, collect(handed))).toBe(1);
+    expect(handed).toEqual([rec.objectKey]);
+    expect(await intents()).toEqual([]);
+  });
+
+  it("leaves another sweep's claims alone until its lease ends, then takes them over", async () => {
+    await files.insertUploadIntent('leased', randomUUID());
+    await age('leased', 3600);
+    await sql`update upload_intent set claimed_at = now(), lease_until = now() + interval '10 minutes'`.execute(
+      db,
+    );
+    const handed: string[] = [];
+    expect(await files.sweepStaleUploadIntents(60, 10, collect(handed))).toBe(0);
+    // The sweeper holding it died: its lease ends.
+    await sql`update upload_intent set lease_until = now() - interval '1 second'`.execute(db);
+    expect(await files.sweepStaleUploadIntents(60, 10, collect(handed))).toBe(1);
+    expect(handed).toEqual(['leased']);
+    expect(await intents()).toEqual([]);
+  });
+
+  it('a claimed intent cannot be deleted by anyone but the sweep (deleteUploadIntents leaves it)', async () => {
+    await files.insertUploadIntent('claimed', randomUUID());
+    await files.insertUploadIntent('unclaimed', randomUUID());
+    await sql`update upload_intent set claimed_at = now(), lease_until = now() + interval '10 minutes' where object_key = 'claimed'`.execute(
+      db,
+    );
+    await files.deleteUploadIntents(['claimed', 'unclaimed']);
+    expect(await intents()).toEqual(['claimed']);
+  });
 });

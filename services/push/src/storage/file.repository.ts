@@ -104,11 +104,22 @@ async function pushesWithFilesDue(db: Db, batch: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** How long a sweep owns the intents it claimed before another sweep may take them over. */
+const CLAIM_LEASE_SECONDS = 600;
+
 /**
- * Hands up to `batch` upload intents older than `olderThanSeconds` (a crash's leftovers) to
- * `deleteObjects`, then deletes them, all in one transaction: if deleting the objects fails, the
- * intents stay for the next sweep. `SKIP LOCKED` lets several sweepers share the work; a create
- * whose intent is taken meanwhile fails its commit (UploadIntentLost) instead of losing its files.
+ * Hands up to `batch` stale upload intents (older than `olderThanSeconds`: a crash's leftovers) to
+ * `deleteObjects`, oldest first, then forgets them. No transaction is open while the objects are
+ * deleted (migration 2026_11_24_0001):
+ * 1. claim, in one statement of its own: the intents get `claimed_at` (for good) and a lease
+ *    (`SKIP LOCKED` and the lease let several sweepers share the work; a create holding an intent
+ *    in its transaction is skipped). From then on a create cannot consume them: it fails with
+ *    UploadIntentLost instead of committing a push whose objects are being deleted;
+ * 2. delete the objects (the object store, with its own deadlines);
+ * 3. forget the intents, in a short transaction.
+ * If deleting the objects fails, the lease is released and the claimed intents stay for the next
+ * sweep (the claim is kept, so they stay unusable); if the sweeper dies, another one takes them
+ * over when the lease ends. Intents claimed earlier are retried whatever their age.
  */
 async function sweepStaleUploadIntents(
   db: Db,
@@ -116,17 +127,34 @@ async function sweepStaleUploadIntents(
   batch: number,
   deleteObjects: (objectKeys: string[]) => Promise<void>,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ object_key: string }>`
-      select object_key from upload_intent
-      where created_at < now() - make_interval(secs => ${olderThanSeconds})
-      order by created_at limit ${batch} for update skip locked`.execute(trx);
-    const keys = rows.map((r) => r.object_key);
-    if (keys.length === 0) return 0;
+  const { rows } = await sql<{ object_key: string }>`
+    with claimed as (
+      update upload_intent set claimed_at = coalesce(claimed_at, now()),
+                               lease_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
+      where object_key in (
+        select object_key from upload_intent
+        where (claimed_at is not null or created_at < now() - make_interval(secs => ${olderThanSeconds}))
+          and (lease_until is null or lease_until < now())
+        order by created_at limit ${batch} for update skip locked)
+      returning object_key, created_at
+    )
+    select object_key from claimed order by created_at, object_key`.execute(db);
+  const keys = rows.map((r) => r.object_key);
+  if (keys.length === 0) return 0;
+  try {
     await deleteObjects(keys);
-    await trx.deleteFrom('upload_intent').where('object_key', 'in', keys).execute();
-    return keys.length;
+  } catch (err) {
+    // Best effort: if this fails too, the lease ends by itself.
+    await sql`update upload_intent set lease_until = null where object_key = any(${keys})`
+      .execute(db)
+      .catch(() => {});
+    throw err;
+  }
+  await db.transaction().execute(async (trx) => {
+    await sql`update upload_intent set objects_deleted = true where object_key = any(${keys})`.execute(trx);
+    await sql`delete from upload_intent where object_key = any(${keys})`.execute(trx);
   });
+  return keys.length;
 }
 
 /** The domain's FileStore over PostgreSQL. */

@@ -400,7 +400,7 @@ describe('file pushes', () => {
 });
 
 describe('file pushes with the object store down (a private s3rver)', () => {
-  it('answers 503 to a create, leaving no push row and no object; readiness reports it', async () => {
+  it('answers 503 to a create, leaving no push row and no object; stays ready, reporting the store down', async () => {
     const privateS3 = await startS3();
     const target = await startPush(auth, {
       env: { ...privateS3.env, PUSH_S3_ENDPOINT: privateS3.endpoint },
@@ -411,12 +411,20 @@ describe('file pushes with the object store down (a private s3rver)', () => {
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('dependency_unavailable');
       expect((await rowCounts(target.db)).pushes).toBe('0');
+      // Text pushes and everything else still work: the process stays in the Service; the store's
+      // state is in the body and in push_dependency_up (the alert's source).
       const ready = await request(target.url).get('/readyz');
-      expect(ready.status).toBe(503);
+      expect(ready.status).toBe(200);
       expect(ready.body.checks.object_store).toBe('unavailable');
+      expect((await request(target.metricsUrl).get('/metrics')).text).toContain(
+        'push_dependency_up{dependency="object_store"} 0',
+      );
       await privateS3.start();
       expect(await privateS3.listKeys()).toEqual([]);
-      expect((await request(target.url).get('/readyz')).status).toBe(200);
+      expect((await request(target.url).get('/readyz')).body.checks.object_store).toBe('ok');
+      expect((await request(target.metricsUrl).get('/metrics')).text).toContain(
+        'push_dependency_up{dependency="object_store"} 1',
+      );
     } finally {
       await target.stop();
       await privateS3.close();

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 describe('operations endpoints', () => {
-  it('serves liveness, readiness and Prometheus metrics labelled by route pattern', async () => {
+  it('serves liveness and readiness on the main port, Prometheus metrics labelled by route pattern on the metrics port', async () => {
     expect((await request(h.push.url).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(h.push.url).get('/readyz')).body).toEqual({
       status: 'ready',
@@ -19,7 +19,7 @@ describe('operations endpoints', () => {
     const t = await createdToken(h.push.url, { payload: 'x', expire_after_views: 1 }, h.token);
     await request(h.push.url).get(`/api/v2/pushes/${t}`);
     await request(h.push.url).get('/api/v2/pushes/active').set(bearer(h.token));
-    const text = (await request(h.push.url).get('/metrics')).text;
+    const text = (await request(h.push.metricsUrl).get('/metrics')).text;
     expect(text).toContain('pushes_created_total{kind="text"} 1');
     expect(text).toContain('pushes_viewed_total{kind="text"} 1');
     expect(text).toContain('pushes_expired_total{reason="views"} 1');
@@ -29,6 +29,20 @@ describe('operations endpoints', () => {
       /push_http_request_duration_seconds_count\{method="GET",route="\/api\/v2\/pushes\/:url_token",status="200"\} 1/,
     );
     expect(text).not.toContain(t);
+    expect(text).toContain('push_dependency_up{dependency="database"} 1');
+    expect(text).toContain('push_dependency_up{dependency="redis"} 1');
+  });
+
+  it('serves /metrics on the metrics port only: 404 on the main port, which the Ingress routes', async () => {
+    expect(h.push.metricsUrl).not.toBe(h.push.url);
+    const main = await request(h.push.url).get('/metrics');
+    expect(main.status).toBe(404);
+    expect(main.body.code).toBe('not_found');
+    const ops = await request(h.push.metricsUrl).get('/metrics');
+    expect(ops.status).toBe(200);
+    expect(ops.headers['content-type']).toMatch(/^text\/plain/);
+    expect((await request(h.push.metricsUrl).get('/readyz')).body.status).toBe('ready');
+    expect((await request(h.push.metricsUrl).get('/api/v2/version')).status).toBe(404);
   });
 
   it('finishes in-flight requests on shutdown', async () => {

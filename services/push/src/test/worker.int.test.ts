@@ -139,6 +139,9 @@ describe('expiry worker', () => {
         status: 'ready',
         checks: { database: 'ok', redis: 'ok' },
       });
+      expect((await request(worker.url).get('/metrics')).text).toContain(
+        'push_worker_dependency_up{dependency="redis"} 1',
+      );
     });
   });
 
@@ -251,7 +254,7 @@ describe('with Redis down at create time (a private redis-server)', () => {
         expire_after_duration: 0,
       });
       expect(res.status).toBe(201);
-      expect((await request(push.url).get('/metrics')).text).toContain(
+      expect((await request(push.metricsUrl).get('/metrics')).text).toContain(
         'push_expiry_schedule_failures_total 1',
       );
       // Fifteen minutes later, in one statement:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, envInt, parseEnv } from '@secret-push/config';
-import { storageConfig, storageEnv, storageSecretFiles } from '../config';
+import { statementDeadlineProblems, storageConfig, storageEnv, storageSecretFiles } from '../config';
 
 const schema = z.object({
   ...commonEnv,
@@ -11,6 +11,9 @@ const schema = z.object({
   PUSH_SWEEP_INTERVAL_SECONDS: envInt(1, 86_400).default(60),
   PUSH_SWEEP_BATCH_SIZE: envInt(1, 100_000).default(500),
   PUSH_UPLOAD_INTENT_STALE_SECONDS: envInt(60, 7 * 86_400).default(6 * 3600),
+  // The sweep's statements act on up to PUSH_SWEEP_BATCH_SIZE rows each: longer than a request's.
+  PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS: envInt(100, 3_600_000).default(30_000),
+  PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS: envInt(100, 3_600_000).default(35_000),
 });
 
 /** The worker's configuration: storage, concurrency, sweep cadence, and its health/metrics port. */
@@ -22,7 +25,10 @@ export function loadWorkerConfig(env: Record<string, string | undefined>) {
       env: v.NODE_ENV,
       logLevel: v.LOG_LEVEL,
       http: { host: v.PUSH_WORKER_HOST, port: v.PUSH_WORKER_PORT },
-      ...storageConfig(v),
+      ...storageConfig(v, {
+        statementTimeoutMs: v.PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS,
+        queryTimeoutMs: v.PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS,
+      }),
       concurrency: v.PUSH_WORKER_CONCURRENCY,
       sweep: {
         intervalSeconds: v.PUSH_SWEEP_INTERVAL_SECONDS,
@@ -31,7 +37,15 @@ export function loadWorkerConfig(env: Record<string, string | undefined>) {
         staleUploadSeconds: v.PUSH_UPLOAD_INTENT_STALE_SECONDS,
       },
     }),
-    { secretFiles: storageSecretFiles },
+    {
+      secretFiles: storageSecretFiles,
+      check: (v) =>
+        statementDeadlineProblems(
+          'PUSH_WORKER_DATABASE',
+          v.PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS,
+          v.PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS,
+        ),
+    },
   );
 }
 
