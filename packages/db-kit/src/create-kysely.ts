@@ -76,6 +76,10 @@ export function createKysely<DB>(options: DbOptions): Kysely<DB> {
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener it crashes the process.
   pool.on('error', () => {});
+  // pg-pool drops its own listener while a client is checked out, so a connection that dies in the
+  // middle of a statement would emit an unhandled 'error' and end the process; the query itself
+  // still rejects (→ 503), and the pool discards the broken client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const { onQuery } = options;
   return new Kysely<DB>({
     dialect: new PostgresDialect({
