@@ -36,6 +36,7 @@ export async function startServiceStack(options: {
     NODE_ENV: 'production',
     LOG_LEVEL: options.logLevel,
     AUTH_PORT: String(ports.auth),
+    AUTH_METRICS_PORT: '0', // beside a running `make up`
     AUTH_ISSUER: `http://127.0.0.1:${ports.auth}`,
     AUTH_DATABASE_URL: options.authDb,
     AUTH_REDIS_URL: REDIS_URL,
@@ -65,6 +66,7 @@ export async function startServiceStack(options: {
       NODE_ENV: 'production',
       LOG_LEVEL: options.logLevel,
       PUSH_PORT: String(ports.push),
+      PUSH_METRICS_PORT: '0',
       PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
       PUSH_DATABASE_URL: options.pushDb,
       PUSH_REDIS_URL: REDIS_URL,
