@@ -146,7 +146,8 @@ const schema = z.object({
   PUSH_FILES_MAX_COUNT: envInt(1, 1000).default(10),
   PUSH_FILES_MAX_FILE_BYTES: envInt(1, 5 * 1024 * MIB).default(256 * MIB),
   PUSH_FILES_MAX_TOTAL_BYTES: envInt(1, 50 * 1024 * MIB).default(1024 * MIB),
-  PUSH_FILES_GRACE_SECONDS: envInt(0, 86_400).default(600),
+  // At least 1: with 0, the files of a push's last view could never be downloaded.
+  PUSH_FILES_GRACE_SECONDS: envInt(1, 86_400).default(600),
   PUSH_FILES_DOWNLOADS_PER_VIEW: envInt(1, 100).default(3),
   PUSH_EXPIRE_AFTER_DAYS_DEFAULT: envInt(1, 3650).default(7),
   PUSH_EXPIRE_AFTER_DAYS_MIN: envInt(1, 3650).default(1),
@@ -158,6 +159,7 @@ const schema = z.object({
   PUSH_DELETABLE_BY_VIEWER_DEFAULT: envBoolean().default(true),
   PUSH_RATE_LIMIT_CREATE_PER_MINUTE: envInt(1, 1_000_000).default(120),
   PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: envInt(1, 1_000_000).default(600),
+  PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: envInt(1, 1_000_000).default(60),
   PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: envInt(1, 1000).default(5),
   PUSH_PASSPHRASE_ATTEMPTS_PER_IP: envInt(1, 100_000).default(30),
   PUSH_MAX_AUDIT_ENTRIES: envInt(10, 1_000_000).default(2000),
@@ -283,6 +285,7 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
       rateLimits: {
         createPerMinute: v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
         retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
+        invalidTokensPerMinute: v.PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE,
         passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
         passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
       },

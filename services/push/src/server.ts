@@ -24,7 +24,7 @@ import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
-import { createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
+import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from './security/key-ring';
@@ -38,7 +38,7 @@ export const APPLICATION_VERSION = '0.1.0';
 
 /** A url_token reads the secret: it never reaches the logs (`/api/v2/pushes/…/audit`). */
 export const maskUrlToken = (path: string) =>
-  path.replace(/(\/pushes\/|\/[pfr]\/)(?!active|expired)[^/]+/, '$1…');
+  path.replace(/(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i, '$1…');
 
 export interface PushServer {
   url: string;
@@ -138,6 +138,11 @@ export async function startPushServer(
   const app = createApp({
     pushes,
     verifier,
+    invalidTokens: createInvalidTokenLimiter(
+      redis,
+      { prefix: config.redis.prefix, perMinute: config.rateLimits.invalidTokensPerMinute },
+      logger,
+    ),
     logger,
     httpLogger: createHttpLogger(logger, {
       ignorePaths: [...OPERATIONS_PATHS],

@@ -53,6 +53,7 @@ export async function startPush(
     // Test files create many pushes from one address; tests of the limits set their own.
     PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100000',
     PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '100000',
+    PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: '100000',
     ...options.env,
   };
   const config = loadPushConfig(env);

@@ -212,4 +212,26 @@ describe('instance settings', () => {
       await push.stop();
     }
   });
+
+  it('answers 429 to an IP that keeps sending invalid tokens, before asking the auth service again', async () => {
+    const push = await startPush(h.auth, { env: { PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: '3' } });
+    try {
+      // A valid token already known (cached) before the flood.
+      expect((await request(push.url).get('/api/v2/pushes/active').set(bearer(h.token))).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await request(push.url)
+          .get('/api/v2/pushes/active')
+          .set('Authorization', `Bearer not-a-real-token-${i}-${'x'.repeat(20)}`);
+        statuses.push(res.status);
+        if (res.status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      // A known valid token keeps working from that IP (an unknown one waits for Retry-After).
+      const ok = await request(push.url).get('/api/v2/pushes/active').set(bearer(h.token));
+      expect(ok.status).toBe(200);
+    } finally {
+      await push.stop();
+    }
+  });
 });
