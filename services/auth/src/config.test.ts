@@ -17,22 +17,68 @@ function problems(env: Record<string, string>): string[] {
 describe('loadAuthConfig', () => {
   it('parses defaults into a frozen, nested object', () => {
     const config = loadAuthConfig(base);
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 4000, trustProxy: false });
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 4000, trustedProxies: [] });
     expect(config.issuer).toBe('http://127.0.0.1:4000');
     expect(config.accessTokenTtlSeconds).toBe(3600);
     expect(Object.isFrozen(config.http)).toBe(true);
   });
 
   it('lists every bad or missing variable at once', () => {
-    expect(problems({ AUTH_PORT: 'x', AUTH_ACCESS_TOKEN_TTL: '0', AUTH_TRUST_PROXY: 'maybe' })).toEqual(
+    expect(problems({ AUTH_PORT: 'x', AUTH_ACCESS_TOKEN_TTL: '0', AUTH_TRUSTED_PROXIES: 'proxy' })).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^AUTH_PORT: /),
         expect.stringMatching(/^AUTH_ACCESS_TOKEN_TTL: must be at least 1/),
-        expect.stringMatching(/^AUTH_TRUST_PROXY: must be true or false/),
+        expect.stringMatching(/^AUTH_TRUSTED_PROXIES: "proxy" is not an IP address or CIDR range/),
         expect.stringMatching(/^AUTH_DATABASE_URL: /),
         expect.stringMatching(/^AUTH_REDIS_URL: /),
       ]),
     );
+  });
+
+  it('reads the trusted proxies as a list of IP addresses and CIDR ranges', () => {
+    const list = ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8,::1,, 127.0.0.1/32, loopback ';
+    expect(loadAuthConfig({ ...base, AUTH_TRUSTED_PROXIES: list }).http.trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+      '::1',
+      '127.0.0.1/32',
+      'loopback',
+    ]);
+    expect(loadAuthConfig({ ...base, AUTH_TRUSTED_PROXIES: '' }).http.trustedProxies).toEqual([]);
+  });
+
+  it('refuses every entry of AUTH_TRUSTED_PROXIES that is not an address or a range, naming it', () => {
+    expect(
+      problems({
+        ...base,
+        AUTH_TRUSTED_PROXIES: '10.0.0.0/8,10.0.0.0/33,300.1.2.3,ingress.local,*,fd00::/129',
+      }),
+    ).toEqual(
+      ['10.0.0.0/33', '300.1.2.3', 'ingress.local', '*', 'fd00::/129'].map(
+        (e) =>
+          `AUTH_TRUSTED_PROXIES: "${e}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8)`,
+      ),
+    );
+  });
+
+  it('refuses the removed AUTH_TRUST_PROXY unless it says false, naming AUTH_TRUSTED_PROXIES', () => {
+    for (const value of ['true', 'TRUE', '1', 'yes', 'maybe']) {
+      expect(problems({ ...base, AUTH_TRUST_PROXY: value })).toEqual([
+        expect.stringMatching(/^AUTH_TRUST_PROXY: no longer supported .*AUTH_TRUSTED_PROXIES/),
+      ]);
+    }
+    // Alongside the other problems, not after them.
+    expect(problems({ AUTH_TRUST_PROXY: 'true' })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^AUTH_TRUST_PROXY: no longer supported/),
+        expect.stringMatching(/^AUTH_DATABASE_URL: /),
+      ]),
+    );
+    // What nothing set always meant: no proxy is trusted.
+    for (const value of ['false', 'off', '0']) {
+      expect(loadAuthConfig({ ...base, AUTH_TRUST_PROXY: value }).http.trustedProxies).toEqual([]);
+    }
   });
 
   it('refuses to start in production without keys, or with development keys', () => {

@@ -1,5 +1,6 @@
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { commonEnv, envBoolean, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
+import { commonEnv, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
 
 /** Key ids and cookie keys written by `secret-push-auth keys generate --dev` start with this. */
 export const DEV_KEY_PREFIX = 'dev-';
@@ -11,6 +12,41 @@ const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ });
 
 const jwkSchema = z.looseObject({ kid: z.string().min(1), kty: z.string(), d: z.string().optional() });
 const jwksSchema = z.object({ keys: z.array(jwkSchema).min(1, 'must hold at least one key') });
+
+/**
+ * The proxies whose `X-Forwarded-For` is believed: IP addresses and CIDR ranges (IPv4 or IPv6), or
+ * proxy-addr's names `loopback`, `linklocal`, `uniquelocal` (as Express's `trust proxy`). Each entry
+ * is checked here, so a typo stops the start-up instead of trusting nothing (or everything).
+ */
+const trustedProxies = envCsv().superRefine((entries, ctx) => {
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8)`,
+      });
+    }
+  }
+});
+
+const FALSE = ['false', '0', 'no', 'off'];
+
+/**
+ * `AUTH_TRUST_PROXY=true` believed the leftmost `X-Forwarded-For` entry from any caller, so anyone
+ * could name any address (and have it throttled). It is refused rather than ignored, so that a
+ * deployment that relied on it is told what replaces it; `false` (what nothing set means) passes.
+ */
+const removedTrustProxy = z
+  .string()
+  .refine(
+    (v) => FALSE.includes(v.trim().toLowerCase()),
+    'no longer supported (it believed X-Forwarded-For from any caller): list the proxies whose ' +
+      'X-Forwarded-For is believed in AUTH_TRUSTED_PROXIES (comma-separated IPs or CIDRs, e.g. the ' +
+      "ingress controller's pod network) and remove AUTH_TRUST_PROXY",
+  )
+  .optional();
 
 const schema = z.object({
   ...commonEnv,
@@ -35,7 +71,8 @@ const schema = z.object({
   AUTH_JWKS: envJson(jwksSchema).optional(),
   AUTH_COOKIE_KEYS: envCsv().optional(),
   AUTH_ACCESS_TOKEN_TTL: envInt(1, 86_400).default(3600),
-  AUTH_TRUST_PROXY: envBoolean().default(false),
+  AUTH_TRUSTED_PROXIES: trustedProxies.default([]),
+  AUTH_TRUST_PROXY: removedTrustProxy,
   AUTH_THROTTLE_WINDOW_SECONDS: envInt(1, 86_400).default(300),
   AUTH_THROTTLE_MAX_PER_CLIENT_IP: envInt(1, 100_000).default(10),
   AUTH_THROTTLE_MAX_PER_IP: envInt(1, 1_000_000).default(100),
@@ -93,7 +130,8 @@ export function loadAuthConfig(env: Env = process.env) {
       http: {
         host: v.AUTH_HOST,
         port: v.AUTH_PORT,
-        trustProxy: v.AUTH_TRUST_PROXY,
+        /** Empty: `X-Forwarded-*` headers are ignored and the client is the connection's peer. */
+        trustedProxies: v.AUTH_TRUSTED_PROXIES,
       },
       // What a client may cost the main port (runtime's createHttpServer).
       httpLimits: {

@@ -80,11 +80,21 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   provider.use(throttleFailedClientAuth(throttle));
   provider.use(responseFixups());
 
+  // Batches of PURGE_BATCH_SIZE rows until the backlog is gone; one run at a time (a run that
+  // outlasts the interval is not joined by another), stopped between batches by close().
+  const stopPurge = new AbortController();
+  let purging = false;
   const purge = setInterval(() => {
-    deleteExpiredPayloads(db, 3600).then(
-      (n) => n > 0 && logger.info({ rows: n }, 'purged expired tokens'),
-      (err: Error) => logger.warn({ err: err.message }, 'purge of expired tokens failed'),
-    );
+    if (purging) return;
+    purging = true;
+    deleteExpiredPayloads(db, 3600, { signal: stopPurge.signal })
+      .then(
+        (n) => n > 0 && logger.info({ rows: n }, 'purged expired tokens'),
+        (err: Error) => logger.warn({ err: err.message }, 'purge of expired tokens failed'),
+      )
+      .finally(() => {
+        purging = false;
+      });
   }, config.purgeIntervalSeconds * 1000);
   purge.unref();
 
@@ -108,6 +118,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     provider,
     async close() {
       clearInterval(purge);
+      stopPurge.abort();
       await Promise.all([closeHttpServer(server), operations.close()]);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
     },

@@ -3,6 +3,7 @@ import { type Adapter, type Configuration, Provider } from 'oidc-provider';
 import type { AuthConfig, Jwks } from '../config';
 import { clientSecretMatches } from '../policy/client-secret';
 import { API_SCOPES, PUSH_API_RESOURCE, RESOURCE_SERVER_PROPERTY } from './api';
+import { forwardedFromTrustedProxiesOnly, trustProxies } from './client-address';
 import { introspectionAllowed, resourceServerInfo, revocationAllowed } from './resource-server';
 
 /** A throwaway signing key for development and tests when AUTH_JWKS is not set (never in production). */
@@ -82,7 +83,12 @@ export function providerConfiguration(
 
 export function createProvider(config: AuthConfig, adapter: new (model: string) => Adapter): Provider {
   const provider = new Provider(config.issuer, providerConfiguration(config, adapter));
-  provider.proxy = config.http.trustProxy;
+  // koa believes X-Forwarded-Proto/Host (the scheme and host of discovery's endpoint URLs) only
+  // when some proxy is trusted, and the first middleware drops them (and X-Forwarded-For) from any
+  // peer that is not one; it also sets ctx.ip the way Express does. Installed here, first, with the
+  // setting it makes safe: every middleware added later, and the provider's routes, see the result.
+  provider.proxy = config.http.trustedProxies.length > 0;
+  provider.use(forwardedFromTrustedProxiesOnly(trustProxies(config.http.trustedProxies)));
   // Secrets are stored as SHA-256 (policy/client-secret.ts); installClientThrottle wraps this.
   type Compare = (this: { clientSecret?: string }, actual: string) => Promise<boolean>;
   const proto = provider.Client.prototype as unknown as { compareClientSecret: Compare };

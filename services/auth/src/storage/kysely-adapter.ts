@@ -33,6 +33,12 @@ export function storageId(model: string, id: string): string {
   return TOKEN_MODELS.has(model) ? sha256(id) : id;
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000, so no stored id, uid or user code contains it: a lookup of
+ * one (a client can send `token=%00`) finds nothing instead of failing the statement.
+ */
+const unstorable = (key: string): boolean => key.includes('\u0000');
+
 async function guard<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
@@ -109,23 +115,31 @@ export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: strin
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await findById(this.model, storageId(this.model, id)), id);
+      const key = storageId(this.model, id);
+      if (unstorable(key)) return undefined;
+      return toPayload(await findById(this.model, key), id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      if (unstorable(uid)) return undefined;
       return toPayload(await guard(() => findLivePayload(db, { model: this.model, uid })));
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      if (unstorable(userCode)) return undefined;
       return toPayload(await guard(() => findLivePayload(db, { model: this.model, userCode })));
     }
 
     async consume(id: string): Promise<void> {
-      await guard(() => markConsumed(db, this.model, storageId(this.model, id)));
+      const key = storageId(this.model, id);
+      if (unstorable(key)) return;
+      await guard(() => markConsumed(db, this.model, key));
     }
 
     async destroy(id: string): Promise<void> {
-      await guard(() => deletePayload(db, this.model, storageId(this.model, id)));
+      const key = storageId(this.model, id);
+      if (unstorable(key)) return;
+      await guard(() => deletePayload(db, this.model, key));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

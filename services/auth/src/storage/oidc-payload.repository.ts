@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { AuthDatabase } from './database';
 import type { OidcPayloadRow } from './oidc-payload.table';
@@ -87,11 +88,57 @@ export async function deleteByGrantId(db: Db, grantId: string): Promise<void> {
   await db.deleteFrom('oidc_payload').where('grant_id', '=', grantId).execute();
 }
 
-/** Removes rows that expired more than `graceSeconds` ago; returns how many. */
-export async function deleteExpiredPayloads(db: Db, graceSeconds: number): Promise<number> {
-  const res = await db
-    .deleteFrom('oidc_payload')
+/**
+ * Rows one purge statement deletes at most. Each batch is its own statement (and transaction), so
+ * it stays far inside the statement timeout (AUTH_DATABASE_STATEMENT_TIMEOUT_MS) however large the
+ * backlog, and every batch that completes is kept even if a later one fails. A batch of 1000 takes
+ * a few milliseconds.
+ */
+export const PURGE_BATCH_SIZE = 1000;
+
+export interface PurgeOptions {
+  /** Rows per statement. @defaultValue PURGE_BATCH_SIZE */
+  batchSize?: number;
+  /** Stops between two batches (the server is closing); what was deleted is counted. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Removes rows that expired more than `graceSeconds` ago, in batches of `batchSize`, until a batch
+ * deletes fewer; returns how many in all. The event loop gets a turn between batches.
+ *
+ * A batch picks its rows through the `expires_at` index, oldest first, locks them, and deletes them
+ * by their physical address (`ctid`, one TID scan; joining on the primary key instead makes the
+ * planner hash-join against a scan of the whole table). The lock keeps a picked row where it is
+ * until the delete; rows another transaction holds (a replica purging at the same time, a token
+ * being consumed) are skipped, not waited for: they are another batch's, or the next run's.
+ */
+export async function deleteExpiredPayloads(
+  db: Db,
+  graceSeconds: number,
+  options: PurgeOptions = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new RangeError('batchSize must be a positive integer');
+  }
+  const batch = db
+    .selectFrom('oidc_payload')
+    .select(sql<string>`ctid`.as('ctid'))
     .where('expires_at', '<', sql<Date>`now() - make_interval(secs => ${graceSeconds})`)
-    .executeTakeFirst();
-  return Number(res.numDeletedRows);
+    .orderBy('expires_at')
+    .limit(batchSize)
+    .forUpdate()
+    .skipLocked();
+  let total = 0;
+  for (;;) {
+    const res = await db
+      .deleteFrom('oidc_payload')
+      .where(sql<boolean>`ctid = any(array(${batch}))`)
+      .executeTakeFirst();
+    const deleted = Number(res.numDeletedRows);
+    total += deleted;
+    if (deleted < batchSize || options.signal?.aborted) return total;
+    await setImmediate();
+  }
 }

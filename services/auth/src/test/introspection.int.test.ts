@@ -44,6 +44,34 @@ describe('POST /connect/introspect', () => {
     expect((await introspect(auth.issuer, auth.resourceServer, token)).body).toEqual({ active: false });
   });
 
+  it('treats a NUL character in a client id or a token as unknown (text at rest cannot hold it)', async () => {
+    for (const path of ['/connect/token', '/connect/introspect', '/connect/revocation']) {
+      const res = await postForm(auth.issuer, path, {
+        grant_type: 'client_credentials',
+        client_id: 'spc_a\u0000b',
+        client_secret: 'x',
+        token: 'y',
+      });
+      expect({ path, status: res.status, error: res.body.error }).toEqual({
+        path,
+        status: 401,
+        error: 'invalid_client',
+      });
+    }
+    for (const token of ['\u0000', 'a\u0000b']) {
+      expect((await introspect(auth.issuer, auth.resourceServer, token)).body).toEqual({ active: false });
+      for (const token_type_hint of [undefined, 'access_token', 'refresh_token', 'garbage']) {
+        const res = await postForm(
+          auth.issuer,
+          '/connect/revocation',
+          { token, ...(token_type_hint && { token_type_hint }) },
+          client,
+        );
+        expect(res.status).toBe(200);
+      }
+    }
+  });
+
   it('refuses revocation of another client’s token', async () => {
     const other = await auth.createClient('pushes:read');
     const token = await auth.token(client);

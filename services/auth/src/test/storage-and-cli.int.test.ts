@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
 import { introspect, postForm } from './helpers';
 import { deleteExpiredPayloads } from '../storage/oidc-payload.repository';
@@ -35,6 +35,63 @@ describe('purge of expired rows', () => {
     expect(await deleteExpiredPayloads(auth.db, 3600)).toBe(1);
     expect((await introspect(auth.issuer, auth.resourceServer, live)).body.active).toBe(true);
     expect((await introspect(auth.issuer, auth.resourceServer, old)).body).toEqual({ active: false });
+  });
+
+  const model = 'PurgeTest';
+  /** `n` rows of `model` named `${prefix}-1…n`, expiring at `expiresAt` (an SQL expression) minus i seconds. */
+  const insertRows = (prefix: string, n: number, expiresAt: string) =>
+    sql`insert into oidc_payload (model, id, payload, expires_at)
+        select ${model}, ${prefix} || '-' || i, '{}'::jsonb, ${sql.raw(expiresAt)} - make_interval(secs => i)
+        from generate_series(1, ${n}::int) i`.execute(auth.db);
+  const remaining = async () =>
+    (
+      await sql<{ id: string }>`select id from oidc_payload where model = ${model} order by id`.execute(
+        auth.db,
+      )
+    ).rows.map((r) => r.id);
+  // What every purge below must leave: never expiring, expired within the grace, not expired.
+  const kept = [
+    ...['forever-1', 'forever-2'],
+    ...['grace-1', 'grace-2', 'grace-3', 'grace-4'],
+    ...['live-1', 'live-2', 'live-3', 'live-4'],
+  ];
+
+  it('deletes in batches until one is short, counting every row, and keeps the rest', async () => {
+    await insertRows('gone', 25, "now() - interval '2 hours'"); // 3 full batches of 7, then 4
+    await insertRows('grace', 4, "now() - interval '10 minutes'"); // expired, but within the grace
+    await insertRows('live', 4, "now() + interval '1 hour'");
+    await sql`insert into oidc_payload (model, id, payload) values
+              (${model}, 'forever-1', '{}'), (${model}, 'forever-2', '{}')`.execute(auth.db);
+
+    // Every statement the purge runs, counted by its result.
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: (args) => (statements++, Promise.resolve(args.result)),
+    };
+    const db = auth.db.withPlugin(counting);
+
+    expect(await deleteExpiredPayloads(db, 3600, { batchSize: 7 })).toBe(25);
+    expect(statements).toBe(4);
+    expect(await remaining()).toEqual(kept);
+
+    // A backlog of exactly two batches: the third, empty, batch ends the run.
+    await insertRows('again', 14, "now() - interval '1 day'");
+    statements = 0;
+    expect(await deleteExpiredPayloads(db, 3600, { batchSize: 7 })).toBe(14);
+    expect(statements).toBe(3);
+    expect(await deleteExpiredPayloads(db, 3600, { batchSize: 7 })).toBe(0);
+    expect(await remaining()).toEqual(kept);
+  });
+
+  it('stops between batches once its signal is aborted, having counted what it deleted', async () => {
+    await insertRows('stopped', 10, "now() - interval '2 hours'");
+    const stop = new AbortController();
+    stop.abort();
+    expect(await deleteExpiredPayloads(auth.db, 3600, { batchSize: 4, signal: stop.signal })).toBe(4);
+    expect(await deleteExpiredPayloads(auth.db, 3600, { batchSize: 4 })).toBe(6);
+    expect(await remaining()).toEqual(kept);
+    await expect(deleteExpiredPayloads(auth.db, 3600, { batchSize: 0 })).rejects.toThrow(RangeError);
   });
 });
 

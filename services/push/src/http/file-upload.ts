@@ -335,6 +335,13 @@ export function uploadFiles(
       busboy.prependListener('file', (_name: unknown, stream: Readable) => {
         stream.prependListener('error', fromParser);
       });
+      // A form that fails (refused field, unexpected end, size limit) may leave a file part's stream
+      // neither ended nor destroyed (busboy destroyed between parts), and multer waits for every
+      // file in flight before it answers: stop them now, so that each settles and cleans up.
+      busboy.once('error', (err: unknown) => {
+        state.failed ??= err instanceof Error ? err : new Error('The form failed.');
+        for (const cancel of state.inFlight) cancel(state.failed);
+      });
       // After multer's own listener (its name checks come first).
       busboy.on('field', (name: unknown, value: unknown) => {
         const refused = checkField(state, name, value);

@@ -84,6 +84,13 @@ describe('create bounds, in code points', () => {
     });
   });
 
+  it('refuses NUL in the name (stored as text) and keeps it in sealed fields', () => {
+    expect(fieldsOf({ payload: 'x', name: 'a\u0000b' })).toEqual({
+      name: ['name must not contain NUL characters'],
+    });
+    expect(fieldsOf({ payload: 'a\u0000b', note: 'c\u0000d', passphrase: 'e\u0000f' })).toBeUndefined();
+  });
+
   it('bounds the payload of every kind: a file push and a URL by the text limit', () => {
     const over = 'a'.repeat(MAX_TEXT_PAYLOAD + 1);
     expect(fieldsOf({ kind: 'file', payload: over })?.payload).toEqual([expect.stringMatching(/too large/)]);

@@ -99,6 +99,13 @@ const boolLike = z.union(
 );
 
 const label = (what: string) => boundedString(MAX_LABEL, `${what} must be at most ${MAX_LABEL} characters`);
+/**
+ * A label stored as text (the name): PostgreSQL text cannot hold U+0000, so it is refused here
+ * (422) rather than failing the insert. Sealed fields (payload, note) and the hashed passphrase
+ * are bytes at rest and may contain it.
+ */
+const storedLabel = (what: string) =>
+  label(what).refine((s) => !s.includes('\u0000'), { error: `${what} must not contain NUL characters` });
 
 /** The `push` object of a create request, as clients may send it (the OpenAPI document is derived from this). */
 export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
@@ -112,7 +119,7 @@ export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
     deletable_by_viewer: boolLike.nullish(),
     retrieval_step: boolLike.nullish(),
     passphrase: boundedString(MAX_LABEL, `must be at most ${MAX_LABEL} characters`).nullish(),
-    name: label('name').nullish(),
+    name: storedLabel('name').nullish(),
     note: label('note').nullish(),
   });
 }

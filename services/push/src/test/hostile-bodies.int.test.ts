@@ -206,6 +206,34 @@ const CASES: Record<string, HostileCase> = {
     send: (hd) =>
       post({ ...hd, ...withToken(), ...multipart() }, [form([part(undefined, 'x', { filename: 'a.txt' })])]),
   },
+  // Found by the hostile-input suite: the refused field destroyed the parser while the file's
+  // upload intent was being recorded, and the file part's stream then never ended (a hang).
+  'a refused field, then a file part that the form never closes (chunked)': {
+    status: 422,
+    code: 'validation_failed',
+    field: 'files',
+    send: (hd) =>
+      post(
+        { ...hd, ...withToken(), ...multipart(), 'transfer-encoding': 'chunked' },
+        [
+          form(
+            [
+              part('push[payload]', 'x'),
+              part('push[files]', 'x'),
+              file('y'.repeat(2000), 'push[files]', 'a.txt'),
+            ],
+            false,
+          ),
+        ],
+        { chunked: true },
+      ),
+  },
+  'a name with a NUL character (text at rest cannot hold it)': {
+    status: 422,
+    code: 'validation_failed',
+    field: 'name',
+    send: (hd) => post({ ...hd, ...json }, [JSON.stringify({ push: { payload: 'x', name: 'a\u0000b' } })]),
+  },
   'a payload that is not UTF-8': {
     status: 400,
     code: 'bad_request',
