@@ -16,16 +16,17 @@ export interface RedisOptions {
  * A Redis client for request paths: no offline queue and one retry, so a request never waits for
  * a Redis that is down (callers fail open or answer 503), and with `commandTimeoutMs` never waits
  * longer than that for one that is up but does not answer. Connection errors are logged once per
- * distinct message, not once per reconnect attempt. Auto-pipelining sends the commands that
- * concurrent requests issue in the same event-loop turn (rate limits, throttle reads, queue adds)
- * in one write; request paths send no blocking commands, so none waits behind another.
+ * distinct message, not once per reconnect attempt. No auto-pipelining: with it, commands issued
+ * while an earlier batch awaits its replies wait for that batch before they are even sent, and
+ * their own timeout starts only then, so against a frozen Redis a request's command could take
+ * several `commandTimeoutMs` (measured: a passphrase retrieval 2–2.5 s against a 500 ms timeout).
  */
 export function createRedis(url: string, logger: Logger, options: RedisOptions = {}): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    enableAutoPipelining: true,
+    enableAutoPipelining: false,
     ...(options.commandTimeoutMs !== undefined && { commandTimeout: options.commandTimeoutMs }),
   });
   let lastError = '';

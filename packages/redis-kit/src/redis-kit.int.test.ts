@@ -109,7 +109,7 @@ describe('createRedis', () => {
     expect(redis.status).not.toBe('ready');
   });
 
-  it('fails concurrent commands of the same tick at once (auto-pipelining adds no queue)', async () => {
+  it('fails concurrent commands of the same tick at once (no queue of ours)', async () => {
     const redis = client(await closedPortUrl());
     const started = Date.now();
     const results = await Promise.allSettled([redis.get('a'), redis.incr('b'), redis.expire('c', 1)]);
@@ -145,7 +145,7 @@ describe('commandTimeoutMs', () => {
         const elapsed = Date.now() - started;
         expect(elapsed).toBeGreaterThanOrEqual(250);
         expect(elapsed).toBeLessThan(1000);
-        // Concurrent commands (auto-pipelined together) each get the same deadline.
+        // Concurrent commands each get the same deadline.
         const again = Date.now();
         const results = await Promise.allSettled([redis.incr(`${PREFIX}a`), redis.incr(`${PREFIX}b`)]);
         expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
@@ -156,6 +156,30 @@ describe('commandTimeoutMs', () => {
       // Thawed: the same client answers again (the late replies of the timed-out commands are dropped).
       await new Promise((r) => setTimeout(r, 100));
       expect(await redis.get(`${PREFIX}frozen`)).toBe('1');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('gives a command sent while an earlier one awaits a frozen Redis its own deadline, not the sum', async () => {
+    const server = await privateRedisServer();
+    try {
+      const redis = client(server.url, capture(), { commandTimeoutMs: 1000 });
+      expect(await waitUntilReady(redis, 2000)).toBe(true);
+      server.proc.kill('SIGSTOP');
+      try {
+        const first = redis.get(`${PREFIX}first`).catch((e: unknown) => e);
+        await new Promise((r) => setTimeout(r, 50));
+        const started = Date.now();
+        const err = await redis.get(`${PREFIX}second`).catch((e: unknown) => e);
+        const elapsed = Date.now() - started;
+        expect(err).toEqual(expect.objectContaining({ message: expect.stringMatching(/Command timed out/) }));
+        // Its own 1000 ms; behind the first command's batch (auto-pipelining) it took ~1950 ms.
+        expect(elapsed).toBeLessThan(1600);
+        await first;
+      } finally {
+        server.proc.kill('SIGCONT');
+      }
     } finally {
       await server.stop();
     }

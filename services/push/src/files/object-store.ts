@@ -27,7 +27,10 @@ export function createS3ObjectStore(config: S3Config): ObjectStore {
     // may store verbatim (silent corruption); WHEN_REQUIRED is right for them and for AWS.
     requestChecksumCalculation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
     responseChecksumValidation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
-    maxAttempts: 2,
+    // One attempt: a retry inside a request would double its deadline (a frozen store answered a
+    // download after twice the request timeout). A failed request is a 503 the client may retry;
+    // the worker's purges and sweeps retry on their next run.
+    maxAttempts: 1,
     // The options of the SDK's NodeHttpHandler (given as options: @smithy/node-http-handler is
     // not a dependency of ours). Deadlines enforced on our side, for a store that is down, frozen
     // or partitioned:

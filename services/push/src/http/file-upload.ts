@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { HttpError } from '@secret-push/http-kit';
+import { withDeadline } from '@secret-push/runtime';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import type { FileService, StoredUpload } from '../domain/file-service';
 import { safeContentType, safeFilename } from '../domain/file-names';
@@ -16,6 +17,21 @@ export interface UploadLimits {
   maxCount: number;
   maxFileBytes: number;
   maxTotalBytes: number;
+}
+
+/**
+ * How long a refused or failed create waits for the cleanup of the files it stored before it
+ * answers. With a healthy object store the cleanup takes milliseconds, so a refused create has left
+ * nothing when it is answered; with a store that is down or frozen the answer does not wait for a
+ * second deadline: the deletion goes on, and what it cannot delete keeps its upload intent, which
+ * the worker's stale-upload sweep deletes later.
+ */
+export const CLEANUP_WAIT_MS = 500;
+
+/** `files.discard(keys)`, waited for at most CLEANUP_WAIT_MS (it never rejects). */
+export async function discardPromptly(files: Pick<FileService, 'discard'>, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await withDeadline(files.discard(keys), CLEANUP_WAIT_MS, 'file cleanup').catch(() => {});
 }
 
 /** The field clients send files in (`push[files][]`, repeated; `push[files]` is accepted too). */
@@ -135,7 +151,7 @@ function encryptingStorage(
         (prepared) => {
           if (state.failed) {
             // The form failed while the intent was recorded: this file's stream may never end.
-            void files.discard([prepared.objectKey]).then(() => finish(state.failed!));
+            void discardPromptly(files, [prepared.objectKey]).then(() => finish(state.failed!));
             return;
           }
           const counter = new Transform({
@@ -187,7 +203,7 @@ function encryptingStorage(
               return Promise.resolve();
             })
             .catch(async (err: Error) => {
-              await files.discard([prepared.objectKey]);
+              await discardPromptly(files, [prepared.objectKey]);
               finish(failure ?? err);
             });
         },
@@ -198,7 +214,7 @@ function encryptingStorage(
     _removeFile(req, file, cb) {
       const state = states.get(req);
       if (state) state.stored = state.stored.filter((s) => s.objectKey !== file.path);
-      void files.discard([file.path]).then(() => cb(null));
+      void discardPromptly(files, [file.path]).then(() => cb(null));
     },
   };
 }

@@ -14,7 +14,7 @@ import type { OwnedPush, PushService, RetrieveResult } from '../domain/push-serv
 import { auditContext } from './audit-context';
 import { principalOf, requireScope, tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
-import { uploadsOf } from './file-upload';
+import { discardPromptly, uploadsOf } from './file-upload';
 import { presentAuditEntry, presentOwnedPush, presentPush } from './push.presenter';
 import { type CreateRules, MAX_BODY_BYTES, parseCreateBody, parsePage } from './push.schemas';
 
@@ -162,7 +162,8 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   };
   /** Whatever failed after files were stored, they are deleted (the push was not created). */
   const discardUploads: ErrorRequestHandler = async (err, req, _res, next) => {
-    await deps.files?.service.discard(uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? []);
+    if (deps.files)
+      await discardPromptly(deps.files.service, uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? []);
     next(err);
   };
   router.post(
