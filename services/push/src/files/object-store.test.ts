@@ -63,15 +63,29 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe('createS3ObjectStore deadlines', () => {
-  it('gives up on a store that accepts and never answers: DependencyDown after one request deadline (no retry)', async () => {
+  it('gives up on a store that accepts and never answers: DependencyDown after one request deadline (no retry after a timeout)', async () => {
     handler = () => {}; // never answers
     const started = Date.now();
     const err = await failure(store(400).check());
     const elapsed = Date.now() - started;
     expect(err).toBeInstanceOf(DependencyDown);
     expect(elapsed).toBeGreaterThanOrEqual(350);
-    // One attempt: with a retry it took two deadlines and a backoff (over 800 ms).
+    // No retry after a timeout: with one it took two deadlines and a backoff (over 800 ms).
     expect(elapsed).toBeLessThan(790);
+  });
+
+  it('retries once at once a request whose connection the store closed (a reused keep-alive socket)', async () => {
+    let calls = 0;
+    handler = (req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        req.socket.destroy(); // no answer at all: "socket hang up" / ECONNRESET
+        return;
+      }
+      res.writeHead(200).end();
+    };
+    await expect(store(2000).check()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
   });
 
   it('never cuts a download that makes progress, however much longer than the request deadline it takes', async () => {

@@ -6,10 +6,36 @@ import {
   NoSuchKey,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { StandardRetryStrategy } from '@smithy/core/retry';
 import type { S3Config } from '../config';
 import { DependencyDown } from '../domain/errors';
 import type { ObjectStore } from '../domain/ports';
 import { uploadInParts } from './part-uploader';
+
+/**
+ * Whether a request failed on a deadline (connection, request or idle timeout). The SDK's HTTP
+ * handler also names a connection reset or broken pipe `TimeoutError` (to make them retryable):
+ * those are not deadlines, and are retried.
+ */
+function isOurDeadline(err: unknown): boolean {
+  const e = err as { name?: string; code?: string } | undefined;
+  return e?.name === 'TimeoutError' && e.code !== 'ECONNRESET' && e.code !== 'EPIPE';
+}
+
+/**
+ * The SDK's standard retries (one retry here), except after a timeout: a store that did not answer
+ * within our deadline is not asked again inside the same request, which would double the deadline
+ * (a frozen store answered a download after twice the request timeout). A connection that a store
+ * closed under a reused keep-alive socket, or a 5xx, is still retried once at once.
+ */
+class NoRetryAfterTimeout extends StandardRetryStrategy {
+  override refreshRetryTokenForRetry(
+    ...[token, info]: Parameters<StandardRetryStrategy['refreshRetryTokenForRetry']>
+  ): ReturnType<StandardRetryStrategy['refreshRetryTokenForRetry']> {
+    if (isOurDeadline(info.error)) return Promise.reject(info.error);
+    return super.refreshRetryTokenForRetry(token, info);
+  }
+}
 
 /** A store error that is ours to report as 503: the store is down, unreachable or failing. */
 function unavailable(err: unknown): DependencyDown {
@@ -27,10 +53,7 @@ export function createS3ObjectStore(config: S3Config): ObjectStore {
     // may store verbatim (silent corruption); WHEN_REQUIRED is right for them and for AWS.
     requestChecksumCalculation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
     responseChecksumValidation: config.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
-    // One attempt: a retry inside a request would double its deadline (a frozen store answered a
-    // download after twice the request timeout). A failed request is a 503 the client may retry;
-    // the worker's purges and sweeps retry on their next run.
-    maxAttempts: 1,
+    retryStrategy: new NoRetryAfterTimeout(2),
     // The options of the SDK's NodeHttpHandler (given as options: @smithy/node-http-handler is
     // not a dependency of ours). Deadlines enforced on our side, for a store that is down, frozen
     // or partitioned:

@@ -3,8 +3,8 @@ import { pipeline } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { HttpError } from '@secret-push/http-kit';
-import { withDeadline } from '@secret-push/runtime';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
+import { DependencyDown } from '../domain/errors';
 import type { FileService, StoredUpload } from '../domain/file-service';
 import { safeContentType, safeFilename } from '../domain/file-names';
 import type { ObjectStore } from '../domain/ports';
@@ -20,18 +20,21 @@ export interface UploadLimits {
 }
 
 /**
- * How long a refused or failed create waits for the cleanup of the files it stored before it
- * answers. With a healthy object store the cleanup takes milliseconds, so a refused create has left
- * nothing when it is answered; with a store that is down or frozen the answer does not wait for a
- * second deadline: the deletion goes on, and what it cannot delete keeps its upload intent, which
- * the worker's stale-upload sweep deletes later.
+ * Deletes what a create stored before it failed, and says when to answer. A refused create (a
+ * limit, a bad field, a client that went away) waits for the cleanup, so that when it is answered
+ * it has left nothing; each store call is bounded by the store's own deadlines. A create that
+ * failed because a dependency is down or frozen (the object store, the database) does not wait for
+ * a second deadline: the deletion goes on after the answer, and whatever it cannot delete keeps
+ * its upload intent, which the worker's stale-upload sweep deletes later.
  */
-export const CLEANUP_WAIT_MS = 500;
-
-/** `files.discard(keys)`, waited for at most CLEANUP_WAIT_MS (it never rejects). */
-export async function discardPromptly(files: Pick<FileService, 'discard'>, keys: string[]): Promise<void> {
+export async function discardStored(
+  files: Pick<FileService, 'discard'>,
+  keys: string[],
+  cause: unknown,
+): Promise<void> {
   if (keys.length === 0) return;
-  await withDeadline(files.discard(keys), CLEANUP_WAIT_MS, 'file cleanup').catch(() => {});
+  const cleanup = files.discard(keys); // never rejects
+  if (!(cause instanceof DependencyDown)) await cleanup;
 }
 
 /** The field clients send files in (`push[files][]`, repeated; `push[files]` is accepted too). */
@@ -151,7 +154,7 @@ function encryptingStorage(
         (prepared) => {
           if (state.failed) {
             // The form failed while the intent was recorded: this file's stream may never end.
-            void discardPromptly(files, [prepared.objectKey]).then(() => finish(state.failed!));
+            void discardStored(files, [prepared.objectKey], state.failed).then(() => finish(state.failed!));
             return;
           }
           const counter = new Transform({
@@ -203,7 +206,7 @@ function encryptingStorage(
               return Promise.resolve();
             })
             .catch(async (err: Error) => {
-              await discardPromptly(files, [prepared.objectKey]);
+              await discardStored(files, [prepared.objectKey], failure ?? err);
               finish(failure ?? err);
             });
         },
@@ -214,7 +217,7 @@ function encryptingStorage(
     _removeFile(req, file, cb) {
       const state = states.get(req);
       if (state) state.stored = state.stored.filter((s) => s.objectKey !== file.path);
-      void discardPromptly(files, [file.path]).then(() => cb(null));
+      void discardStored(files, [file.path], states.get(req)?.failed).then(() => cb(null));
     },
   };
 }

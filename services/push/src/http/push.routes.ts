@@ -14,7 +14,7 @@ import type { OwnedPush, PushService, RetrieveResult } from '../domain/push-serv
 import { auditContext } from './audit-context';
 import { principalOf, requireScope, tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
-import { discardPromptly, uploadsOf } from './file-upload';
+import { discardStored, uploadsOf } from './file-upload';
 import { presentAuditEntry, presentOwnedPush, presentPush } from './push.presenter';
 import { type CreateRules, MAX_BODY_BYTES, parseCreateBody, parsePage } from './push.schemas';
 
@@ -163,7 +163,7 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   /** Whatever failed after files were stored, they are deleted (the push was not created). */
   const discardUploads: ErrorRequestHandler = async (err, req, _res, next) => {
     if (deps.files)
-      await discardPromptly(deps.files.service, uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? []);
+      await discardStored(deps.files.service, uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? [], err);
     next(err);
   };
   router.post(

@@ -1,0 +1,787 @@
+import fc from 'fast-check';
+import {
+  type BodySpec,
+  type JsonLike,
+  createFormPairs,
+  formBodies,
+  hostileJson,
+  jsonBodies,
+  multipartBodies,
+  noBody,
+  otherMediaBodies,
+  pushObject,
+} from './bodies.arbitraries';
+import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
+import {
+  type AuthProfile,
+  type Header,
+  authorization,
+  formOrigin,
+  forwardedFor,
+  miscHeaders,
+  passphraseHeader,
+} from './headers.arbitraries';
+import type { HttpRequest } from './http-send';
+import {
+  type PathPiece,
+  pageParam,
+  passphraseParam,
+  pathSuffix,
+  queryString,
+  urlTokenSegment,
+} from './paths.arbitraries';
+import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from './values.arbitraries';
+
+/*
+ * Every endpoint of both services, each with the generator of its inputs and what "reaching
+ * validation" means for it. Push: the operations of the OpenAPI document (services/push/src/http/
+ * openapi/operations.ts) and the recipient pages (pages/pages.routes.ts); auth: the README's
+ * endpoints table (token, introspection, revocation, discovery, JWKS).
+ *
+ * "Reached validation" means the request got past routing and the general rate limits into the
+ * endpoint's own handling of its input (media type, token, scope, body, fields, url_token,
+ * passphrase, page, link): the answer is the endpoint's decision about this input. Per endpoint:
+ *
+ * - Push API routes with a `:url_token` (retrieve, reveal, preview, audit, DELETE): any answer
+ *   but 404 and 429. A 404 there is either the router (the path was not this endpoint) or an
+ *   unknown token; either way the handler's checks were not exercised. Everything else (200,
+ *   400, 401 invalid_token / unauthorized / passphrase_required, 403, 413, 415, 422) is the
+ *   endpoint judging the input.
+ * - POST /pushes, the lists, /version, /openapi, /docs: any answer but 404 and 429 (404 can only
+ *   be the router there; every other answer comes from the endpoint's steps).
+ * - GET /files/:id: any answer but 429 and the router's own 404 (body "Not found."). A download
+ *   link that is not good now answers 404 by design, whatever the reason (forged, for another
+ *   file, used up): that 404 ("This download link is invalid, used up or expired.") is the
+ *   handler's verdict on the link, so it counts; most inputs are valid links anyway.
+ * - Recipient pages (GET /p/:t, /p/:t/r, POST /p/:t[/r], POST /p/:t/delete, legacy /f /r
+ *   redirects): any answer but 404 and 429 (their pools are never used up or deleted by other
+ *   endpoints, so a 404 is an unknown or malformed token).
+ * - Auth endpoints: any answer but 404 and 429 (oidc-provider answers every input of a known
+ *   route itself: 200, 400 invalid_request …, 401 invalid_client, 405).
+ */
+
+/** Each endpoint's share of the inputs (out of the sum), and the order the suite runs them in. */
+export const ENDPOINT_WEIGHTS = {
+  'POST /pushes': 18,
+  'GET /pushes/:t': 8,
+  'POST /pushes/:t/reveal': 7,
+  'GET /pushes/:t/preview': 6,
+  'GET /pushes/:t/audit': 6,
+  'DELETE /pushes/:t': 5,
+  'GET /pushes/active': 4,
+  'GET /pushes/expired': 4,
+  'GET /files/:id': 3,
+  'GET /version': 4,
+  'GET /openapi': 1.5,
+  'GET /docs': 1.5,
+  'GET /p/:t': 4,
+  'GET /p/:t/r': 3,
+  'POST /p/:t[/r]': 5,
+  'POST /p/:t/delete': 3,
+  'GET /f/:t, /r/:t (legacy)': 1.5,
+  'POST /connect/token': 6,
+  'POST /connect/introspect': 5,
+  'POST /connect/revocation': 4,
+  'GET discovery': 2,
+  'GET /.well-known/jwks': 1.5,
+} as const;
+
+export type EndpointName = keyof typeof ENDPOINT_WEIGHTS;
+
+/** Inputs per endpoint for a total: each share rounded up, so the sum is at least `total`. */
+export function allocate(total: number): Record<EndpointName, number> {
+  const names = Object.keys(ENDPOINT_WEIGHTS) as EndpointName[];
+  const sum = names.reduce((n, k) => n + ENDPOINT_WEIGHTS[k], 0);
+  return Object.fromEntries(
+    names.map((k) => [k, Math.max(1, Math.ceil((total * ENDPOINT_WEIGHTS[k]) / sum))]),
+  ) as Record<EndpointName, number>;
+}
+
+export interface FuzzInput {
+  /** The generator branch (body family, or path/query shape), to tell failures apart. */
+  family: string;
+  request: HttpRequest;
+}
+
+export interface Endpoint {
+  name: EndpointName;
+  service: 'push' | 'auth';
+  reached(status: number, body: Buffer): boolean;
+  input: fc.Arbitrary<FuzzInput>;
+}
+
+/**
+ * Whether this is a multipart request: the only kind that can store objects, and whose uploads
+ * may still be cancelled and cleaned up after a refusal went out (the runner waits for quiet).
+ */
+export const isMultipart = (input: FuzzInput): boolean =>
+  input.request.headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /multipart/i.test(v));
+
+const notRoutingOrLimit = (status: number) => status !== 404 && status !== 429;
+
+interface RequestParts {
+  method: string;
+  path: fc.Arbitrary<PathPiece>;
+  query?: fc.Arbitrary<PathPiece>;
+  headers: fc.Arbitrary<Header[]>[];
+  body?: fc.Arbitrary<BodySpec>;
+}
+
+function compose(parts: RequestParts): fc.Arbitrary<FuzzInput> {
+  return fc
+    .record({
+      path: parts.path,
+      query: parts.query ?? fc.constant({ text: '', tag: 'q:none' }),
+      headers: fc.tuple(...parts.headers),
+      body: parts.body ?? noBody,
+    })
+    .map(({ path, query, headers, body }) => {
+      const family = [
+        body.tag !== 'none' ? body.tag : undefined,
+        path.tag.startsWith('valid') || path.tag === '' ? undefined : path.tag,
+        query.tag === 'q:none' || query.tag === 'q:own' ? undefined : query.tag,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return {
+        family: family || 'plain',
+        request: {
+          method: parts.method,
+          target: `${path.text}${query.text}`,
+          headers: [...body.headers, ...headers.flat()],
+          body: body.body,
+          chunked: body.chunked,
+        },
+      };
+    });
+}
+
+/** `prefix + url_token + rest + suffix`: the token spelled as generated, then the API's suffixes. */
+const tokenPath = (
+  prefix: string,
+  pool: readonly string[],
+  rest: string,
+  suffix: fc.Arbitrary<PathPiece> = pathSuffix,
+): fc.Arbitrary<PathPiece> =>
+  fc
+    .tuple(urlTokenSegment(pool), suffix)
+    .map(([seg, suf]) => ({ text: `${prefix}${seg.text}${rest}${suf.text}`, tag: `${seg.tag}${suf.tag}` }));
+
+/** A fixed path with the API's suffixes, and now and then a spelling that is another path. */
+const fixedPath = (path: string, suffix: fc.Arbitrary<PathPiece> = pathSuffix): fc.Arbitrary<PathPiece> =>
+  fc.oneof(
+    { arbitrary: suffix.map((s) => ({ text: `${path}${s.text}`, tag: s.tag })), weight: 30 },
+    {
+      arbitrary: fc.constantFrom(
+        { text: path.toUpperCase(), tag: 'hostile:upper' },
+        { text: path.replace(/\/([^/]+)$/, '//$1'), tag: 'hostile:double-slash' },
+        {
+          text: path.replace(
+            /\/([a-z])([^/]*)$/,
+            (_m, c: string, r: string) => `/%${c.charCodeAt(0).toString(16)}${r}`,
+          ),
+          tag: 'hostile:encoded',
+        },
+      ),
+      weight: 1,
+    },
+  );
+
+/** Pages do not take the API's `.json` suffix: only a trailing slash, or hostile spellings. */
+const pageSuffix: fc.Arbitrary<PathPiece> = fc.oneof(
+  { arbitrary: fc.constant({ text: '', tag: '' }), weight: 40 },
+  { arbitrary: fc.constant({ text: '/', tag: '+slash' }), weight: 4 },
+  {
+    arbitrary: fc.constantFrom('.json', '//', ';x', '/..').map((s) => ({ text: s, tag: `+hostile:${s}` })),
+    weight: 1,
+  },
+);
+
+const withBodyRarely = (body: fc.Arbitrary<BodySpec>): fc.Arbitrary<BodySpec> =>
+  fc.oneof({ arbitrary: noBody, weight: 12 }, { arbitrary: body, weight: 1 });
+
+/** The create's `{push: …}` object (and sometimes a top-level `files` or token). */
+const createObject = pushObject.map((push): { [k: string]: JsonLike } => ({ push }));
+
+const revealObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc.record(
+  {
+    passphrase: fc.oneof(
+      { arbitrary: fc.constant<JsonLike>(RIGHT_PASSPHRASE), weight: 3 },
+      { arbitrary: fc.constantFrom<JsonLike>('wrong', '', ' ', null), weight: 2 },
+      { arbitrary: hostileJson, weight: 3 },
+    ),
+    other: hostileJson,
+  },
+  { requiredKeys: [] },
+);
+
+const revealPairs: fc.Arbitrary<[string, string][]> = fc.array(
+  fc.tuple(
+    fc.constantFrom(
+      'passphrase',
+      'passphrase',
+      'passphrase',
+      'passphrase[]',
+      'passphrase[x]',
+      'access_token',
+      'x',
+    ),
+    fc.oneof(fc.constant(RIGHT_PASSPHRASE), fc.constantFrom('wrong', ''), shortHostileString),
+  ),
+  { maxLength: 3 },
+);
+
+export function endpoints(fx: Fixture): Endpoint[] {
+  const { tokens, pools } = fx;
+  const api = '/api/v2';
+  const common = (profile: AuthProfile): fc.Arbitrary<Header[]>[] => [
+    authorization(tokens, profile),
+    forwardedFor,
+    miscHeaders,
+  ];
+  const retrieveHeaders = [...common('anonymous-first'), passphraseHeader(RIGHT_PASSPHRASE)];
+  const ownOrigin = new URL(fx.push.url).origin;
+
+  const push = (
+    name: EndpointName,
+    input: fc.Arbitrary<FuzzInput>,
+    options: { reached?: Endpoint['reached'] } = {},
+  ): Endpoint => ({
+    name,
+    service: 'push',
+    input,
+    reached: options.reached ?? notRoutingOrLimit,
+  });
+
+  // ---- POST /pushes: JSON, form, multipart (file pushes), other media types, no body.
+  const createBody = fc.oneof(
+    {
+      arbitrary: jsonBodies(createObject, { huge: true }).map((b) => ({
+        b,
+        profile: 'anonymous-first' as const,
+      })),
+      weight: 48,
+    },
+    {
+      arbitrary: formBodies(createFormPairs).map((b) => ({ b, profile: 'anonymous-first' as const })),
+      weight: 18,
+    },
+    { arbitrary: multipartBodies.map((b) => ({ b, profile: 'token-first' as const })), weight: 18 },
+    { arbitrary: otherMediaBodies.map((b) => ({ b, profile: 'anonymous-first' as const })), weight: 6 },
+    { arbitrary: noBody.map((b) => ({ b, profile: 'anonymous-first' as const })), weight: 2 },
+  );
+  const createInput = createBody.chain(({ b, profile }) =>
+    compose({
+      method: 'POST',
+      path: fixedPath(`${api}/pushes`),
+      query: queryString(),
+      headers: common(profile),
+      body: fc.constant(b),
+    }),
+  );
+
+  // ---- Download links: mostly as handed out; else tampered with.
+  const link = fc.constantFrom(...fx.links);
+  const linkInput = fc
+    .tuple(
+      link,
+      fc.oneof(
+        { arbitrary: fc.constant('as-is'), weight: 24 },
+        {
+          arbitrary: fc.constantFrom(
+            'json-suffix',
+            'extra-param',
+            'reordered',
+            'sig-truncated',
+            'sig-swapped',
+            'view-changed',
+            'expires-changed',
+            'push-changed',
+            'param-missing',
+            'param-repeated',
+            'param-array',
+            'id-hostile',
+            'id-upper',
+            'no-query',
+          ),
+          weight: 8,
+        },
+      ),
+      shortHostileString,
+    )
+    .map(([l, how, junk]): PathPiece => {
+      const u = new URL(l, 'http://x');
+      const q = u.searchParams;
+      const other = fx.links[(fx.links.indexOf(l) + 1) % fx.links.length]!;
+      const otherQ = new URL(other, 'http://x').searchParams;
+      let path = u.pathname;
+      switch (how) {
+        case 'json-suffix':
+          path += '.json';
+          break;
+        case 'extra-param':
+          q.append('x', junk);
+          break;
+        case 'reordered':
+          q.sort();
+          break;
+        case 'sig-truncated':
+          q.set('sig', (q.get('sig') ?? '').slice(0, -2));
+          break;
+        case 'sig-swapped':
+          q.set('sig', otherQ.get('sig') ?? '');
+          break;
+        case 'view-changed':
+          q.set('view', String(Number(q.get('view')) + 1));
+          break;
+        case 'expires-changed':
+          q.set('expires', junk);
+          break;
+        case 'push-changed':
+          q.set('push', otherQ.get('push') ?? '');
+          break;
+        case 'param-missing':
+          q.delete('sig');
+          break;
+        case 'param-repeated':
+          q.append('view', q.get('view') ?? '1');
+          break;
+        case 'param-array':
+          q.append('sig[]', q.get('sig') ?? '');
+          q.delete('sig');
+          break;
+        case 'id-hostile':
+          path = `${api}/files/${percentEncode(junk)}`;
+          break;
+        case 'id-upper':
+          path = path.toUpperCase();
+          break;
+        case 'no-query':
+          return { text: path, tag: `link:${how}` };
+        case 'as-is':
+          break;
+      }
+      return { text: `${path}?${q.toString()}`, tag: how === 'as-is' ? 'valid' : `link:${how}` };
+    });
+
+  const pushEndpoints: Endpoint[] = [
+    push('POST /pushes', createInput),
+    push(
+      'GET /pushes/:t',
+      compose({
+        method: 'GET',
+        path: tokenPath(`${api}/pushes/`, pools.retrieve, ''),
+        query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
+        headers: retrieveHeaders,
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'POST /pushes/:t/reveal',
+      compose({
+        method: 'POST',
+        path: tokenPath(`${api}/pushes/`, pools.retrieve, '/reveal'),
+        query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
+        headers: retrieveHeaders,
+        body: fc.oneof(
+          { arbitrary: jsonBodies(revealObject), weight: 10 },
+          { arbitrary: formBodies(revealPairs), weight: 5 },
+          { arbitrary: otherMediaBodies, weight: 2 },
+          { arbitrary: noBody, weight: 3 },
+        ),
+      }),
+    ),
+    push(
+      'GET /pushes/:t/preview',
+      compose({
+        method: 'GET',
+        path: tokenPath(`${api}/pushes/`, pools.read, '/preview'),
+        query: queryString(),
+        headers: common('anonymous-first'),
+      }),
+    ),
+    push(
+      'GET /pushes/:t/audit',
+      compose({
+        method: 'GET',
+        path: tokenPath(`${api}/pushes/`, pools.read, '/audit'),
+        query: queryString(pageParam),
+        headers: common('token-first'),
+      }),
+    ),
+    push(
+      'DELETE /pushes/:t',
+      compose({
+        method: 'DELETE',
+        path: tokenPath(`${api}/pushes/`, pools.remove, ''),
+        query: queryString(),
+        headers: common('anonymous-first'),
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'GET /pushes/active',
+      compose({
+        method: 'GET',
+        path: fixedPath(`${api}/pushes/active`),
+        query: queryString(pageParam),
+        headers: common('token-first'),
+      }),
+    ),
+    push(
+      'GET /pushes/expired',
+      compose({
+        method: 'GET',
+        path: fixedPath(`${api}/pushes/expired`),
+        query: queryString(pageParam),
+        headers: common('token-first'),
+      }),
+    ),
+    push('GET /files/:id', compose({ method: 'GET', path: linkInput, headers: common('anonymous-first') }), {
+      reached: (status, body) =>
+        status !== 429 && !(status === 404 && !body.toString('utf8').includes('download link')),
+    }),
+    push(
+      'GET /version',
+      compose({
+        method: 'GET',
+        path: fixedPath(`${api}/version`),
+        query: queryString(),
+        headers: common('anonymous-first'),
+      }),
+    ),
+    push(
+      'GET /openapi',
+      compose({
+        method: 'GET',
+        path: fixedPath(`${api}/openapi`),
+        query: queryString(),
+        headers: common('anonymous-first'),
+      }),
+    ),
+    push(
+      'GET /docs',
+      compose({
+        method: 'GET',
+        path: fixedPath(`${api}/docs`),
+        query: queryString(),
+        headers: common('anonymous-first'),
+      }),
+    ),
+    push(
+      'GET /p/:t',
+      compose({
+        method: 'GET',
+        path: tokenPath('/p/', pools.pageGet, '', pageSuffix),
+        query: queryString(),
+        headers: [forwardedFor, miscHeaders],
+      }),
+    ),
+    push(
+      'GET /p/:t/r',
+      compose({
+        method: 'GET',
+        path: tokenPath('/p/', pools.pageGet, '/r', pageSuffix),
+        query: queryString(),
+        headers: [forwardedFor, miscHeaders],
+      }),
+    ),
+    push(
+      'POST /p/:t[/r]',
+      compose({
+        method: 'POST',
+        path: fc.oneof(
+          tokenPath('/p/', pools.pagePost, '', pageSuffix),
+          tokenPath('/p/', pools.pagePost, '/r', pageSuffix),
+        ),
+        query: queryString(),
+        headers: [formOrigin(ownOrigin), forwardedFor, miscHeaders],
+        body: fc.oneof(
+          { arbitrary: formBodies(revealPairs), weight: 12 },
+          { arbitrary: jsonBodies(revealObject), weight: 2 },
+          { arbitrary: otherMediaBodies, weight: 1 },
+          { arbitrary: noBody, weight: 3 },
+        ),
+      }),
+    ),
+    push(
+      'POST /p/:t/delete',
+      compose({
+        method: 'POST',
+        path: tokenPath('/p/', pools.pageDelete, '/delete', pageSuffix),
+        query: queryString(),
+        headers: [formOrigin(ownOrigin), forwardedFor, miscHeaders],
+        body: fc.oneof(
+          { arbitrary: formBodies(revealPairs), weight: 3 },
+          { arbitrary: otherMediaBodies, weight: 1 },
+          { arbitrary: noBody, weight: 4 },
+        ),
+      }),
+    ),
+    push(
+      'GET /f/:t, /r/:t (legacy)',
+      compose({
+        method: 'GET',
+        path: fc
+          .tuple(fc.constantFrom('/f/', '/r/'), fc.constantFrom('', '/r'))
+          .chain(([prefix, rest]) => tokenPath(prefix, pools.pageGet, rest, pageSuffix)),
+        query: queryString(),
+        headers: [forwardedFor, miscHeaders],
+      }),
+    ),
+  ];
+
+  return [...pushEndpoints, ...authEndpoints(fx)];
+}
+
+// ---------------------------------------------------------------- auth service
+
+const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+function authEndpoints(fx: Fixture): Endpoint[] {
+  const { clientA, clientB, resourceServer: rs, tokensA } = fx.authFixture;
+  const auth = (name: EndpointName, input: fc.Arbitrary<FuzzInput>): Endpoint => ({
+    name,
+    service: 'auth',
+    input,
+    reached: notRoutingOrLimit,
+  });
+
+  /** Client authentication: Basic (mostly), or in the form (then no header), or broken. */
+  const clientAuth = (main: { client_id: string; client_secret: string }) =>
+    fc.oneof(
+      {
+        arbitrary: fc.constant({
+          header: [['Authorization', basicOf(main.client_id, main.client_secret)]] as Header[],
+          form: [] as [string, string][],
+        }),
+        weight: 10,
+      },
+      {
+        arbitrary: fc.constant({
+          header: [] as Header[],
+          form: [
+            ['client_id', main.client_id],
+            ['client_secret', main.client_secret],
+          ] as [string, string][],
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc
+          .constantFrom<Header[]>(
+            [['Authorization', basicOf(main.client_id, 'wrong')]],
+            [['Authorization', basicOf(clientB.client_id, clientB.client_secret)]],
+            [['Authorization', basicOf('spc_nobody', 'x')]],
+            [['Authorization', basicOf('', '')]],
+            [['Authorization', `Basic ${Buffer.from(main.client_id).toString('base64')}`]],
+            [['Authorization', 'Basic !!!not-base64!!!']],
+            [['Authorization', 'Basic ']],
+            [['Authorization', 'Basic']],
+            [
+              [
+                'Authorization',
+                `basic ${Buffer.from(`${main.client_id}:${main.client_secret}`).toString('base64')}`,
+              ],
+            ],
+            [
+              [
+                'Authorization',
+                basicOf(encodeURIComponent(main.client_id), encodeURIComponent(main.client_secret)),
+              ],
+            ],
+            [['Authorization', basicOf(`${main.client_id}:x`, main.client_secret)]],
+            [['Authorization', `Bearer ${fx.authFixture.tokensA[0]}`]],
+            [['Authorization', basicOf('x'.repeat(5000), 'y')]],
+            [
+              ['Authorization', basicOf(main.client_id, main.client_secret)],
+              ['Authorization', basicOf(main.client_id, 'wrong')],
+            ],
+          )
+          .map((header) => ({ header, form: [] as [string, string][] })),
+        weight: 3,
+      },
+      {
+        arbitrary: shortHostileString.map((s) => ({
+          header: [['Authorization', basicOf(asHeaderText(s), asHeaderText(s))]] as Header[],
+          form: [] as [string, string][],
+        })),
+        weight: 1,
+      },
+      {
+        // Both Basic and form credentials: RFC 6749 allows one method only.
+        arbitrary: fc.constant({
+          header: [['Authorization', basicOf(main.client_id, main.client_secret)]] as Header[],
+          form: [
+            ['client_id', main.client_id],
+            ['client_secret', main.client_secret],
+          ] as [string, string][],
+        }),
+        weight: 1,
+      },
+    );
+
+  const hostileValue = fc.oneof(shortHostileString, fc.constantFrom(...EDGE_STRINGS));
+  /** Form pairs: the endpoint's own parameters (valid mostly), mutated, repeated, or junk. */
+  const oauthPairs = (own: fc.Arbitrary<[string, string][]>, names: string[]) =>
+    fc
+      .tuple(
+        own,
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(...names, 'resource', 'audience', 'x', 'access_token', `${names[0]}[]`),
+            hostileValue,
+          ),
+          {
+            maxLength: 3,
+          },
+        ),
+        fc.boolean(),
+      )
+      .map(([ps, extra, replace]) => {
+        if (!replace || extra.length === 0) return [...ps, ...extra];
+        const names2 = new Set(extra.map(([k]) => k));
+        return [...ps.filter(([k]) => !names2.has(k)), ...extra];
+      });
+
+  const oauthBody = (pairs: fc.Arbitrary<[string, string][]>): fc.Arbitrary<BodySpec> =>
+    fc.oneof(
+      { arbitrary: formBodies(pairs), weight: 14 },
+      {
+        arbitrary: jsonBodies(pairs.map((ps) => Object.fromEntries(ps) as { [k: string]: JsonLike })),
+        weight: 2,
+      },
+      { arbitrary: multipartBodies, weight: 1 },
+      { arbitrary: otherMediaBodies, weight: 1 },
+      { arbitrary: noBody, weight: 1 },
+    );
+
+  const authPath = (path: string) =>
+    fc.oneof(
+      { arbitrary: fc.constant({ text: path, tag: '' }), weight: 30 },
+      { arbitrary: fc.constant({ text: `${path}/`, tag: '+slash' }), weight: 2 },
+      {
+        arbitrary: fc.constantFrom(
+          { text: path.toUpperCase(), tag: 'hostile:upper' },
+          { text: `${path}.json`, tag: 'hostile:json' },
+          { text: `/${path}`, tag: 'hostile:double-slash' },
+          { text: `${path}%00`, tag: 'hostile:nul' },
+          { text: `${path};x`, tag: 'hostile:matrix' },
+        ),
+        weight: 1,
+      },
+    );
+
+  const oauthInput = (
+    path: string,
+    credentials: { client_id: string; client_secret: string },
+    own: fc.Arbitrary<[string, string][]>,
+    names: string[],
+  ) =>
+    fc.tuple(clientAuth(credentials), oauthPairs(own, names)).chain(([cred, pairs]) =>
+      compose({
+        method: 'POST',
+        path: authPath(path),
+        query: queryString(),
+        headers: [fc.constant(cred.header), forwardedFor, miscHeaders],
+        body: oauthBody(fc.constant([...cred.form, ...pairs])),
+      }),
+    );
+
+  const tokenOwn = fc
+    .record(
+      {
+        grant_type: fc.oneof(
+          { arbitrary: fc.constant('client_credentials'), weight: 8 },
+          {
+            arbitrary: fc.constantFrom(
+              'authorization_code',
+              'password',
+              'refresh_token',
+              'CLIENT_CREDENTIALS',
+              '',
+              'urn:ietf:params:oauth:grant-type:device_code',
+            ),
+            weight: 2,
+          },
+        ),
+        scope: fc.constantFrom(
+          'pushes:read',
+          'pushes:write',
+          'pushes:read pushes:write',
+          'openid',
+          'pushes:admin',
+          '',
+          ' ',
+          'pushes:read  pushes:write',
+        ),
+        resource: fc.constantFrom('urn:secret-push:push-api', 'https://evil.test', 'push-api'),
+      },
+      { requiredKeys: ['grant_type'] },
+    )
+    .map((r) => Object.entries<string>(r));
+
+  const tokenTarget = fc.oneof(
+    { arbitrary: fc.constantFrom(...tokensA), weight: 6 },
+    { arbitrary: fc.constantFrom(...EDGE_STRINGS.slice(0, 12), 'x'.repeat(5000)), weight: 2 },
+    { arbitrary: fc.base64String({ minLength: 40, maxLength: 44 }), weight: 2 },
+  );
+  const hintOwn = (t: fc.Arbitrary<string>) =>
+    fc
+      .record(
+        {
+          token: t,
+          token_type_hint: fc.constantFrom(
+            'access_token',
+            'refresh_token',
+            'client_credentials',
+            'garbage',
+            '',
+          ),
+        },
+        { requiredKeys: ['token'] },
+      )
+      .map((r) => Object.entries<string>(r));
+
+  const getInput = (paths: string[]) =>
+    fc.constantFrom(...paths).chain((p) =>
+      compose({
+        method: 'GET',
+        path: authPath(p),
+        query: queryString(),
+        headers: [
+          fc.oneof(
+            fc.constant<Header[]>([]),
+            fc.constant<Header[]>([['Authorization', basicOf(clientA.client_id, clientA.client_secret)]]),
+          ),
+          forwardedFor,
+          miscHeaders,
+        ],
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    );
+
+  return [
+    auth(
+      'POST /connect/token',
+      oauthInput('/connect/token', clientA, tokenOwn, ['grant_type', 'scope', 'client_id', 'client_secret']),
+    ),
+    auth(
+      'POST /connect/introspect',
+      oauthInput('/connect/introspect', rs, hintOwn(tokenTarget), ['token', 'token_type_hint', 'client_id']),
+    ),
+    auth(
+      'POST /connect/revocation',
+      oauthInput('/connect/revocation', clientA, hintOwn(tokenTarget), [
+        'token',
+        'token_type_hint',
+        'client_id',
+      ]),
+    ),
+    auth(
+      'GET discovery',
+      getInput(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']),
+    ),
+    auth('GET /.well-known/jwks', getInput(['/.well-known/jwks'])),
+  ];
+}
