@@ -32,7 +32,8 @@ class NoRetryAfterTimeout extends StandardRetryStrategy {
   override refreshRetryTokenForRetry(
     ...[token, info]: Parameters<StandardRetryStrategy['refreshRetryTokenForRetry']>
   ): ReturnType<StandardRetryStrategy['refreshRetryTokenForRetry']> {
-    if (isOurDeadline(info.error)) return Promise.reject(info.error);
+    // The retry middleware then fails the request with the error it has (the timeout).
+    if (isOurDeadline(info.error)) return Promise.reject(new Error('no retry after a deadline'));
     return super.refreshRetryTokenForRetry(token, info);
   }
 }

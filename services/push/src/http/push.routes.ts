@@ -162,8 +162,9 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   };
   /** Whatever failed after files were stored, they are deleted (the push was not created). */
   const discardUploads: ErrorRequestHandler = async (err, req, _res, next) => {
-    if (deps.files)
+    if (deps.files) {
       await discardStored(deps.files.service, uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? [], err);
+    }
     next(err);
   };
   router.post(
