@@ -6,10 +6,18 @@ import { runAuthMigrations } from '@secret-push/auth';
 import { basic, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
-import { REDIS_URL, deleteRedisKeys, freePort, uniquePrefix } from '@secret-push/testing';
+import {
+  type PrivateRedis,
+  REDIS_URL,
+  deleteRedisKeys,
+  freePort,
+  startPrivateRedis,
+  uniquePrefix,
+} from '@secret-push/testing';
 import { type LoadResult, SECONDS, load, msPerOperation, withMachineCpu } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
 import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
+import { redisInfo } from './redis-info';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -19,6 +27,9 @@ const PAYLOAD_1KB = 'x'.repeat(1024);
 /** `BENCH_ONLY=regex`: only the runs whose name matches (profiling one endpoint); the others are left out. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const wanted = (name: string) => !ONLY || ONLY.test(name);
+/** Creates of the Redis-memory run (`BENCH_REDIS_MEMORY_PUSHES`, default 100,000). */
+const REDIS_MEMORY_PUSHES = Number(process.env.BENCH_REDIS_MEMORY_PUSHES ?? 100_000);
+const REDIS_MEMORY_RUN = 'POST /pushes: Redis memory per active push';
 
 /**
  * Throughput and latency of the services in production mode, one process each, each next to the
@@ -32,6 +43,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
   const ceilingDb = withDatabase(SERVER, `bench_ceiling_${tag}`);
   const prefix = uniquePrefix('bench');
   const procs: Proc[] = [];
+  let privateRedis: PrivateRedis | undefined;
   const start = async (script: string, env: Record<string, string>, ready: string) => {
     const p = await startProcess(join(root, script), env, ready);
     procs.push(p);
@@ -49,6 +61,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       push,
       client,
       resourceServer: rs,
+      pushEnv,
     } = await startServiceStack({
       authDb,
       pushDb,
@@ -204,6 +217,45 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       push,
     );
 
+    // Redis memory and CPU per create: a push API of its own on a redis-server of its own (nothing
+    // else writes there), REDIS_MEMORY_PUSHES creates through HTTP, INFO before and after. Each
+    // push stays active (7 days): Redis must hold nothing per push (target: used_memory grows by at
+    // most 1 MiB whatever the count). A warm-up of 1,000 creates comes first (connections, the
+    // rate limit's key).
+    let redisMemory: { growthBytes: number; redisCpuUs: number } | undefined;
+    if (wanted(REDIS_MEMORY_RUN)) {
+      privateRedis = await startPrivateRedis();
+      const port = await freePort();
+      const memoryPush = await start(
+        'services/push/dist/main-api.js',
+        {
+          ...pushEnv,
+          PUSH_PORT: String(port),
+          PUSH_PUBLIC_URL: `http://127.0.0.1:${port}`,
+          PUSH_REDIS_URL: privateRedis.url,
+        },
+        `http://127.0.0.1:${port}/readyz`,
+      );
+      const create = {
+        url: `${memoryPush.url}/api/v2/pushes`,
+        method: 'POST' as const,
+        headers: json,
+        body: createBody,
+      };
+      await load({ ...create, amount: 1000 });
+      const cpu = (info: Record<string, string>) =>
+        Number(info.used_cpu_sys ?? 0) + Number(info.used_cpu_user ?? 0);
+      const before = await redisInfo(privateRedis.url);
+      await run(REDIS_MEMORY_RUN, { ...create, amount: REDIS_MEMORY_PUSHES }, memoryPush);
+      const after = await redisInfo(privateRedis.url);
+      redisMemory = {
+        growthBytes: Number(after.used_memory) - Number(before.used_memory),
+        redisCpuUs: Math.round(
+          ((cpu(after) - cpu(before)) * 1e6) / Math.max(1, runs[REDIS_MEMORY_RUN]!.total),
+        ),
+      };
+    }
+
     const figures: Figure[] = [];
     const r = (name: string) =>
       runs[name] ?? {
@@ -270,6 +322,18 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     describe('GET /pushes/:token (uses a view)', 'pg UPDATE loop', updateCeiling, 0.5, update.machineCpuMs);
     describe('GET /pushes/:token, 64 connections', undefined, undefined);
     describe('GET /pushes/active', undefined, undefined);
+    describe(REDIS_MEMORY_RUN, undefined, undefined);
+    if (redisMemory) {
+      const total = r(REDIS_MEMORY_RUN).total;
+      figures.push({
+        name: `Redis used_memory growth over ${total} creates (active pushes; ${Math.round((redisMemory.growthBytes / Math.max(1, total)) * 10) / 10} bytes per push)`,
+        value: Math.round(redisMemory.growthBytes / 1024),
+        unit: 'KiB',
+        target: '≤ 1024 KiB',
+        pass: redisMemory.growthBytes <= 1024 * 1024 && r(REDIS_MEMORY_RUN).non2xx === 0,
+      });
+      figures.push({ name: 'Redis CPU per create', value: redisMemory.redisCpuUs, unit: 'µs' });
+    }
     for (const name of ['POST /pushes anonymous 1 KB', 'GET /pushes/:token (uses a view)']) {
       if (!runs[name]) continue;
       figures.push({
@@ -294,6 +358,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       dropDatabase(pushDb),
       dropDatabase(ceilingDb),
       deleteRedisKeys(REDIS_URL, prefix),
+      privateRedis?.stop(),
     ]);
   }
 }

@@ -10,6 +10,8 @@ export interface ServiceStack {
   client: Credentials;
   /** The push service's introspection credentials. */
   resourceServer: Credentials;
+  /** The push API's environment, to start another one like it (another port, another Redis). */
+  pushEnv: Record<string, string>;
 }
 
 interface Credentials {
@@ -60,24 +62,25 @@ export async function startServiceStack(options: {
     authEnv,
     `http://127.0.0.1:${ports.auth}/healthz`,
   );
+  const pushEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: options.logLevel,
+    PUSH_PORT: String(ports.push),
+    PUSH_METRICS_PORT: '0',
+    PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
+    PUSH_DATABASE_URL: options.pushDb,
+    PUSH_REDIS_URL: REDIS_URL,
+    PUSH_REDIS_PREFIX: `${options.redisPrefix}push:`,
+    PUSH_AUTH_URL: auth.url,
+    PUSH_INTROSPECTION_CLIENT_ID: rs.client_id,
+    PUSH_INTROSPECTION_CLIENT_SECRET: rs.client_secret,
+    PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...options.pushEnv,
+  };
   const push = await options.start(
     'services/push/dist/main-api.js',
-    {
-      NODE_ENV: 'production',
-      LOG_LEVEL: options.logLevel,
-      PUSH_PORT: String(ports.push),
-      PUSH_METRICS_PORT: '0',
-      PUSH_PUBLIC_URL: `http://127.0.0.1:${ports.push}`,
-      PUSH_DATABASE_URL: options.pushDb,
-      PUSH_REDIS_URL: REDIS_URL,
-      PUSH_REDIS_PREFIX: `${options.redisPrefix}push:`,
-      PUSH_AUTH_URL: auth.url,
-      PUSH_INTROSPECTION_CLIENT_ID: rs.client_id,
-      PUSH_INTROSPECTION_CLIENT_SECRET: rs.client_secret,
-      PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-      ...options.pushEnv,
-    },
+    pushEnv,
     `http://127.0.0.1:${ports.push}/readyz`,
   );
-  return { auth, push, client, resourceServer: rs };
+  return { auth, push, client, resourceServer: rs, pushEnv };
 }

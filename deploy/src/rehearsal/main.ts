@@ -190,8 +190,6 @@ async function main(): Promise<boolean> {
         demo: { clientId: file('demo-client-id'), clientSecret: file('demo-client-secret') },
         pushDatabaseUrl: `${PG}/${db.push}`,
         redisUrl: REDIS_URL,
-        bullPrefix: `${local.push.PUSH_REDIS_PREFIX}bull`,
-        expiryQueue: 'push-expiry',
       })),
     );
     log(

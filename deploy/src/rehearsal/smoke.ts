@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import type { CheckResult } from '../validate/report';
 
@@ -12,9 +11,6 @@ export interface SmokeTargets {
   demo: { clientId: string; clientSecret: string };
   pushDatabaseUrl: string;
   redisUrl: string;
-  /** BullMQ prefix and queue of the expiry jobs (PUSH_REDIS_PREFIX + "bull", "push-expiry"). */
-  bullPrefix: string;
-  expiryQueue: string;
 }
 
 interface PushBody {
@@ -153,9 +149,8 @@ export function smokeChecks(t: SmokeTargets): [string, () => Promise<string | vo
 
 /**
  * Forty pushes with a 15-minute window (expire_after_duration 0), then their window moved into the
- * past in SQL and their delayed jobs promoted: both workers' jobs and both workers' sweeps
- * (every second) race for them. Exactly one `expire_by_time` audit entry per push, and the
- * workers' own counters add up to forty.
+ * past in SQL: both workers' ticks (every 250 ms) race for them. Exactly one `expire_by_time` audit
+ * entry per push, and the workers' own counters add up to forty.
  */
 async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
   const n = 40;
@@ -167,7 +162,6 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
     );
   }
   const pool = new Pool({ connectionString: t.pushDatabaseUrl, max: 2 });
-  const queue = new Queue(t.expiryQueue, { connection: redisConnection(t.redisUrl), prefix: t.bullPrefix });
   try {
     const { rows } = await pool.query<{ id: string }>(
       `update push set expires_at = now() - interval '1 second'
@@ -176,7 +170,6 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
     );
     if (rows.length !== n) throw new Error(`moved ${rows.length} expiry windows, expected ${n}`);
     const ids = rows.map((r) => r.id);
-    await queue.promoteJobs();
     const deadline = Date.now() + 20_000;
     let expired = 0;
     while (Date.now() < deadline) {
@@ -189,7 +182,7 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
       await sleep(250);
     }
     if (expired !== n) throw new Error(`${expired}/${n} pushes expired within 20 s`);
-    await sleep(2500); // two more sweep rounds: a second expiry would show up now
+    await sleep(2500); // ten more ticks: a second expiry would show up now
     const audit = await pool.query<{ push_id: string; n: string }>(
       `select p.id push_id, count(a.id) n from push p
          left join audit_entry a on a.push_id = p.id and a.kind = 'expire_by_time'
@@ -205,7 +198,6 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
     if (total < n) throw new Error(`workers report ${total} expiries, expected at least ${n}`);
     return `${n} pushes, one expire_by_time each; expired by worker: ${perWorker.join(' + ')}`;
   } finally {
-    await queue.close();
     await pool.end();
   }
 }
@@ -270,11 +262,6 @@ async function fileAcrossReplicas(t: SmokeTargets): Promise<string> {
 async function expiredByWorker(workerUrl: string): Promise<number> {
   const text = await (await fetch(`${workerUrl}/metrics`)).text();
   return Number(/^push_expiry_lag_seconds_count(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
-}
-
-function redisConnection(url: string) {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port || 6379), maxRetriesPerRequest: null };
 }
 
 /** Runs every check, in order, recording the outcome of each. */

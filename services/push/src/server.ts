@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { type ConnectionOptions, Queue } from 'bullmq';
 import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
@@ -28,8 +27,6 @@ import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } fr
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from './security/key-ring';
-import { createExpiryScheduler } from './worker/expiry-scheduler';
-import { EXPIRY_QUEUE, type ExpireJobData, type ExpiryJobName, bullPrefix, closeBull } from './worker/queues';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
@@ -50,8 +47,9 @@ export interface PushServer {
 
 /**
  * Wires the push API: database, Redis, key ring, introspection, domain service, Express app,
- * expiry scheduling, listener. `main-api.ts` and the test helper both start it this way.
- * `extraEvents` observes committed changes (tests, and the files purge to come).
+ * listener. `main-api.ts` and the test helper both start it this way. Nothing is queued for
+ * expiry: the worker finds what is due in the database. `extraEvents` observes committed changes
+ * (tests).
  */
 export async function startPushServer(
   config: PushConfig,
@@ -60,25 +58,13 @@ export async function startPushServer(
 ): Promise<PushServer> {
   const db = createKysely<PushDatabase>(config.db);
   // Every command gets our deadline: a frozen Redis costs a request at most that (limits fail open,
-  // passphrase attempts fail closed, expiry jobs are left to the sweep).
+  // passphrase attempts fail closed).
   const redis = createRedis(config.redis.url, logger, { commandTimeoutMs: config.redis.commandTimeoutMs });
   if (!(await waitUntilReady(redis, 3000))) {
     logger.warn('redis not reachable at start-up; continuing degraded');
   }
   const metrics = createPushMetrics();
-  // The queue shares the fail-fast client: BullMQ never closes a shared connection, and ours can
-  // always be disconnected, even while Redis is down (BullMQ's own close() would hang then).
-  const expiryQueue = new Queue<ExpireJobData, unknown, ExpiryJobName>(EXPIRY_QUEUE, {
-    connection: redis as unknown as ConnectionOptions,
-    prefix: bullPrefix(config.redis.prefix),
-  });
-  expiryQueue.on('error', () => {}); // logged by the scheduler when a create cannot schedule
-  const scheduler = createExpiryScheduler(expiryQueue, logger, () => metrics.scheduleFailures.inc());
-  const events = combineEvents(
-    metricsEvents(metrics),
-    scheduler,
-    ...(options.extraEvents ? [options.extraEvents] : []),
-  );
+  const events = combineEvents(metricsEvents(metrics), ...(options.extraEvents ? [options.extraEvents] : []));
   const keyRing = new KeyRing(config.encryptionKeys);
   const pushStore = createPushRepository(db);
   const f = config.features;
@@ -208,7 +194,6 @@ export async function startPushServer(
     server,
     async close() {
       await Promise.all([closeHttpServer(server), operations.close()]);
-      await closeBull(expiryQueue, 1000);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
       store?.close();
     },

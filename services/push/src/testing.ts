@@ -79,7 +79,7 @@ export async function startPush(
 
 /**
  * An expiry worker in-process on the same database, Redis prefix and object store as `push`,
- * sweeping hourly unless `env` says otherwise (so tests see what the jobs do).
+ * ticking every 250 ms (the default) and sweeping stale uploads hourly unless `env` says otherwise.
  */
 export function startTestWorker(
   push: TestPush,

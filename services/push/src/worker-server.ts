@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
@@ -15,93 +16,138 @@ import { createS3ObjectStore } from './files/object-store';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
-import { createExpiryScheduler } from './worker/expiry-scheduler';
+import { createExpiryTicker } from './worker/expiry-ticker';
 import { expiryProcessor } from './worker/expiry.processor';
 import {
   EXPIRY_QUEUE,
-  type ExpireJobData,
   type ExpiryJobName,
-  SWEEP_SCHEDULER_ID,
+  QUEUE_EVENTS_MAX_LEN,
+  type TickJobData,
   bullConnection,
   bullPrefix,
   closeBull,
 } from './worker/queues';
+import { keepTicking } from './worker/tick-keeper';
 import type { WorkerConfig } from './worker/worker.config';
 import { createWorkerMetrics } from './worker/worker.metrics';
 
 export interface ExpiryWorkerService extends Closable {
   url: string;
-  worker: Worker<ExpireJobData, unknown, ExpiryJobName>;
-  queue: Queue<ExpireJobData, unknown, ExpiryJobName>;
+  worker: Worker<TickJobData, string, ExpiryJobName>;
+  queue: Queue<TickJobData, string, ExpiryJobName>;
+  /** True while this process ticks on its local timer (the queue's ticks do not arrive). */
+  ticksLocally(): boolean;
 }
 
 /**
- * The worker process: consumes the expiry queue (delayed `expire` jobs and the repeatable `sweep`),
- * and serves /healthz, /readyz and /metrics. close() (SIGTERM) waits for running jobs to finish;
- * a job cut short by a crash is retried by BullMQ's stalled-job check.
+ * The worker process: ticks every PUSH_WORKER_TICK_MS (worker/expiry-ticker.ts: expire everything
+ * past its window, purge the files that are due, now and then the stale uploads), driven by a BullMQ
+ * job scheduler (one worker per tick) or, while the queue does not tick, by a local timer
+ * (worker/tick-keeper.ts); serves /healthz, /readyz and /metrics. close() (SIGTERM) lets the
+ * running tick finish its statement; whatever is left is due in the database for the next tick of
+ * any worker.
  */
 export async function startExpiryWorker(config: WorkerConfig, logger: Logger): Promise<ExpiryWorkerService> {
   const db = createKysely<PushDatabase>(config.db);
+  const pushStore = createPushRepository(db);
   const prefix = bullPrefix(config.redis.prefix);
-  const queue = new Queue<ExpireJobData, unknown, ExpiryJobName>(EXPIRY_QUEUE, {
-    connection: bullConnection(config.redis.url, 'worker'),
+  // The queue's connection is ours: its state tells whether Redis is reachable, and we can always
+  // disconnect it (BullMQ leaves a shared connection to its owner).
+  const redis = new Redis(bullConnection(config.redis.url));
+  redis.on('error', () => {}); // BullMQ re-emits it on the queue (logged below)
+  const queue = new Queue<TickJobData, string, ExpiryJobName>(EXPIRY_QUEUE, {
+    connection: redis,
     prefix,
+    streams: { events: { maxLen: QUEUE_EVENTS_MAX_LEN } },
   });
   queue.on('error', (err) => logger.warn({ err: err.message }, 'expiry queue connection error'));
-  const metrics = createWorkerMetrics(queue);
+  const metrics = createWorkerMetrics({ countDue: (limit) => pushStore.countDue(limit) });
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
-  // A file push expired here gets its purge job like one expired by the API.
-  const expiry = createExpiry({
-    store: createPushRepository(db),
-    events: createExpiryScheduler(queue, logger),
+  const ticker = createExpiryTicker({
+    expiry: createExpiry({ store: pushStore }),
+    purger: store && createFilePurger({ files: createFileRepository(db), store }),
+    batchSize: config.tick.batchSize,
+    maxBatchesPerTick: config.tick.maxBatches,
+    sweepIntervalMs: config.sweep.intervalSeconds * 1000,
+    staleUploadSeconds: config.sweep.staleUploadSeconds,
+    onExpired: (s) =>
+      metrics.expiryLag.observe(
+        Math.max(0, ((s.push.expiredOn ?? s.now).getTime() - s.push.expiresAt.getTime()) / 1000),
+      ),
+    onPurged: (n) => metrics.filesPurged.inc(n),
+    onPurgeFailed: () => metrics.purgeFailures.inc(),
+    logger,
   });
-  const worker = new Worker<ExpireJobData, unknown, ExpiryJobName>(
+  const keeper = keepTicking({
+    queue,
+    redis,
+    intervalMs: config.tick.intervalMs,
+    tick: () => ticker.tick(),
+    busy: () => ticker.busy(),
+    onLocalTick: (r) => {
+      if (!r.skipped) metrics.ticks.inc({ trigger: 'local' });
+    },
+    onRepair: (reason) => metrics.schedulerRepairs.inc({ reason }),
+    logger,
+  });
+  // Concurrency 1: while this process drains a backlog, the next tick goes to another worker,
+  // which drains alongside (SKIP LOCKED), instead of waiting here behind the running one.
+  const worker = new Worker<TickJobData, string, ExpiryJobName>(
     EXPIRY_QUEUE,
     expiryProcessor({
-      expiry,
-      purger: store && createFilePurger({ files: createFileRepository(db), store }),
-      sweepBatchSize: config.sweep.batchSize,
-      staleUploadSeconds: config.sweep.staleUploadSeconds,
-      onExpired: (s) =>
-        metrics.expiryLag.observe(
-          Math.max(0, ((s.push.expiredOn ?? s.now).getTime() - s.push.expiresAt.getTime()) / 1000),
-        ),
+      tick: async () => {
+        try {
+          const report = await ticker.tick();
+          if (!report.skipped) metrics.ticks.inc({ trigger: 'queue' });
+          return report;
+        } finally {
+          keeper.queueTickSeen(); // a long tick (a backlog) is progress too
+        }
+      },
+      onQueueTick: () => keeper.queueTickSeen(),
     }),
-    { connection: bullConnection(config.redis.url, 'worker'), prefix, concurrency: config.concurrency },
+    { connection: bullConnection(config.redis.url), prefix, concurrency: 1 },
   );
   worker.on('completed', (job) => metrics.jobs.inc({ name: job.name, outcome: 'completed' }));
+  // A tick fails with the database down, four times a second: logged once per 30 s with the count.
+  let failedSinceLog = 0;
+  let lastFailureLog = -Infinity;
   worker.on('failed', (job, err) => {
     metrics.jobs.inc({ name: job?.name ?? 'unknown', outcome: 'failed' });
-    logger.warn({ job: job?.id, err: err.message }, 'expiry job failed');
+    failedSinceLog++;
+    if (Date.now() - lastFailureLog < 30_000) return;
+    logger.warn({ job: job?.name, err: err.message, failures: failedSinceLog }, 'expiry job failed');
+    lastFailureLog = Date.now();
+    failedSinceLog = 0;
   });
   worker.on('error', (err) => logger.warn({ err: err.message }, 'expiry worker connection error'));
-  await queue.upsertJobScheduler(
-    SWEEP_SCHEDULER_ID,
-    { every: config.sweep.intervalSeconds * 1000 },
-    { name: 'sweep', data: { pushId: '' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
-  );
 
-  // Ready means "can serve its core": expiring pushes needs the database and the queue (Redis).
-  // Without the object store only file purges fail, and are retried (the jobs with backoff, the
-  // sweep every interval): it is reported (/readyz, push_worker_dependency_up), not required.
+  // Ready means "can serve its core": expiring pushes and purging files needs the database only
+  // (without Redis this process ticks on its own timer). Redis and the object store are reported
+  // (/readyz, push_worker_dependency_up), not required.
   const dependencies = exportDependencyStates(
     createReadiness({
       database: { check: () => sql`select 1`.execute(db), required: true },
-      redis: { check: () => queue.client.then((c) => c.ping()), required: true },
+      redis: { check: () => redis.ping(), required: false },
       ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
     }),
     metrics.registry,
     'push_worker',
   );
-  // A worker that has stopped consuming is not ready either, whatever its dependencies answer.
+  let closing = false;
   const readiness: Readiness = async () => {
     const report = await dependencies();
-    return { ...report, ready: report.ready && worker.isRunning() };
+    return { ...report, ready: report.ready && !closing };
   };
   const operations = await startOperationsServer({ ...config.http, readiness, registry: metrics.registry });
   const { url } = operations;
   logger.info(
-    { url, concurrency: config.concurrency, sweep_every_s: config.sweep.intervalSeconds },
+    {
+      url,
+      tick_ms: config.tick.intervalMs,
+      batch: config.tick.batchSize,
+      sweep_every_s: config.sweep.intervalSeconds,
+    },
     'expiry worker running',
   );
 
@@ -109,9 +155,20 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     url,
     worker,
     queue,
+    ticksLocally: () => keeper.ticksLocally(),
     async close() {
-      await closeBull(worker, 20_000); // waits for active jobs
+      closing = true;
+      keeper.close();
+      // The running tick ends after its current statement; purge passes in flight finish.
+      // Without Redis, BullMQ can finish nothing: its connections are dropped at once (force), or
+      // they would go on reconnecting after close().
+      const bull =
+        redis.status === 'ready'
+          ? worker
+          : { close: () => worker.close(true), disconnect: () => worker.disconnect() };
+      await Promise.all([ticker.close(), closeBull(bull, 20_000)]);
       await Promise.allSettled([closeBull(queue, 2000), operations.close()]);
+      redis.disconnect();
       await db.destroy();
       store?.close();
     },

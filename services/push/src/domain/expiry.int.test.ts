@@ -128,7 +128,7 @@ describe('expireIfPastWindow', () => {
   });
 });
 
-describe('sweep', () => {
+describe('expireDue', () => {
   it('expires every push past its window in batches and announces each once', async () => {
     const due: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -141,10 +141,10 @@ describe('sweep', () => {
     const batches = jest.spyOn(store, 'expireDueBatch');
     try {
       const expiry = createExpiry({ store, events });
-      const swept = await expiry.sweep(3);
+      const swept = await expiry.expireDue(3);
       expect(swept.map((s) => s.push.id).sort()).toEqual([...due].sort());
       expect(swept.every((s) => s.push.expired)).toBe(true);
-      // 3 + 3 + 1: the short batch ends the sweep
+      // 3 + 3 + 1: the short batch ends the call
       expect(batches.mock.calls).toEqual([[3], [3], [3]]);
       expect(events.calls.map((c) => c.id).sort()).toEqual([...due].sort());
       expect(events.calls.every((c) => c.reason === 'time' && c.expired)).toBe(true);
@@ -152,7 +152,7 @@ describe('sweep', () => {
       expect(await expiredIds()).not.toContain(live);
 
       batches.mockClear();
-      expect(await expiry.sweep(3)).toEqual([]);
+      expect(await expiry.expireDue(3)).toEqual([]);
       expect(batches).toHaveBeenCalledTimes(1);
       expect(events.calls).toHaveLength(7);
     } finally {
@@ -165,7 +165,7 @@ describe('sweep', () => {
     const events = recorder();
     const batches = jest.spyOn(store, 'expireDueBatch');
     try {
-      const swept = await createExpiry({ store, events }).sweep(2);
+      const swept = await createExpiry({ store, events }).expireDue(2);
       expect(swept).toHaveLength(4);
       expect(batches).toHaveBeenCalledTimes(3);
       expect(events.calls).toHaveLength(4);
@@ -174,7 +174,7 @@ describe('sweep', () => {
     }
   });
 
-  it('stops after maxBatches, leaving the rest for the next sweep', async () => {
+  it('stops after maxBatches, leaving the rest for the next call', async () => {
     const due: string[] = [];
     for (let i = 0; i < 5; i++) {
       const id = await create();
@@ -183,23 +183,29 @@ describe('sweep', () => {
     }
     const events = recorder();
     const expiry = createExpiry({ store, events });
-    expect(await expiry.sweep(2, 1)).toHaveLength(2);
+    expect(await expiry.expireDue(2, { maxBatches: 1 })).toHaveLength(2);
     expect(events.calls).toHaveLength(2);
     expect(await expiredIds()).toHaveLength(2);
-    expect(await expiry.sweep(2)).toHaveLength(3);
+    expect(await expiry.expireDue(2)).toHaveLength(3);
     expect(events.calls).toHaveLength(5);
     expect(new Set(events.calls.map((c) => c.id)).size).toBe(5);
     expect(await expiredIds()).toEqual([...due].sort());
   });
-});
 
-describe('msUntilWindowEnds', () => {
-  it("is the store's answer by the database clock", async () => {
-    const expiry = createExpiry({ store, events: recorder() });
-    const id = await create({ ttlSeconds: 120 });
-    const ms = await expiry.msUntilWindowEnds(id);
-    expect(ms!).toBeLessThanOrEqual(120_000);
-    expect(ms!).toBeGreaterThan(110_000);
-    expect(await expiry.msUntilWindowEnds(randomUUID())).toBeUndefined();
+  it('stops before the next statement when asked to (shutdown), and announces nothing without events', async () => {
+    for (let i = 0; i < 5; i++) await pastWindow(await create());
+    const expiry = createExpiry({ store });
+    let statements = 0;
+    const batches = jest.spyOn(store, 'expireDueBatch');
+    try {
+      const first = await expiry.expireDue(2, { shouldStop: () => statements++ >= 1 });
+      expect(first).toHaveLength(2);
+      expect(batches).toHaveBeenCalledTimes(1);
+      expect(await expiry.expireDue(2, { shouldStop: () => true })).toEqual([]);
+      expect(await expiry.expireDue(2)).toHaveLength(3);
+      expect(await expiredIds()).toHaveLength(5);
+    } finally {
+      batches.mockRestore();
+    }
   });
 });

@@ -120,56 +120,44 @@ const purgedFlag = async (pushId: string) =>
   (await db.selectFrom('push').select('files_purged').where('id', '=', pushId).executeTakeFirstOrThrow())
     .files_purged;
 
-describe('purgeIfDue', () => {
+describe('purgeDue', () => {
   it('deletes the objects, then the rows, and marks the push purged', async () => {
     const { id, keys } = await filePush(3);
     await pushes.expireManually(id, ctx);
     expect(await stored(id)).toEqual(keys);
 
     const purger = createFilePurger({ files, store: objects });
-    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 3 });
+    expect(await purger.purgeDue(10)).toEqual({ purged: 1, objects: 3 });
     expect(await stored(id)).toEqual([]);
     expect(await files.listFiles(id)).toEqual([]);
     expect(await purgedFlag(id)).toBe(true);
     // and again: nothing
-    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'nothing' });
+    expect(await purger.purgeDue(10)).toEqual({ purged: 0, objects: 0 });
   });
 
-  it("is 'later', with the time left, during the grace period after the last view", async () => {
+  it('leaves the files during the grace period after the last view; a DELETE then makes them due now', async () => {
     const { id, record, keys } = await filePush(1);
     await lastView(record, 300);
     const purger = createFilePurger({ files, store: objects });
-    const outcome = await purger.purgeIfDue(id);
-    expect(outcome.outcome).toBe('later');
-    const ms = (outcome as { ms: number }).ms;
-    expect(ms).toBeLessThanOrEqual(300_000);
-    expect(ms).toBeGreaterThan(290_000);
+    expect(await purger.purgeDue(10)).toEqual({ purged: 0, objects: 0 });
     expect(await stored(id)).toEqual(keys);
     expect(await files.listFiles(id)).toHaveLength(1);
     expect(await purgedFlag(id)).toBe(false);
 
-    // a DELETE in the grace period makes them due now
     expect(await files.purgeFilesNow(id)).toBe(true);
-    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 1 });
+    expect(await purger.purgeDue(10)).toEqual({ purged: 1, objects: 1 });
     expect(await stored(id)).toEqual([]);
   });
 
-  it("is 'purged' right after a last view with no grace period", async () => {
+  it('purges right after a last view with no grace period', async () => {
     const { id, record } = await filePush(2);
     await lastView(record, 0);
-    expect(await createFilePurger({ files, store: objects }).purgeIfDue(id)).toEqual({
-      outcome: 'purged',
-      objects: 2,
-    });
+    expect(await createFilePurger({ files, store: objects }).purgeDue(10)).toEqual({ purged: 1, objects: 2 });
     expect(await stored(id)).toEqual([]);
   });
 
-  it("is 'nothing' for an active file push, a text push or an unknown id", async () => {
+  it('leaves an active file push and an expired text push alone', async () => {
     const { id, keys } = await filePush(1, { expireAfterViews: 3 });
-    const purger = createFilePurger({ files, store: objects });
-    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'nothing' });
-    expect(await stored(id)).toEqual(keys);
-
     const text = randomUUID();
     await pushes.insert(
       {
@@ -192,54 +180,76 @@ describe('purgeIfDue', () => {
       ctx,
     );
     await pushes.expireManually(text, ctx);
-    expect(await purger.purgeIfDue(text)).toEqual({ outcome: 'nothing' });
-    expect(await purger.purgeIfDue(randomUUID())).toEqual({ outcome: 'nothing' });
+    expect(await createFilePurger({ files, store: objects }).purgeDue(10)).toEqual({ purged: 0, objects: 0 });
+    expect(await stored(id)).toEqual(keys);
   });
 
-  it('with the object store down: fails, keeps the rows, and purges once it is back', async () => {
-    const { id, keys } = await filePush(2);
-    await pushes.expireManually(id, ctx);
+  it('works in batches, oldest first, up to maxBatches; leaves out `exclude`', async () => {
+    const made = [];
+    for (let i = 0; i < 5; i++) {
+      const p = await filePush(1);
+      await pushes.expireManually(p.id, ctx);
+      made.push(p);
+    }
+    const spy = jest.spyOn(files, 'pushesWithFilesDue');
+    try {
+      const purger = createFilePurger({ files, store: objects });
+      expect(await purger.purgeDue(2, { maxBatches: 1, exclude: [made[0]!.id] })).toEqual({
+        purged: 2,
+        objects: 2,
+      });
+      expect(await stored(made[0]!.id)).toEqual(made[0]!.keys);
+      expect(await stored(made[1]!.id)).toEqual([]);
+      expect(await stored(made[2]!.id)).toEqual([]);
+      expect(await purger.purgeDue(2)).toEqual({ purged: 3, objects: 3 });
+      expect(spy.mock.calls.map((c) => c[0])).toEqual([2, 2, 2]); // 2, then 2 + 1: the short one ends it
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('with the object store down: stops at the first push, keeps its rows, and purges once it is back', async () => {
+    const a = await filePush(2);
+    const b = await filePush(1);
+    await pushes.expireManually(a.id, ctx);
+    await pushes.expireManually(b.id, ctx);
     const purger = createFilePurger({ files, store: objects });
     await s3.stop();
+    let result;
     try {
-      await expect(purger.purgeIfDue(id)).rejects.toBeInstanceOf(DependencyDown);
+      result = await purger.purgeDue(10);
     } finally {
       await s3.start();
     }
-    expect(await purgedFlag(id)).toBe(false);
-    expect(await files.listFiles(id)).toHaveLength(2);
-    expect((await files.purgeState(id)).state).toBe('due');
-    expect(await stored(id)).toEqual(keys);
+    expect(result).toMatchObject({ purged: 0, objects: 0, failed: { pushId: a.id } });
+    expect(result.failed?.error).toBeInstanceOf(DependencyDown);
+    expect(await purgedFlag(a.id)).toBe(false);
+    expect(await files.listFiles(a.id)).toHaveLength(2);
+    expect(await stored(a.id)).toEqual(a.keys);
+    expect(await stored(b.id)).toEqual(b.keys);
 
-    expect(await purger.purgeIfDue(id)).toEqual({ outcome: 'purged', objects: 2 });
-    expect(await stored(id)).toEqual([]);
+    expect(await purger.purgeDue(10)).toEqual({ purged: 2, objects: 3 });
+    expect(await stored(a.id)).toEqual([]);
+    expect(await stored(b.id)).toEqual([]);
   });
 
   it('runs again after objects were deleted but the rows were not marked (objects already gone are fine)', async () => {
     const { id, keys } = await filePush(2);
     await pushes.expireManually(id, ctx);
     await objects.delete(keys); // a purge interrupted after the objects went
-    expect(await createFilePurger({ files, store: objects }).purgeIfDue(id)).toEqual({
-      outcome: 'purged',
-      objects: 2,
-    });
+    expect(await createFilePurger({ files, store: objects }).purgeDue(10)).toEqual({ purged: 1, objects: 2 });
     expect(await purgedFlag(id)).toBe(true);
   });
 });
 
-describe('sweep', () => {
+describe('sweepStaleUploads', () => {
   async function ageIntent(objectKey: string, seconds: number) {
     await sql`update upload_intent set created_at = now() - make_interval(secs => ${seconds}) where object_key = ${objectKey}`.execute(
       db,
     );
   }
 
-  it("purges the due pushes (lost jobs) and deletes stale uploads' objects, keeping everything else", async () => {
-    const deleted = await filePush(2);
-    await pushes.expireManually(deleted.id, ctx);
-    const timed = await filePush(1);
-    await sql`update push set expires_at = now() - interval '1 second' where id = ${timed.id}`.execute(db);
-    await pushes.expireIfPastWindow(timed.id);
+  it("deletes stale uploads' objects, keeping uploads in progress and the files of pushes", async () => {
     const graced = await filePush(1);
     await lastView(graced.record, 600);
     const active = await filePush(1, { expireAfterViews: 5 });
@@ -254,12 +264,8 @@ describe('sweep', () => {
     await put(inProgress);
 
     const purger = createFilePurger({ files, store: objects });
-    expect(await purger.sweep(10, 600)).toEqual({ purged: 2, staleObjects: 1 });
+    expect(await purger.sweepStaleUploads(10, 600)).toBe(1);
 
-    expect(await stored(deleted.id)).toEqual([]);
-    expect(await stored(timed.id)).toEqual([]);
-    expect(await purgedFlag(deleted.id)).toBe(true);
-    expect(await purgedFlag(timed.id)).toBe(true);
     expect(await stored(graced.id)).toEqual(graced.keys);
     expect(await stored(active.id)).toEqual(active.keys);
     expect(await s3.listKeys(crashed)).toEqual([]);
@@ -268,7 +274,7 @@ describe('sweep', () => {
     expect(intents.map((i) => i.object_key)).toEqual([inProgress]);
 
     // nothing left to do
-    expect(await purger.sweep(10, 600)).toEqual({ purged: 0, staleObjects: 0 });
+    expect(await purger.sweepStaleUploads(10, 600)).toBe(0);
   });
 
   it('keeps stale intents when the object store is down, for the next sweep', async () => {
@@ -279,14 +285,14 @@ describe('sweep', () => {
     const purger = createFilePurger({ files, store: objects });
     await s3.stop();
     try {
-      await expect(purger.sweep(10, 600)).rejects.toBeInstanceOf(DependencyDown);
+      await expect(purger.sweepStaleUploads(10, 600)).rejects.toBeInstanceOf(DependencyDown);
     } finally {
       await s3.start();
     }
     expect(await db.selectFrom('upload_intent').select('object_key').execute()).toEqual([
       { object_key: crashed },
     ]);
-    expect(await purger.sweep(10, 600)).toEqual({ purged: 0, staleObjects: 1 });
+    expect(await purger.sweepStaleUploads(10, 600)).toBe(1);
     expect(await s3.listKeys(crashed)).toEqual([]);
   });
 });

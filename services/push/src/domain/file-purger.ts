@@ -1,47 +1,67 @@
 import type { FileStore, ObjectStore } from './ports';
 
-export type PurgeOutcome =
-  { outcome: 'purged'; objects: number } | { outcome: 'nothing' } | { outcome: 'later'; ms: number };
+export interface PurgeDueOptions {
+  /** Statements that find due pushes, at most; what is left stays for the next call. Default 1000. */
+  maxBatches?: number;
+  /** Pushes not to try now (their last purge failed; the caller retries them later). */
+  exclude?: readonly string[];
+  /** Checked before each push: true ends the call early (shutdown). */
+  shouldStop?: () => boolean;
+}
+
+export interface PurgeDueResult {
+  /** Pushes whose files were purged. */
+  purged: number;
+  /** Objects deleted for them. */
+  objects: number;
+  /** The push whose purge failed, which ended the call (the store is likely down). */
+  failed?: { pushId: string; error: Error };
+}
 
 /**
  * Deletes the stored files of expired file pushes once they are due (`files_purge_after`, by the
- * database's clock): objects first, then rows, so a purge interrupted half-way is simply run again.
- * Used by the worker's purge jobs and by its sweep.
+ * database's clock: a time expiry or a DELETE makes them due at once, a last view after the grace
+ * period): objects first, then rows, so a purge interrupted half-way is simply run again. No job
+ * per push: the worker's tick asks for whatever is due. Also deletes the objects of uploads a crash
+ * left behind (the worker's periodic sweep).
  */
 export function createFilePurger(deps: { files: FileStore; store: ObjectStore }) {
   const { files, store } = deps;
 
-  async function purgeIfDue(pushId: string): Promise<PurgeOutcome> {
-    const state = await files.purgeState(pushId);
-    if (state.state === 'none') return { outcome: 'nothing' };
-    if (state.state === 'later') return { outcome: 'later', ms: state.ms };
-    await store.delete(state.objectKeys);
-    await files.markFilesPurged(pushId);
-    return { outcome: 'purged', objects: state.objectKeys.length };
-  }
-
   return {
-    purgeIfDue,
+    /**
+     * Purges every push whose files are due, `batch` pushes per statement, until a statement finds
+     * fewer than `batch`. Stops at the first failure (the object store is likely down: the other
+     * pushes would fail the same way, each after the store's deadlines) and says which push failed.
+     */
+    async purgeDue(batch: number, options: PurgeDueOptions = {}): Promise<PurgeDueResult> {
+      const { maxBatches = 1000, exclude = [], shouldStop = () => false } = options;
+      const result: PurgeDueResult = { purged: 0, objects: 0 };
+      for (let i = 0; i < maxBatches && !shouldStop(); i++) {
+        const due = await files.pushesWithFilesDue(batch, exclude);
+        for (const { pushId, objectKeys } of due) {
+          if (shouldStop()) return result;
+          try {
+            await store.delete(objectKeys);
+            await files.markFilesPurged(pushId);
+          } catch (err) {
+            return { ...result, failed: { pushId, error: err as Error } };
+          }
+          result.purged++;
+          result.objects += objectKeys.length;
+        }
+        if (due.length < batch) break;
+      }
+      return result;
+    },
 
     /**
-     * The sweep's part: purges whose jobs were lost, and the objects of uploads a crash left
-     * behind. Neither holds a transaction while the object store works: a purge reads its keys,
-     * deletes the objects, then marks the push; stale upload intents are claimed first (a create
-     * can no longer use them), then their objects deleted, then they are forgotten.
+     * The objects of uploads a crash left behind: stale upload intents are claimed first (a create
+     * can no longer use them), then their objects deleted, then they are forgotten; no transaction
+     * is open while the object store works. Returns how many objects were deleted.
      */
-    async sweep(
-      batch: number,
-      staleUploadSeconds: number,
-    ): Promise<{ purged: number; staleObjects: number }> {
-      let purged = 0;
-      for (const pushId of await files.pushesWithFilesDue(batch)) {
-        if ((await purgeIfDue(pushId)).outcome === 'purged') purged++;
-      }
-      const staleObjects = await files.sweepStaleUploadIntents(staleUploadSeconds, batch, (keys) =>
-        store.delete(keys),
-      );
-      return { purged, staleObjects };
-    },
+    sweepStaleUploads: (batch: number, staleUploadSeconds: number): Promise<number> =>
+      files.sweepStaleUploadIntents(staleUploadSeconds, batch, (keys) => store.delete(keys)),
   };
 }
 

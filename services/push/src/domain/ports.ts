@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from './push';
 
 /*
- * What the domain needs from the outside world, in its own terms. storage/ (PostgreSQL), files/
- * (the object store) and worker/ (the queue) implement these; the composition roots (server.ts,
- * worker-server.ts) wire them. Nothing here knows a column, a bucket or a queue.
+ * What the domain needs from the outside world, in its own terms. storage/ (PostgreSQL) and files/
+ * (the object store) implement these; the composition roots (server.ts, worker-server.ts) wire
+ * them. Nothing here knows a column, a bucket or a queue.
  */
 
 /** The sealed secrets a view may wipe (the last one does). */
@@ -126,9 +126,10 @@ export interface PushStore {
   expireIfPastWindow(pushId: string): Promise<PushSnapshot | undefined>;
   /** Expires up to `batchSize` pushes past their window, skipping locked rows. */
   expireDueBatch(batchSize: number): Promise<PushSnapshot[]>;
+  /** Active pushes past their window (what the next tick will expire), counted up to `limit`. */
+  countDue(limit: number): Promise<number>;
   /** DELETE: expired and deleted, secrets wiped, audited `expire`; undefined if already expired. */
   expireManually(pushId: string, ctx: AuditContext): Promise<PushSnapshot | undefined>;
-  msUntilWindowEnds(pushId: string): Promise<number | undefined>;
   /** A noise entry (failed_view, failed_passphrase, link_opened, file_download) within the cap. */
   recordCappedAudit(pushId: string, kind: AuditKind, ctx: AuditContext, max: number): Promise<void>;
   listOwned(
@@ -161,11 +162,13 @@ export interface FileStore {
   refundDownload(link: { fileId: string; viewId: string }): Promise<void>;
   /** DELETE during the grace period: the files become due now; true if that changed anything. */
   purgeFilesNow(pushId: string): Promise<boolean>;
-  purgeState(
-    pushId: string,
-  ): Promise<{ state: 'due'; objectKeys: string[] } | { state: 'later'; ms: number } | { state: 'none' }>;
+  /** After a push's objects are deleted: its file rows go and it is marked purged. */
   markFilesPurged(pushId: string): Promise<void>;
-  pushesWithFilesDue(batch: number): Promise<string[]>;
+  /** Up to `batch` pushes whose files are due now, oldest first, with their object keys; skips `exclude`. */
+  pushesWithFilesDue(
+    batch: number,
+    exclude?: readonly string[],
+  ): Promise<{ pushId: string; objectKeys: string[] }[]>;
   /** Hands stale upload intents to `deleteObjects`, then forgets them (kept if it throws). */
   sweepStaleUploadIntents(
     olderThanSeconds: number,

@@ -101,7 +101,7 @@ export function createPushService(deps: PushServiceDeps) {
       maxAuditEntries: deps.maxAuditEntries,
     });
 
-  /** A visit's changes that committed, announced to the events (metrics, the worker's jobs). */
+  /** A visit's changes that committed, announced to the events (metrics). */
   async function announce(visited: Visit): Promise<void> {
     const { push } = visited.snapshot;
     if (visited.outcome !== 'viewed') {
@@ -267,12 +267,9 @@ export function createPushService(deps: PushServiceDeps) {
       }
       const expired = await store.expireManually(current.push.id, ctx);
       if (!expired) {
-        // Already expired by its last view: its files' grace period ends now.
-        if (current.push.kind === 'file' && deps.files && (await deps.files.releaseNow(current.push.id))) {
-          const released = await find(urlToken);
-          await events.filesDue(released.push);
-          return released;
-        }
+        // Already expired by its last view: its files' grace period ends now (their purge time is
+        // set to now; the worker's next tick deletes them).
+        if (current.push.kind === 'file' && deps.files) await deps.files.releaseNow(current.push.id);
         return find(urlToken);
       }
       await events.expired(expired.push, 'manual');

@@ -27,11 +27,6 @@ export function createPushMetrics() {
       labelNames: ['reason'],
       registers: [registry],
     }),
-    scheduleFailures: new Counter({
-      name: 'push_expiry_schedule_failures_total',
-      help: 'Creates whose delayed expiry job could not be queued (Redis down); the sweep expires them',
-      registers: [registry],
-    }),
     introspection: new Counter({
       name: 'push_introspection_cache_lookups_total',
       help: 'Token verifications by cache outcome (hit ratio = hit / all)',
@@ -49,7 +44,6 @@ export function metricsEvents(m: PushMetrics): PushEvents {
     created: (push) => void m.created.inc({ kind: push.kind }),
     viewed: (push) => m.viewed.inc({ kind: push.kind }),
     expired: (_push, reason) => void m.expired.inc({ reason }),
-    filesDue: () => {},
   };
 }
 

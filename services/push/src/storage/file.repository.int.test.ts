@@ -298,48 +298,40 @@ describe('claimDownload', () => {
 });
 
 describe('purging', () => {
-  it('purgeState: none while active, later in the grace period, due after purgeFilesNow, none once purged', async () => {
+  const dueIds = async (batch = 100, exclude: string[] = []) =>
+    (await files.pushesWithFilesDue(batch, exclude)).map((d) => d.pushId);
+
+  it('pushesWithFilesDue: not while active nor in the grace period; due after purgeFilesNow, with its keys by position; not once purged', async () => {
     const { r, recs } = await filePush(2, { expireAfterViews: 1 });
-    expect(await files.purgeState(r.id)).toEqual({ state: 'none' });
+    expect(await dueIds()).toEqual([]);
     expect(await files.purgeFilesNow(r.id)).toBe(false); // not expired: nothing to bring forward
 
     await view(r, 600);
-    const later = await files.purgeState(r.id);
-    expect(later.state).toBe('later');
-    const ms = (later as { ms: number }).ms;
-    expect(ms).toBeLessThanOrEqual(600_000);
-    expect(ms).toBeGreaterThan(590_000);
+    expect(await dueIds()).toEqual([]);
 
     expect(await files.purgeFilesNow(r.id)).toBe(true);
     expect(await files.purgeFilesNow(r.id)).toBe(false); // already due
-    const due = await files.purgeState(r.id);
-    expect(due.state).toBe('due');
-    expect([...(due as { objectKeys: string[] }).objectKeys].sort()).toEqual(
-      recs.map((f) => f.objectKey).sort(),
-    );
+    expect(await files.pushesWithFilesDue(100)).toEqual([
+      { pushId: r.id, objectKeys: recs.map((f) => f.objectKey) },
+    ]);
 
     await files.markFilesPurged(r.id);
-    expect(await files.purgeState(r.id)).toEqual({ state: 'none' });
+    expect(await dueIds()).toEqual([]);
     expect(await files.listFiles(r.id)).toEqual([]);
     expect((await pushRow(r.id)).files_purged).toBe(true);
     expect(await files.purgeFilesNow(r.id)).toBe(false);
   });
 
-  it('purgeState: due at once after a time expiry or a DELETE; none for a text push or an unknown id', async () => {
+  it('pushesWithFilesDue: due at once after a time expiry or a DELETE; never a text push', async () => {
     const { r } = await filePush(1);
     await pushes.expireManually(r.id, ctx);
-    expect((await files.purgeState(r.id)).state).toBe('due');
-
     const { r: timed } = await filePush(1);
     await sql`update push set expires_at = now() - interval '1 second' where id = ${timed.id}`.execute(db);
     await pushes.expireIfPastWindow(timed.id);
-    expect((await files.purgeState(timed.id)).state).toBe('due');
-
     const text = pushRecord({ kind: 'text', payloadSealed: Buffer.from('p') });
     await pushes.insert(text, ctx);
     await pushes.expireManually(text.id, ctx);
-    expect(await files.purgeState(text.id)).toEqual({ state: 'none' });
-    expect(await files.purgeState(randomUUID())).toEqual({ state: 'none' });
+    expect((await dueIds()).sort()).toEqual([r.id, timed.id].sort());
   });
 
   it('markFilesPurged removes the rows and their download counters', async () => {
@@ -353,7 +345,7 @@ describe('purging', () => {
     expect((await pushRow(r.id)).files_purged).toBe(true);
   });
 
-  it('pushesWithFilesDue: due and unpurged only, oldest first, at most `batch`', async () => {
+  it('pushesWithFilesDue: due and unpurged only, oldest first, at most `batch`, leaving out `exclude`', async () => {
     const a = (await filePush(1)).r.id;
     const b = (await filePush(1)).r.id;
     const c = (await filePush(1)).r.id;
@@ -368,8 +360,32 @@ describe('purging', () => {
     await purgeAfter(purged, -40);
     await files.markFilesPurged(purged);
 
-    expect(await files.pushesWithFilesDue(10)).toEqual([b, a, c]);
-    expect(await files.pushesWithFilesDue(2)).toEqual([b, a]);
+    expect(await dueIds(10)).toEqual([b, a, c]);
+    expect(await dueIds(2)).toEqual([b, a]);
+    expect(await dueIds(2, [b])).toEqual([a, c]);
+  });
+
+  it('pushesWithFilesDue: skips a push another transaction holds, without waiting for it', async () => {
+    const a = (await filePush(1)).r.id;
+    const b = (await filePush(1)).r.id;
+    for (const id of [a, b]) await pushes.expireManually(id, ctx);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = wide.transaction().execute(async (trx) => {
+      await sql`select id from push where id = ${a} for update`.execute(trx);
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      expect(await dueIds()).toEqual([b]);
+    } finally {
+      release();
+      await holder;
+    }
+    expect((await dueIds()).sort()).toEqual([a, b].sort());
   });
 });
 

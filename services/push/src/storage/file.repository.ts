@@ -69,21 +69,6 @@ async function purgeFilesNow(db: Db, pushId: string): Promise<boolean> {
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Where a push's purge stands by the database's clock: due (with its object keys), later, or done. */
-async function purgeState(
-  db: Db,
-  pushId: string,
-): Promise<{ state: 'due'; objectKeys: string[] } | { state: 'later'; ms: number } | { state: 'none' }> {
-  const { rows } = await sql<{ ms: number }>`
-    select (extract(epoch from (files_purge_after - now())) * 1000)::float8 as ms
-    from push where id = ${pushId} and not files_purged and files_purge_after is not null`.execute(db);
-  const ms = rows[0]?.ms;
-  if (ms === undefined) return { state: 'none' };
-  if (ms > 0) return { state: 'later', ms };
-  const files = await db.selectFrom('push_file').select('object_key').where('push_id', '=', pushId).execute();
-  return { state: 'due', objectKeys: files.map((f) => f.object_key) };
-}
-
 /** After the objects are deleted: the file rows go (download counters with them), the push is marked. */
 async function markFilesPurged(db: Db, pushId: string): Promise<void> {
   await sql`
@@ -91,17 +76,30 @@ async function markFilesPurged(db: Db, pushId: string): Promise<void> {
     update push set files_purged = true where id = ${pushId}`.execute(db);
 }
 
-/** Pushes whose files are due and not yet purged (what lost purge jobs left), oldest first. */
-async function pushesWithFilesDue(db: Db, batch: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('push')
-    .select('id')
-    .where('files_purged', '=', false)
-    .where(sql<boolean>`files_purge_after <= now()`)
-    .orderBy('files_purge_after')
-    .limit(batch)
-    .execute();
-  return rows.map((r) => r.id);
+/**
+ * Up to `batch` pushes whose files are due (`files_purge_after` passed, by the database's clock) and
+ * not yet purged, oldest first, each with its object keys, through `push_files_purge_idx`. A row
+ * that another transaction holds at that moment (a DELETE, a view, a refund) is skipped
+ * (`SKIP LOCKED`) and left for the next tick. The lock ends with the statement: no transaction is
+ * open while the objects are deleted, so two workers may both purge a push (objects already gone
+ * are fine, `markFilesPurged` twice changes nothing). `exclude`: pushes whose purge failed lately.
+ */
+async function pushesWithFilesDue(
+  db: Db,
+  batch: number,
+  exclude: readonly string[],
+): Promise<{ pushId: string; objectKeys: string[] }[]> {
+  const { rows } = await sql<{ id: string; object_keys: string[] }>`
+    with due as (
+      select id, files_purge_after from push
+      where not files_purged and files_purge_after <= now() and not (id = any(${[...exclude]}::uuid[]))
+      order by files_purge_after limit ${batch}
+      for update skip locked
+    )
+    select due.id,
+           array(select f.object_key from push_file f where f.push_id = due.id order by f.position) as object_keys
+    from due order by due.files_purge_after, due.id`.execute(db);
+  return rows.map((r) => ({ pushId: r.id, objectKeys: r.object_keys }));
 }
 
 /** How long a sweep owns the intents it claimed before another sweep may take them over. */
@@ -179,9 +177,8 @@ export function createFileRepository(db: Db): FileStore {
         .execute();
     },
     purgeFilesNow: (pushId) => purgeFilesNow(db, pushId),
-    purgeState: (pushId) => purgeState(db, pushId),
     markFilesPurged: (pushId) => markFilesPurged(db, pushId),
-    pushesWithFilesDue: (batch) => pushesWithFilesDue(db, batch),
+    pushesWithFilesDue: (batch, exclude = []) => pushesWithFilesDue(db, batch, exclude),
     sweepStaleUploadIntents: (olderThan, batch, deleteObjects) =>
       sweepStaleUploadIntents(db, olderThan, batch, deleteObjects),
   };

@@ -8,6 +8,7 @@ import type { PushDatabase } from './database';
 import { createFileRepository } from './file.repository';
 import { pushMigrations } from './migrations';
 import { createPushRepository } from './push.repository';
+import { pastWindow } from './view-rule.sql';
 
 // createPushRepository against a real PostgreSQL: every promise of its doc comments (and of the
 // PushStore port in domain/ports.ts), with time moved by rewriting `expires_at` in the database.
@@ -561,22 +562,39 @@ describe('expireManually', () => {
   });
 });
 
-describe('msUntilWindowEnds', () => {
-  it('is the time left by the database clock; undefined once expired or unknown', async () => {
-    const { r } = await create({ ttlSeconds: 3600 });
-    const ms = await store.msUntilWindowEnds(r.id);
-    expect(typeof ms).toBe('number');
-    expect(ms!).toBeLessThanOrEqual(3_600_000);
-    expect(ms!).toBeGreaterThan(3_600_000 - 10_000);
+describe('countDue', () => {
+  it('counts the active pushes past their window, up to the limit', async () => {
+    const due = [];
+    for (let i = 0; i < 3; i++) due.push((await create()).r.id);
+    for (const id of due) await windowEndsIn(id, -5);
+    await create(); // within its window
+    const deleted = (await create()).r.id;
+    await windowEndsIn(deleted, -5);
+    await store.expireManually(deleted, ctx);
+    expect(await store.countDue(100)).toBe(3);
+    expect(await store.countDue(2)).toBe(2);
+    await store.expireDueBatch(10);
+    expect(await store.countDue(100)).toBe(0);
+  });
 
-    await windowEndsIn(r.id, -5);
-    const late = await store.msUntilWindowEnds(r.id);
-    expect(late!).toBeLessThanOrEqual(-5000);
-    expect(late!).toBeGreaterThan(-15_000);
-
-    await store.expireIfPastWindow(r.id);
-    expect(await store.msUntilWindowEnds(r.id)).toBeUndefined();
-    expect(await store.msUntilWindowEnds(randomUUID())).toBeUndefined();
+  it('walks the partial indexes: the due pushes and the due purges are found without a table scan', async () => {
+    // With sequential scans off, the plan shows whether an index can serve each statement's filter.
+    const plans = await db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const explain = async (q: ReturnType<typeof sql>) =>
+        (await sql<{ 'QUERY PLAN': string }>`explain ${q}`.execute(trx)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      return {
+        due: await explain(
+          sql`select id from push where ${pastWindow()} order by expires_at limit 500 for update skip locked`,
+        ),
+        purges: await explain(sql`select id from push where not files_purged and files_purge_after <= now()
+                                  order by files_purge_after limit 500 for update skip locked`),
+      };
+    });
+    expect(plans.due).toContain('push_active_expires_at_idx');
+    expect(plans.purges).toContain('push_files_purge_idx');
   });
 });
 

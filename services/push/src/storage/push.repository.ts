@@ -379,9 +379,11 @@ async function expireOne(
 }
 
 /**
- * The sweep: expires, in one statement, up to `batch` pushes that are past their window but still
- * active, oldest window first, skipping rows another sweeper or reader holds (`SKIP LOCKED`), so
- * any number of workers can sweep at once and each push is expired exactly once.
+ * The worker's tick: expires, in one statement, up to `batch` pushes that are past their window but
+ * still active, oldest window first, skipping rows another worker or a reader holds (`SKIP LOCKED`),
+ * so any number of workers can tick at once and each push is expired exactly once. The rows are
+ * found through `push_active_expires_at_idx` (`expires_at` where not expired) and locked only for
+ * this statement: a backlog is drained in many short statements, never one long one.
  */
 async function expireDueBatch(db: Db, batch: number): Promise<PushSnapshot[]> {
   const { rows } = await sql<RowWithNow>`
@@ -496,11 +498,12 @@ export function createPushRepository(db: Db): PushStore {
 
     refundView: (v) => refundView(db, v),
 
-    async msUntilWindowEnds(pushId) {
-      const { rows } = await sql<{ ms: number }>`
-        select (extract(epoch from (expires_at - now())) * 1000)::float8 as ms
-        from push where id = ${pushId} and not expired`.execute(db);
-      return rows[0]?.ms;
+    async countDue(limit) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from (select 1 from push where ${pastWindow()} limit ${limit}) due`.execute(
+        db,
+      );
+      return rows[0]!.n;
     },
 
     recordCappedAudit: (pushId, kind, ctx, max) => recordCappedAudit(db, pushId, kind, ctx, max),

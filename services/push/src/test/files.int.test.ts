@@ -366,10 +366,33 @@ describe('file pushes', () => {
     }
   });
 
-  it('the sweep purges what lost jobs left and deletes objects of uploads a crash left behind', async () => {
+  it('a purge that falls due during the grace period happens within a tick', async () => {
+    const worker = await startTestWorker(push);
+    try {
+      const urlToken = await createFilePush([{ name: 'g.txt', data: Buffer.from('grace') }], {
+        expire_after_views: '1',
+      });
+      const pushId = await pushIdOf(urlToken);
+      await retrieve(urlToken); // the last view: the grace period starts
+      // The grace period ends one second from now (by the database's clock).
+      await sql`update push set files_purge_after = now() + interval '1 second' where id = ${pushId}`.execute(
+        push.db,
+      );
+      const dueAt = Date.now() + 1000;
+      await sleep(500);
+      expect(await s3.listKeys(`files/${pushId}/`)).toHaveLength(1);
+      await waitFor(async () => (await s3.listKeys(`files/${pushId}/`)).length === 0, 5000);
+      // A tick is 250 ms; the bound leaves room for a loaded machine, not for a minute's sweep.
+      expect(Date.now() - dueAt).toBeLessThan(1500);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('a tick purges what is due with no job for it; the sweep deletes objects of uploads a crash left behind', async () => {
     const urlToken = await createFilePush([{ name: 'lost.txt', data: Buffer.from('lost') }]);
     const pushId = await pushIdOf(urlToken);
-    // Expired with its purge due, but no job (as if Redis lost it) …
+    // Expired with its purge due while no worker ran …
     await sql`update push set expired = true, expired_on = now(), payload_sealed = null, note_sealed = null,
               passphrase_hash = null, files_purge_after = now() where id = ${pushId}`.execute(push.db);
     // … and an object whose upload never committed (a crash after streaming).

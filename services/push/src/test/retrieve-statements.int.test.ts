@@ -76,7 +76,7 @@ beforeAll(async () => {
     files,
     fileGraceSeconds: 600,
     passphraseLimiter: createPassphraseLimiter(redis, { prefix, perPush: 100, perIp: 100 }),
-    events: { created() {}, viewed() {}, expired() {}, filesDue() {} },
+    events: { created() {}, viewed() {}, expired() {} },
     maxAuditEntries: 2000,
   });
 });

@@ -1,38 +1,41 @@
-import type { JobsOptions, QueueOptions } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
+import type { RedisOptions } from 'ioredis';
 import { withDeadline } from '@secret-push/runtime';
 
 /**
- * The queue contract shared by the API (producer) and the worker (consumer). Job data holds ids
- * only, never secrets. Job ids are unique per push, so a push has at most one pending expiry job
- * (BullMQ ignores a duplicate id silently, which is what re-scheduling wants). BullMQ 5 refuses
- * ids that look like integers and ids with `:` (unless in its legacy three-part form), so the
- * separator is `-` (`expire-<push id>`, `purge-<push id>`), not `:` (`expire:<id>`).
+ * The worker's queue. It holds no job per push: one job scheduler (`tick`, a repeatable job every
+ * PUSH_WORKER_TICK_MS) makes one worker at a time run the tick, which finds in PostgreSQL whatever
+ * is due (expiries, file purges). Nothing in it is needed to keep a promise: if Redis loses it, the
+ * workers tick on local timers and re-create the scheduler (worker/tick-keeper.ts). Only the worker
+ * uses it; the API queues nothing.
  */
 export const EXPIRY_QUEUE = 'push-expiry';
 
-export interface ExpireJobData {
-  pushId: string;
-}
+export const TICK_SCHEDULER_ID = 'tick';
 
-export type ExpiryJobName = 'expire' | 'purge' | 'sweep';
+/** Jobs carry no data: a tick finds its work in the database. */
+export type TickJobData = Record<string, never>;
 
-export const expireJobId = (pushId: string) => `expire-${pushId}`;
-/** The purge of a file push's stored files, at `files_purge_after`. */
-export const purgeJobId = (pushId: string) => `purge-${pushId}`;
-export const SWEEP_SCHEDULER_ID = 'sweep';
+export type ExpiryJobName = 'tick';
 
-export const EXPIRE_JOB_OPTIONS: JobsOptions = {
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: true,
-  removeOnFail: 1000,
-};
+/** A failed tick is not retried (the next one comes within an interval); a few are kept to read. */
+export const TICK_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: 100 };
 
-/** BullMQ connection options from a redis:// URL (BullMQ opens its own connections). */
-export function bullConnection(
-  redisUrl: string,
-  role: 'producer' | 'worker',
-): NonNullable<QueueOptions['connection']> {
+/** The events stream of the queue is capped low: nobody listens to it. */
+export const QUEUE_EVENTS_MAX_LEN = 1000;
+
+/**
+ * What earlier versions queued (`expire` and `purge` per push, the `sweep` scheduler's jobs). A
+ * worker completes those it still finds as no-ops, and removes the `sweep` scheduler once.
+ */
+export const LEGACY_JOB_NAMES: readonly string[] = ['expire', 'purge', 'sweep'];
+export const LEGACY_SCHEDULER_ID = 'sweep';
+
+/**
+ * BullMQ connection options from a redis:// URL. No per-command deadline and no retry limit:
+ * BullMQ's blocking commands wait on purpose; our own calls add their deadlines (withDeadline).
+ */
+export function bullConnection(redisUrl: string): RedisOptions {
   const u = new URL(redisUrl);
   return {
     host: u.hostname,
@@ -41,10 +44,7 @@ export function bullConnection(
     password: u.password ? decodeURIComponent(u.password) : undefined,
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
     tls: u.protocol === 'rediss:' ? {} : undefined,
-    // Producers fail fast (a create never waits for Redis; the sweep catches up); workers wait.
-    ...(role === 'producer'
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }
-      : { maxRetriesPerRequest: null }),
+    maxRetriesPerRequest: null,
   };
 }
 
@@ -52,7 +52,7 @@ export function bullConnection(
 export const bullPrefix = (redisPrefix: string) => `${redisPrefix}bull`;
 
 /**
- * Closes a BullMQ Queue or Worker gracefully (a worker first lets its running jobs finish). If
+ * Closes a BullMQ Queue or Worker gracefully (a worker first lets its running job finish). If
  * Redis is unreachable, BullMQ's close() rejects or never settles, and its disconnect() waits for
  * a ready client, so neither is awaited past `timeoutMs`: disconnect() is started and the caller
  * moves on (a shared connection is then disconnected by its owner).

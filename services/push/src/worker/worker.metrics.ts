@@ -1,9 +1,14 @@
-import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { createMetricsRegistry } from '@secret-push/runtime';
+import { createMetricsRegistry, withDeadline } from '@secret-push/runtime';
 
-/** Prometheus metrics of the expiry worker. */
-export function createWorkerMetrics(queue: Queue) {
+/** `push_expiry_due` counts at most this many (one bounded walk of the partial index per scrape). */
+export const DUE_COUNT_LIMIT = 1_000_000;
+
+/**
+ * Prometheus metrics of the expiry worker. `countDue`: the active pushes past their window, by the
+ * database (collected at each scrape, within 2 s; the last value stays if it fails).
+ */
+export function createWorkerMetrics(deps: { countDue: (limit: number) => Promise<number> }) {
   const registry = createMetricsRegistry();
   return {
     registry,
@@ -15,20 +20,39 @@ export function createWorkerMetrics(queue: Queue) {
     }),
     jobs: new Counter({
       name: 'push_worker_jobs_total',
-      help: 'Jobs finished, by name and outcome',
+      help: 'Queue jobs finished, by name and outcome',
       labelNames: ['name', 'outcome'],
       registers: [registry],
     }),
-    queueDepth: new Gauge({
-      name: 'push_expiry_queue_jobs',
-      help: 'Jobs in the expiry queue, by state',
-      labelNames: ['state'],
+    ticks: new Counter({
+      name: 'push_worker_ticks_total',
+      help: 'Ticks run by this process, by trigger (queue: the job scheduler; local: its own timer, while the queue does not tick)',
+      labelNames: ['trigger'],
+      registers: [registry],
+    }),
+    schedulerRepairs: new Counter({
+      name: 'push_worker_scheduler_repairs_total',
+      help: 'Times this process (re)created the tick job scheduler, by reason (created, missing, stalled, interval)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    filesPurged: new Counter({
+      name: 'push_files_purged_total',
+      help: 'File pushes whose stored files this process purged',
+      registers: [registry],
+    }),
+    purgeFailures: new Counter({
+      name: 'push_files_purge_failures_total',
+      help: 'Purges that failed (the object store down?); retried with backoff',
+      registers: [registry],
+    }),
+    due: new Gauge({
+      name: 'push_expiry_due',
+      help: 'Active pushes whose window has passed (what the next ticks expire); near 0 when the worker keeps up',
       registers: [registry],
       async collect() {
-        const counts = await queue
-          .getJobCounts('waiting', 'delayed', 'active', 'failed')
-          .catch(() => undefined);
-        for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
+        const n = await withDeadline(deps.countDue(DUE_COUNT_LIMIT), 2000, 'database').catch(() => undefined);
+        if (n !== undefined) this.set(n);
       },
     }),
   };

@@ -1,0 +1,167 @@
+import { EventEmitter } from 'node:events';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createLogger } from '@secret-push/logger';
+import type { TickReport } from './expiry-ticker';
+import { type ExpiryJobName, LEGACY_SCHEDULER_ID, TICK_SCHEDULER_ID, type TickJobData } from './queues';
+import { type SchedulerRepair, keepTicking } from './tick-keeper';
+
+// The keeper's decisions against a scripted queue and connection, with short intervals (20 ms
+// ticks, a 50 ms watchdog): when to upsert the scheduler, when to tick locally. (Against a real
+// Redis: test/worker.int.test.ts.)
+
+const silent = createLogger({ name: 'test', level: 'silent' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A scheduler as the fake queue holds it: `next` fixed (stalled, frozen) or moving with the clock. */
+type FakeScheduler = { every: number; next?: number } | undefined;
+
+function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
+  const redis = Object.assign(new EventEmitter(), {
+    status: initial.status,
+    hset: jest.fn(() => Promise.resolve(1)),
+  });
+  let scheduler: FakeScheduler = initial.scheduler;
+  const upserts: { every: number }[] = [];
+  const removed: string[] = [];
+  const queue = {
+    keys: { meta: 'meta' },
+    metaValues: { 'opts.maxLenEvents': 1000 },
+    getJobScheduler: jest.fn((id: string) => {
+      expect(id).toBe(TICK_SCHEDULER_ID);
+      if (!scheduler) return Promise.resolve(undefined);
+      const next = scheduler.next ?? Math.ceil((Date.now() + 1) / scheduler.every) * scheduler.every;
+      return Promise.resolve({ every: scheduler.every, next });
+    }),
+    upsertJobScheduler: jest.fn((id: string, repeat: { every: number }) => {
+      expect(id).toBe(TICK_SCHEDULER_ID);
+      upserts.push(repeat);
+      scheduler = { every: repeat.every };
+      return Promise.resolve();
+    }),
+    removeJobScheduler: jest.fn((id: string) => {
+      removed.push(id);
+      return Promise.resolve(true);
+    }),
+  };
+  const ticks = { count: 0 };
+  const repairs: SchedulerRepair[] = [];
+  let busy = false;
+  const keeper = keepTicking({
+    queue: queue as unknown as Queue<TickJobData, string, ExpiryJobName>,
+    redis: redis as unknown as Redis,
+    intervalMs: 20,
+    watchdogMs: 50,
+    tick: (): Promise<TickReport> => {
+      ticks.count++;
+      return Promise.resolve({ expired: 0 });
+    },
+    busy: () => busy,
+    onRepair: (r) => repairs.push(r),
+    logger: silent,
+  });
+  return {
+    redis,
+    queue,
+    keeper,
+    ticks,
+    repairs,
+    upserts,
+    removed,
+    setScheduler: (s: FakeScheduler) => (scheduler = s),
+    setBusy: (b: boolean) => (busy = b),
+  };
+}
+
+describe('tick keeper', () => {
+  it('creates the scheduler at start, removes the legacy sweep scheduler, and does not tick locally while the queue ticks', async () => {
+    const f = fakes({ status: 'ready' });
+    try {
+      const seen = setInterval(() => f.keeper.queueTickSeen(), 10);
+      await sleep(200);
+      clearInterval(seen);
+      expect(f.repairs).toEqual(['created']);
+      expect(f.upserts).toEqual([{ every: 20 }]);
+      expect(f.removed).toEqual([LEGACY_SCHEDULER_ID]);
+      expect(f.ticks.count).toBe(0);
+      expect(f.keeper.ticksLocally()).toBe(false);
+    } finally {
+      f.keeper.close();
+    }
+  });
+
+  it('ticks locally every interval while the connection is not ready, and checks the scheduler as soon as it is', async () => {
+    const f = fakes({ status: 'reconnecting' });
+    try {
+      await sleep(150);
+      expect(f.ticks.count).toBeGreaterThanOrEqual(4);
+      expect(f.keeper.ticksLocally()).toBe(true);
+      expect(f.queue.getJobScheduler).not.toHaveBeenCalled();
+
+      f.redis.status = 'ready';
+      f.redis.emit('ready');
+      await sleep(5);
+      expect(f.repairs).toEqual(['created']);
+      const seen = setInterval(() => f.keeper.queueTickSeen(), 10);
+      await sleep(60);
+      const after = f.ticks.count;
+      await sleep(100);
+      clearInterval(seen);
+      expect(f.ticks.count).toBe(after);
+      expect(f.keeper.ticksLocally()).toBe(false);
+    } finally {
+      f.keeper.close();
+    }
+  });
+
+  it('re-creates a scheduler that went missing (and the queue settings with it), and one set to another interval', async () => {
+    const f = fakes({ status: 'ready', scheduler: { every: 20 } });
+    try {
+      await sleep(20);
+      expect(f.repairs).toEqual([]);
+      f.setScheduler(undefined);
+      await sleep(80);
+      expect(f.repairs).toEqual(['missing']);
+      expect(f.redis.hset).toHaveBeenCalledWith('meta', { 'opts.maxLenEvents': 1000 });
+      f.setScheduler({ every: 1000 });
+      await sleep(80);
+      expect(f.repairs).toEqual(['missing', 'interval']);
+    } finally {
+      f.keeper.close();
+    }
+  });
+
+  it('re-creates a stalled scheduler (its next job long overdue) unless this process is busy with a tick', async () => {
+    const f = fakes({ status: 'ready', scheduler: { every: 20, next: Date.now() - 10_000 } });
+    f.setBusy(true);
+    try {
+      await sleep(120);
+      expect(f.repairs).toEqual([]);
+      expect(f.ticks.count).toBe(0); // busy: no local tick either
+      f.setBusy(false);
+      await sleep(80);
+      expect(f.repairs).toContain('stalled');
+    } finally {
+      f.keeper.close();
+    }
+  });
+
+  it("ticks locally when the queue's ticks stop arriving with the connection still up (Redis frozen)", async () => {
+    const f = fakes({ status: 'ready', scheduler: { every: 20, next: Date.now() + 60_000 } });
+    try {
+      // No tick seen and the scheduler's next job never moves: stale after 50 + 2 × 20 ms.
+      await sleep(250);
+      expect(f.keeper.ticksLocally()).toBe(true);
+      expect(f.ticks.count).toBeGreaterThan(0);
+    } finally {
+      f.keeper.close();
+    }
+  });
+
+  it('stops everything on close()', async () => {
+    const f = fakes({ status: 'reconnecting' });
+    f.keeper.close();
+    await sleep(80);
+    expect(f.ticks.count).toBe(0);
+  });
+});
