@@ -323,6 +323,32 @@ describe('isConnectionError', () => {
     }
   });
 
+  it('is true for a transaction whose connection dies inside it (its rollback cannot be sent)', async () => {
+    const db = createKysely({ url: SERVER_URL });
+    const killer = new pg.Client({ connectionString: SERVER_URL });
+    await killer.connect();
+    try {
+      const err = await db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx);
+          await killer.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+          // The client sees its socket end first: what it is then asked to send fails at once.
+          await new Promise((r) => setTimeout(r, 200));
+          await sql`SELECT 1`.execute(trx);
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(err).toBeDefined();
+      expect(isConnectionError(err)).toBe(true);
+    } finally {
+      await killer.end();
+      await db.destroy();
+    }
+  });
+
   it('is true, and fails within connectTimeoutMs, when the server accepts but never answers', async () => {
     const sockets = new Set<import('node:net').Socket>();
     const silent: Server = createServer((s) => sockets.add(s));

@@ -22,6 +22,8 @@ export function isQueryTimeout(err: unknown): boolean {
  * True when the error means the database cannot be reached or did not answer in time (as opposed
  * to a bad query): the caller answers 503, not 500. A statement stopped by `statement_timeout` or
  * by our `query_timeout` counts: both mean an overloaded or frozen database, not a bug.
+ * So does "… is not queryable", pg's answer to a statement sent on a connection that already failed
+ * (e.g. the rollback of a transaction whose connection died inside it).
  * Duck-typed: errors from Node's core may come from another realm.
  */
 export function isConnectionError(err: unknown): boolean {
@@ -31,7 +33,7 @@ export function isConnectionError(err: unknown): boolean {
   if (Array.isArray(errors) && errors.some(isConnectionError)) return true;
   return (
     typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Query read timeout/i.test(
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Query read timeout|is not queryable/i.test(
       message,
     )
   );
