@@ -29,10 +29,15 @@ function profileFlags(script: string): string[] {
 }
 
 /**
- * `BENCH_PUSH_NODE_FLAGS="--max-semi-space-size=1"`: Node/V8 flags for the push API process only
- * (tuning experiments); the results' descriptions name them.
+ * Node/V8 flags for the push API process only; the results' descriptions name them. By default the
+ * heap limit its pods run with (NODE_OPTIONS in k8s/base/push/deployment.yaml and
+ * docker-compose.yml: 75% of the 512 MiB memory limit), so that its peak RSS is the one a pod
+ * would see (without it V8 lets the heap grow towards its own default, gigabytes on this machine).
+ * `BENCH_PUSH_NODE_FLAGS="…"` replaces them (tuning experiments; empty: none).
  */
-export const PUSH_NODE_FLAGS = (process.env.BENCH_PUSH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+export const PUSH_NODE_FLAGS = (process.env.BENCH_PUSH_NODE_FLAGS ?? '--max-old-space-size=384')
+  .split(' ')
+  .filter(Boolean);
 const pushNodeFlags = (script: string) => (script.includes('main-api') ? PUSH_NODE_FLAGS : []);
 export const PUSH_FLAGS_NOTE =
   PUSH_NODE_FLAGS.length > 0 ? ` The push API ran with \`node ${PUSH_NODE_FLAGS.join(' ')}\`.` : '';
