@@ -1,6 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { DependencyDown } from '../domain/errors';
 import type { ObjectStore } from '../domain/ports';
 import { createS3ObjectStore } from './object-store';
@@ -86,6 +86,30 @@ describe('createS3ObjectStore deadlines', () => {
     };
     await expect(store(2000).check()).resolves.toBeUndefined();
     expect(calls).toBe(2);
+  });
+
+  it('never aborts the request that stores the object: abort() waits for it, so a deletion after it is final', async () => {
+    let answered = false;
+    let received!: () => void;
+    const putReceived = new Promise<void>((r) => (received = r));
+    handler = (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received();
+        // The store has the whole body and commits it, however the client feels about it.
+        setTimeout(() => {
+          answered = true;
+          res.writeHead(200, { ETag: '"e"' }).end();
+        }, 300);
+      });
+    };
+    const upload = store(2000).upload('k', Readable.from([Buffer.from('secret bytes')]));
+    await putReceived;
+    await upload.abort();
+    // Before, abort() cut the PUT at once and the store committed the object after the caller had
+    // already deleted it (seen with s3rver: an object left with no upload intent to sweep it).
+    expect(answered).toBe(true);
+    await expect(upload.done).resolves.toBeUndefined();
   });
 
   it('never cuts a download that makes progress, however much longer than the request deadline it takes', async () => {

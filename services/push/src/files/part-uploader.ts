@@ -47,6 +47,13 @@ export function uploadInParts(
   const cancel = new AbortController();
   const send = { abortSignal: cancel.signal };
   let uploadId: string | undefined;
+  /**
+   * The request that makes the object exist (the single PUT, or CompleteMultipartUpload) has been
+   * sent. It is never aborted: a store that has the whole body may still commit the object after
+   * the client gave up on the request, and the caller's deletion, coming first, would then leave it
+   * behind. `abort()` waits for it instead; the caller deletes what it stored.
+   */
+  let committing = false;
 
   const run = async () => {
     const spare: Buffer[] = [];
@@ -112,6 +119,8 @@ export function uploadInParts(
         }
       }
       if (partNumber === 0) {
+        if (cancel.signal.aborted) throw new Error('upload aborted');
+        committing = true;
         await client.send(
           new PutObjectCommand({
             Bucket,
@@ -119,13 +128,14 @@ export function uploadInParts(
             ContentType: options.ContentType,
             Body: current?.subarray(0, filled) ?? Buffer.alloc(0),
           }),
-          send,
         );
         return;
       }
       if (filled > 0) await sendPart();
       await Promise.all(inFlight);
       parts.sort((a, b) => a.PartNumber! - b.PartNumber!);
+      if (cancel.signal.aborted) throw new Error('upload aborted');
+      committing = true;
       await client.send(
         new CompleteMultipartUploadCommand({
           Bucket,
@@ -133,7 +143,6 @@ export function uploadInParts(
           UploadId: uploadId,
           MultipartUpload: { Parts: parts },
         }),
-        send,
       );
     } catch (err) {
       cancel.abort();
@@ -151,8 +160,9 @@ export function uploadInParts(
   const done = run();
   return {
     done,
+    /** Stops the upload; resolves once nothing of it is in flight (see `committing`). */
     async abort() {
-      cancel.abort();
+      if (!committing) cancel.abort();
       await done.catch(() => {});
     },
   };
