@@ -135,4 +135,36 @@ describe('createHttpServer', () => {
     socket.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
     expect((await closed).received).toMatch(/^HTTP\/1\.1 431/);
   });
+
+  it('lets a client that is still sending its body read the refusal (no reset before it)', async () => {
+    // Found by the hostile-input suite: oversized headers and a large body got ECONNRESET, not
+    // the 431: a socket destroyed with unread data is reset, and the reset discards the answer.
+    const big = createHttpServer((_req, res) => res.end(), { ...limits, maxHeaderBytes: 16 * 1024 });
+    big.listen(0, '127.0.0.1');
+    const bigPort = Number(new URL(await listening(big, '127.0.0.1')).port);
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: bigPort,
+          method: 'POST',
+          path: `/?x=${'y'.repeat(12_000)}`,
+          headers: { 'user-agent': 'a'.repeat(5000), 'content-length': String(600_000) },
+          agent: false,
+        },
+        (res) => {
+          // The whole answer, as a client reads it: an answer without a length ends at the close,
+          // and a reset there loses it.
+          res.on('error', (err: NodeJS.ErrnoException) => resolve(`${res.statusCode} then ${err.code}`));
+          res.on('end', () => resolve(String(res.statusCode)));
+          res.resume();
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      req.end(Buffer.alloc(600_000, 'x'));
+    });
+    big.closeAllConnections();
+    await closeHttpServer(big);
+    expect(outcome).toBe('431');
+  });
 });

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { type RequestListener, type Server, createServer } from 'node:http';
+import { type RequestListener, STATUS_CODES, type Server, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -68,7 +69,34 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Without a 'timeout' listener, Node destroys the idle socket.
   server.setTimeout(limits.idleTimeoutMs);
+  server.on('clientError', refuseAndLinger);
   return server;
+}
+
+/** How long a refused connection keeps reading (and dropping) what its client still sends. */
+const LINGER_MS = 2000;
+
+/**
+ * A request Node refuses before any handler sees it (headers too large: 431; not complete in time:
+ * 408; not HTTP: 400). Node's own answer destroys the socket at once, and a socket closed with
+ * unread data is reset: a client still sending its body then gets ECONNRESET instead of the
+ * answer (seen with oversized headers and a 600 KB body). Here the answer is sent and the write
+ * side closed, and what the client still sends is read and dropped until it closes too, for
+ * LINGER_MS at most.
+ */
+function refuseAndLinger(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.on('data', () => {});
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** Waits until `server` listens; returns its base URL (with the real port when 0 was asked). */
