@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'method_not_allowed',
   'validation_failed',
+  'idempotency_key_reused',
   'rate_limited',
   'dependency_unavailable',
   'internal_error',

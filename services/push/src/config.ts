@@ -163,6 +163,8 @@ const schema = z.object({
   PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: envInt(1, 1000).default(5),
   PUSH_PASSPHRASE_ATTEMPTS_PER_IP: envInt(1, 100_000).default(30),
   PUSH_MAX_AUDIT_ENTRIES: envInt(10, 1_000_000).default(2000),
+  // How long a create's Idempotency-Key is remembered: 1 minute to 7 days, 24 hours by default.
+  PUSH_IDEMPOTENCY_TTL_SECONDS: envInt(60, 7 * 86_400).default(86_400),
 });
 
 type Vars = z.infer<typeof schema>;
@@ -275,6 +277,7 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         deletableByViewerDefault: v.PUSH_DELETABLE_BY_VIEWER_DEFAULT,
         maxAuditEntries: v.PUSH_MAX_AUDIT_ENTRIES,
       },
+      idempotency: { ttlSeconds: v.PUSH_IDEMPOTENCY_TTL_SECONDS },
       files: {
         maxCount: v.PUSH_FILES_MAX_COUNT,
         maxFileBytes: v.PUSH_FILES_MAX_FILE_BYTES,

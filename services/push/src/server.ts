@@ -94,6 +94,7 @@ export async function startPushServer(
     }),
     events,
     maxAuditEntries: config.limits.maxAuditEntries,
+    idempotencyTtlSeconds: config.idempotency.ttlSeconds,
   });
   const verifier = createIntrospectionVerifier({
     ...config.auth,

@@ -63,7 +63,8 @@ export type DomainError =
   | DependencyDown
   | UploadIntentLost
   | MissingScope
-  | ViewNotDelivered;
+  | ViewNotDelivered
+  | IdempotencyKeyReused;
 
 /**
  * A file push's create took so long that the sweep of crash leftovers deleted its uploaded objects
@@ -71,4 +72,9 @@ export type DomainError =
  */
 export class UploadIntentLost extends Error {
   override readonly name = 'UploadIntentLost';
+}
+
+/** A create's Idempotency-Key was already used, within its lifetime, with another request. */
+export class IdempotencyKeyReused extends Error {
+  override readonly name = 'IdempotencyKeyReused';
 }

@@ -33,6 +33,8 @@ export interface StoredUpload {
   contentType: string;
   size: number;
   key: Buffer;
+  /** SHA-256 of the file's bytes, taken while streaming when the create has an Idempotency-Key. */
+  sha256?: Buffer;
 }
 
 export interface OpenedDownload {

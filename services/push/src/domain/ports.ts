@@ -108,9 +108,37 @@ export interface VisitRequest {
   maxAuditEntries: number;
 }
 
+/** A create's Idempotency-Key as stored: only hashes (domain/idempotency.ts). */
+export interface IdempotencyRecord {
+  scope: string;
+  keyHash: Buffer;
+  requestHash: Buffer;
+  /** A key older than this is forgotten: the next create with it makes a new push. */
+  ttlSeconds: number;
+}
+
+/**
+ * What a keyed insert did: `created` the push (its key committed with it), or found the key taken
+ * by a create that committed (`existing`: that create's fingerprint and its push as it is now).
+ */
+export type KeyedInsert =
+  | { outcome: 'created'; snapshot: PushSnapshot }
+  | { outcome: 'existing'; requestHash: Buffer; push: StoredPush | undefined };
+
 /** The pushes and their audit log (storage/push.repository.ts). */
 export interface PushStore {
   insert(record: NewPushRecord, ctx: AuditContext, files?: NewFileRecord[]): Promise<PushSnapshot>;
+  /**
+   * `insert` under an Idempotency-Key, in one transaction with the key's row. A create that holds
+   * the same key and has not committed yet is waited for: if it commits, its push is returned
+   * (`existing`) and nothing is inserted; if it fails, this one goes ahead.
+   */
+  insertOnce(
+    record: NewPushRecord,
+    ctx: AuditContext,
+    key: IdempotencyRecord,
+    files?: NewFileRecord[],
+  ): Promise<KeyedInsert>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredPush | undefined>;
   /**
    * Claim a view, or explain and audit the refusal; undefined for an unknown token. One statement,

@@ -4,6 +4,7 @@ import { hashPassphrase, verifyPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
 import type { Caller } from './create-policy';
 import {
+  IdempotencyKeyReused,
   MissingScope,
   NotDeletable,
   NotOwner,
@@ -13,7 +14,13 @@ import {
 } from './errors';
 import { createExpiry } from './expiry';
 import type { FileService, StoredUpload } from './file-service';
-import type { AttemptLimiter, FileLink, PushStore, StoredPush, Visit } from './ports';
+import {
+  IDEMPOTENCY_TTL_SECONDS,
+  idempotencyKeyHash,
+  isSameRequest,
+  requestFingerprint,
+} from './idempotency';
+import type { AttemptLimiter, FileLink, NewPushRecord, PushStore, StoredPush, Visit } from './ports';
 import type { AuditContext, AuditEntry, NewPush, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import { canView, isPastWindow } from './view-policy';
@@ -28,6 +35,14 @@ export interface PushServiceDeps {
   files?: FileService;
   /** After the last view of a file push, its files stay downloadable this long. */
   fileGraceSeconds: number;
+  /** How long a create's Idempotency-Key is remembered (PUSH_IDEMPOTENCY_TTL_SECONDS; 24 hours by default). */
+  idempotencyTtlSeconds?: number;
+}
+
+/** A create's Idempotency-Key and whose it is (domain/idempotency.ts `idempotencyScope`). */
+export interface CreateKey {
+  scope: string;
+  key: string;
 }
 
 /** A create's uploaded files, stored under `pushId` before the push row exists. */
@@ -44,6 +59,11 @@ export interface OwnedPush {
   snapshot: PushSnapshot;
   urlToken: string;
   note: string | null;
+}
+
+/** A create's answer; `replayed`: the push an earlier create with the same Idempotency-Key made. */
+export interface CreatedPush extends OwnedPush {
+  replayed: boolean;
 }
 
 /** A new push's id; a multipart create takes one before its files are stored under it. */
@@ -156,41 +176,73 @@ export function createPushService(deps: PushServiceDeps) {
   }
 
   return {
+    /**
+     * Creates a push. With an Idempotency-Key, the key is stored with the push in one transaction;
+     * if a create with the same key committed first (within the key's lifetime), nothing is created:
+     * the same request gets that create's push as it is now (`replayed`; expired or deleted since
+     * included), another request is refused (IdempotencyKeyReused).
+     */
     async create(
       input: NewPush,
       owner: string | null,
       ctx: AuditContext,
       prepared?: PreparedFiles,
-    ): Promise<OwnedPush> {
+      idempotency?: CreateKey,
+    ): Promise<CreatedPush> {
       const id = prepared?.pushId ?? newPushId();
       const urlToken = generateUrlToken();
       const keyId = keyRing.activeKeyId;
       const seal = (v: string | null, field: 'payload' | 'note') =>
         v === null ? null : keyRing.seal(v, aad(id, field), keyId);
       const uploads = prepared?.uploads ?? [];
-      const snapshot = await store.insert(
-        {
-          id,
-          tokenHash: hashUrlToken(urlToken),
-          tokenSealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
-          keyId,
-          kind: input.kind,
-          owner,
-          name: input.name,
-          payloadSealed: seal(input.payload, 'payload'),
-          noteSealed: seal(input.note, 'note'),
-          passphraseHash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
-          expireAfterDays: input.expireAfterDays,
-          expireAfterViews: input.expireAfterViews,
-          ttlSeconds: input.ttlSeconds,
-          deletableByViewer: input.deletableByViewer,
-          retrievalStep: input.retrievalStep,
-        },
+      const record: NewPushRecord = {
+        id,
+        tokenHash: hashUrlToken(urlToken),
+        tokenSealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
+        keyId,
+        kind: input.kind,
+        owner,
+        name: input.name,
+        payloadSealed: seal(input.payload, 'payload'),
+        noteSealed: seal(input.note, 'note'),
+        passphraseHash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
+        expireAfterDays: input.expireAfterDays,
+        expireAfterViews: input.expireAfterViews,
+        ttlSeconds: input.ttlSeconds,
+        deletableByViewer: input.deletableByViewer,
+        retrievalStep: input.retrievalStep,
+      };
+      const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
+      if (!idempotency) {
+        const snapshot = await store.insert(record, ctx, files);
+        await events.created(snapshot.push);
+        return { snapshot, urlToken, note: input.note, replayed: false };
+      }
+      const requestHash = requestFingerprint(idempotency.key, input, uploads);
+      const inserted = await store.insertOnce(
+        record,
         ctx,
-        uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined,
+        {
+          scope: idempotency.scope,
+          keyHash: idempotencyKeyHash(idempotency.key),
+          requestHash,
+          ttlSeconds: deps.idempotencyTtlSeconds ?? IDEMPOTENCY_TTL_SECONDS,
+        },
+        files,
       );
-      await events.created(snapshot.push);
-      return { snapshot, urlToken, note: input.note };
+      if (inserted.outcome === 'created') {
+        await events.created(inserted.snapshot.push);
+        return { snapshot: inserted.snapshot, urlToken, note: input.note, replayed: false };
+      }
+      if (!isSameRequest(inserted.requestHash, requestHash)) throw new IdempotencyKeyReused();
+      if (!inserted.push) throw new PushNotFound();
+      const { push, now, secrets } = inserted.push;
+      return {
+        snapshot: { push, now },
+        urlToken: open(push.id, secrets.keyId, 'url_token', secrets.tokenSealed)!,
+        note: open(push.id, secrets.keyId, 'note', secrets.noteSealed),
+        replayed: true,
+      };
     },
 
     /**

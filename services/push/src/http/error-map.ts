@@ -3,6 +3,7 @@ import { isConnectionError } from '@secret-push/db-kit';
 import type { CreateDecision } from '../domain/create-policy';
 import {
   DependencyDown,
+  IdempotencyKeyReused,
   MissingScope,
   NotDeletable,
   NotOwner,
@@ -28,6 +29,7 @@ const DOMAIN_ERRORS = [
   DependencyDown,
   UploadIntentLost,
   ViewNotDelivered,
+  IdempotencyKeyReused,
 ];
 
 const isDomainError = (err: unknown): err is DomainError => DOMAIN_ERRORS.some((cls) => err instanceof cls);
@@ -78,6 +80,12 @@ function fromDomain(err: DomainError): HttpError {
         {
           headers: { 'Retry-After': '1' },
         },
+      );
+    case 'IdempotencyKeyReused':
+      return new HttpError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request. Use a new key for a new push.',
       );
   }
 }

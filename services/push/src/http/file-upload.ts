@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
@@ -143,6 +144,8 @@ function encryptingStorage(
       let failure: Error | undefined;
       let size = 0;
       const part = state.parts++;
+      // A create that may be retried (Idempotency-Key) is matched on its files' bytes too.
+      const digest = req.headers['idempotency-key'] === undefined ? undefined : createHash('sha256');
       // The answer waits for this file's cleanup: a refused create has left nothing when it is sent.
       let settled!: () => void;
       state.settling.push(new Promise<void>((resolve) => (settled = resolve)));
@@ -174,6 +177,7 @@ function encryptingStorage(
                 );
                 return;
               }
+              digest?.update(chunk);
               done(null, chunk);
             },
           });
@@ -201,6 +205,7 @@ function encryptingStorage(
                 contentType: safeContentType(file.mimetype),
                 size,
                 key: prepared.key,
+                ...(digest ? { sha256: digest.digest() } : {}),
               });
               finish(null, { path: prepared.objectKey, size });
               return Promise.resolve();

@@ -10,7 +10,8 @@ import { HttpError } from '@secret-push/http-kit';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import type { FileService } from '../domain/file-service';
 import { type NewPush, PAGE_SIZE } from '../domain/push';
-import type { OwnedPush, PushService, RetrieveResult } from '../domain/push-service';
+import { idempotencyScope, isValidIdempotencyKey } from '../domain/idempotency';
+import type { CreatedPush, PushService, RetrieveResult } from '../domain/push-service';
 import { auditContext } from './audit-context';
 import { principalOf, requireScope, tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
@@ -127,6 +128,22 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   const router = Router();
 
   // ---- POST /pushes
+  /** An Idempotency-Key header, when sent, is 1–255 visible ASCII characters (checked before the body is read). */
+  const idempotencyKeyOf: RequestHandler = (req, res, next) => {
+    const key = req.headers['idempotency-key'];
+    if (key === undefined) return next();
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+      return next(
+        new HttpError(
+          400,
+          'bad_request',
+          'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces).',
+        ),
+      );
+    }
+    res.locals.idempotencyKey = key;
+    next();
+  };
   /** A token must carry pushes:write; anonymous callers are judged once the kind is known. */
   const mayCreateAsCaller: RequestHandler = (req, _res, next) => {
     const decision = mayCreate(principalOf(req), undefined, features);
@@ -148,16 +165,27 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   };
   const createPush: RequestHandler = async (req, res, next) => {
     const owner = principalOf(req)?.id ?? null;
+    const key = res.locals.idempotencyKey as string | undefined;
     res.locals.created = await pushes.create(
       res.locals.input as NewPush,
       owner,
       auditContext(req),
       uploadsOf(req),
+      // Scoped as the rate limiter counts callers: the principal, or the client IP when anonymous.
+      key === undefined ? undefined : { scope: idempotencyScope(owner, req.ip ?? null), key },
     );
     next();
   };
+  /** A replay made no push: the files this request stored are deleted before it is answered. */
+  const discardReplayedUploads: RequestHandler = async (req, res, next) => {
+    const { replayed } = res.locals.created as CreatedPush;
+    const keys = uploadsOf(req)?.uploads.map((u) => u.objectKey) ?? [];
+    if (replayed && deps.files && keys.length > 0) await discardStored(deps.files.service, keys, undefined);
+    next();
+  };
   const presentCreated: RequestHandler = (_req, res) => {
-    const { snapshot, urlToken: token, note } = res.locals.created as OwnedPush;
+    const { snapshot, urlToken: token, note, replayed } = res.locals.created as CreatedPush;
+    if (replayed) res.set('Idempotent-Replayed', 'true');
     res.status(201).json(presentOwnedPush(snapshot, token, note, publicUrl));
   };
   /** Whatever failed after files were stored, they are deleted (the push was not created). */
@@ -172,10 +200,12 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     deps.files ? acceptFormJsonOrMultipart : acceptFormOrJson,
     deps.rateLimits.create,
     mayCreateAsCaller,
+    idempotencyKeyOf,
     ...readCreateBody,
     parseInput,
     mayCreateThis,
     createPush,
+    discardReplayedUploads,
     presentCreated,
     discardUploads,
   );

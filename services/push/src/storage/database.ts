@@ -1,6 +1,7 @@
 import type {
   AuditEntryTable,
   FileDownloadTable,
+  IdempotencyKeyTable,
   PushFileTable,
   PushTable,
   UploadIntentTable,
@@ -12,4 +13,5 @@ export interface PushDatabase {
   push_file: PushFileTable;
   upload_intent: UploadIntentTable;
   file_download: FileDownloadTable;
+  idempotency_key: IdempotencyKeyTable;
 }

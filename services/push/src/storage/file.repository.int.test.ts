@@ -34,7 +34,7 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
 });
 
 const ctx: AuditContext = { ip: '198.51.100.4', userAgent: 'file-repo-test', referrer: '' };

@@ -32,7 +32,7 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
 });
 
 const ctx: AuditContext = { ip: '192.0.2.7', userAgent: 'repo-test/1.0', referrer: 'https://example.test/' };
@@ -721,5 +721,91 @@ describe('insert with files', () => {
     expect(s.push.kind).toBe('file');
     expect((await files.listFiles(r.id)).map((f) => f.id)).toEqual(recs.map((f) => f.id));
     expect(await db.selectFrom('upload_intent').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('insertOnce (Idempotency-Key)', () => {
+  const key = (over: Partial<{ scope: string; requestHash: Buffer; ttlSeconds: number }> = {}) => ({
+    scope: 'client:a',
+    keyHash: Buffer.alloc(32, 7),
+    requestHash: Buffer.alloc(32, 1),
+    ttlSeconds: 86_400,
+    ...over,
+  });
+  const pushCount = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from push`.execute(db)).rows[0]!.n);
+
+  it('inserts the push and its key together; the same key then returns that push, as it is now', async () => {
+    const first = record();
+    const created = await store.insertOnce(first, ctx, key());
+    expect(created.outcome).toBe('created');
+    const again = await store.insertOnce(record(), ctx, key({ requestHash: Buffer.alloc(32, 2) }));
+    expect(again.outcome).toBe('existing');
+    if (again.outcome !== 'existing') return;
+    expect(again.requestHash.equals(Buffer.alloc(32, 1))).toBe(true);
+    expect(again.push?.push.id).toBe(first.id);
+    expect(again.push?.secrets.tokenSealed.equals(first.tokenSealed)).toBe(true);
+    expect(await pushCount()).toBe(1);
+    // Another scope, same key hash: a push of its own.
+    expect((await store.insertOnce(record(), ctx, key({ scope: 'ip:192.0.2.1' }))).outcome).toBe('created');
+  });
+
+  it('waits for a create in flight with the same key: its rollback lets this one create', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const keyInserted = new Promise<void>((r) => (inserted = r));
+    const other = record();
+    const inFlight = wide
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into idempotency_key (scope, key_hash, request_hash, push_id)
+                  values ('client:a', ${Buffer.alloc(32, 7)}, ${Buffer.alloc(32, 9)}, ${other.id})`.execute(
+          trx,
+        );
+        inserted();
+        await held;
+        throw new Error('the first create failed');
+      })
+      .catch(() => 'rolled back');
+    await keyInserted;
+    let settled = false;
+    const mine = record();
+    const waiting = wideStore.insertOnce(mine, ctx, key()).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(settled).toBe(false);
+    release();
+    expect(await inFlight).toBe('rolled back');
+    const outcome = await waiting;
+    expect(outcome.outcome).toBe('created');
+    expect(await pushCount()).toBe(1);
+  });
+
+  it('takes over a key older than its lifetime', async () => {
+    await store.insertOnce(record(), ctx, key());
+    await sql`update idempotency_key set created_at = now() - interval '2 days'`.execute(db);
+    const mine = record();
+    expect((await store.insertOnce(mine, ctx, key({ requestHash: Buffer.alloc(32, 3) }))).outcome).toBe(
+      'created',
+    );
+    const { rows } = await sql<{ push_id: string }>`select push_id from idempotency_key`.execute(db);
+    expect(rows).toEqual([{ push_id: mine.id }]);
+  });
+
+  it('purges a few expired keys of other scopes with each keyed create', async () => {
+    for (let i = 0; i < 12; i++) await store.insertOnce(record(), ctx, key({ scope: `client:${i}` }));
+    await sql`update idempotency_key set created_at = now() - interval '2 days'`.execute(db);
+    await store.insertOnce(record(), ctx, key({ scope: 'client:new' }));
+    const { rows } = await sql<{ n: string }>`select count(*) as n from idempotency_key`.execute(db);
+    expect(Number(rows[0]!.n)).toBe(12 - 10 + 1);
+  });
+
+  it('keeps no key when the push cannot be inserted', async () => {
+    const taken = record();
+    await store.insert(taken, ctx);
+    // The same push id again: the insert fails, and the key's row goes with it.
+    await expect(store.insertOnce(record({ id: taken.id }), ctx, key())).rejects.toThrow();
+    const { rows } = await sql<{ n: string }>`select count(*) as n from idempotency_key`.execute(db);
+    expect(Number(rows[0]!.n)).toBe(0);
   });
 });

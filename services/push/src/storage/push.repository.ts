@@ -10,6 +10,8 @@ import {
   type PushSnapshot,
 } from '../domain/push';
 import type {
+  IdempotencyRecord,
+  KeyedInsert,
   NewFileRecord,
   NewPushRecord,
   PushStore,
@@ -94,9 +96,37 @@ async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): Promise<
 }
 
 /**
- * The push, its files and its `creation` entry in one transaction, which also consumes the upload
- * intents: if the sweep has taken one (an upload that outlived the stale limit), nothing commits.
+ * A file push's rows, in the transaction of its push: the file rows, and the upload intents
+ * consumed. If the sweep has taken one (an upload that outlived the stale limit), nothing commits.
  */
+async function insertFiles(trx: Db, record: NewPushRecord, files: NewFileRecord[]): Promise<void> {
+  await trx
+    .insertInto('push_file')
+    .values(
+      files.map((f) => ({
+        id: f.id,
+        push_id: record.id,
+        position: f.position,
+        object_key: f.objectKey,
+        filename_sealed: f.filenameSealed,
+        content_type: f.contentType,
+        size: f.size,
+        key_sealed: f.keySealed,
+      })),
+    )
+    .execute();
+  const consumed = await trx
+    .deleteFrom('upload_intent')
+    .where(
+      'object_key',
+      'in',
+      files.map((f) => f.objectKey),
+    )
+    .executeTakeFirst();
+  if (Number(consumed.numDeletedRows) !== files.length) throw new UploadIntentLost();
+}
+
+/** The push, its files and its `creation` entry in one transaction (see insertFiles). */
 function insertPushWithFiles(
   db: Db,
   record: NewPushRecord,
@@ -105,31 +135,64 @@ function insertPushWithFiles(
 ): Promise<PushSnapshot> {
   return db.transaction().execute(async (trx) => {
     const created = await insertPush(trx, record, ctx);
-    await trx
-      .insertInto('push_file')
-      .values(
-        files.map((f) => ({
-          id: f.id,
-          push_id: record.id,
-          position: f.position,
-          object_key: f.objectKey,
-          filename_sealed: f.filenameSealed,
-          content_type: f.contentType,
-          size: f.size,
-          key_sealed: f.keySealed,
-        })),
-      )
-      .execute();
-    const consumed = await trx
-      .deleteFrom('upload_intent')
-      .where(
-        'object_key',
-        'in',
-        files.map((f) => f.objectKey),
-      )
-      .executeTakeFirst();
-    if (Number(consumed.numDeletedRows) !== files.length) throw new UploadIntentLost();
+    await insertFiles(trx, record, files);
     return created;
+  });
+}
+
+/** The key row a create waited for was purged before it could be read: the create tries again. */
+class KeyVanished extends Error {}
+
+/** Expired keys each keyed create deletes besides its own work, so the table holds about one lifetime of keys. */
+const KEY_PURGE_BATCH = 10;
+
+/**
+ * A create under an Idempotency-Key, in one transaction whose first statement takes the key: it
+ * inserts the key's row, or takes over a row older than the key's lifetime, and purges a few
+ * expired keys of any scope. A row of a create still in flight makes it wait (on the primary key)
+ * until that create commits or rolls back; a committed row that is still alive is not taken, and
+ * the next statement reads it with its push (then nothing was written, the transaction commits
+ * empty). The push's foreign key is checked at commit, so the key row can come first.
+ */
+function insertPushOnce(
+  db: Db,
+  record: NewPushRecord,
+  ctx: AuditContext,
+  key: IdempotencyRecord,
+  files: NewFileRecord[] | undefined,
+): Promise<KeyedInsert> {
+  const ttl = sql`make_interval(secs => ${key.ttlSeconds})`;
+  return db.transaction().execute(async (trx) => {
+    const taken = await sql<{ taken: number }>`
+      with purge as (
+        delete from idempotency_key where ctid in (
+          select ctid from idempotency_key
+          where created_at < now() - ${ttl} and not (scope = ${key.scope} and key_hash = ${key.keyHash})
+          order by created_at limit ${KEY_PURGE_BATCH} for update skip locked)
+      )
+      insert into idempotency_key as k (scope, key_hash, request_hash, push_id)
+      values (${key.scope}, ${key.keyHash}, ${key.requestHash}, ${record.id})
+      on conflict (scope, key_hash) do update
+        set request_hash = excluded.request_hash, push_id = excluded.push_id, created_at = now()
+        where k.created_at < now() - ${ttl}
+      returning 1 as taken`.execute(trx);
+    if (taken.rows.length === 0) {
+      const { rows } = await sql<RowWithNow & { idempotency_request_hash: Buffer }>`
+        select p.*, k.request_hash as idempotency_request_hash, now() as db_now
+        from idempotency_key k left join push p on p.id = k.push_id
+        where k.scope = ${key.scope} and k.key_hash = ${key.keyHash}`.execute(trx);
+      const row = rows[0];
+      // Purged as expired between the two statements (a key at the end of its lifetime): try again.
+      if (!row) throw new KeyVanished();
+      return {
+        outcome: 'existing',
+        requestHash: row.idempotency_request_hash,
+        push: (row.id as string | null) === null ? undefined : stored(row, row.db_now),
+      };
+    }
+    const created = await insertPush(trx, record, ctx);
+    if (files && files.length > 0) await insertFiles(trx, record, files);
+    return { outcome: 'created', snapshot: created };
   });
 }
 
@@ -468,6 +531,16 @@ export function createPushRepository(db: Db): PushStore {
   return {
     insert: (record, ctx, files) =>
       files && files.length > 0 ? insertPushWithFiles(db, record, ctx, files) : insertPush(db, record, ctx),
+
+    async insertOnce(record, ctx, key, files) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insertPushOnce(db, record, ctx, key, files);
+        } catch (err) {
+          if (!(err instanceof KeyVanished) || attempt >= 3) throw err;
+        }
+      }
+    },
 
     async findByTokenHash(tokenHash) {
       const { rows } =

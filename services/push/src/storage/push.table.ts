@@ -75,3 +75,12 @@ export type PushRow = Selectable<PushTable>;
 export type PushFileRow = Selectable<PushFileTable>;
 export type NewPushRow = Omit<Insertable<PushTable>, 'expires_at'>;
 export type AuditEntryRow = Selectable<AuditEntryTable>;
+
+/** A create's Idempotency-Key, only as hashes, with the push it made (see its migration). */
+export interface IdempotencyKeyTable {
+  scope: string;
+  key_hash: Buffer;
+  request_hash: Buffer;
+  push_id: string;
+  created_at: ColumnType<Date, never, never>;
+}

@@ -228,3 +228,43 @@ describe('a retrieve runs at most two SQL statements', () => {
     counts.push([name, run.statements.length]);
   });
 });
+
+describe('the statements of a create', () => {
+  const createCounted = async (key?: string, over: Partial<NewPush> = {}) => {
+    statements = [];
+    const result = await service.create(
+      input(over),
+      null,
+      ctx,
+      undefined,
+      key === undefined ? undefined : { scope: 'ip:192.0.2.7', key },
+    );
+    return { statements, replayed: result.replayed };
+  };
+
+  it('runs one statement without an Idempotency-Key', async () => {
+    const run = await createCounted();
+    expect(run.statements).toHaveLength(1);
+    counts.push(['create without a key', 1]);
+  });
+
+  it('takes the key and inserts the push in one transaction; a replay reads instead of inserting', async () => {
+    const key = randomUUID();
+    const first = await createCounted(key);
+    expect(first.replayed).toBe(false);
+    expect(first.statements).toEqual([
+      'begin',
+      expect.stringMatching(/^with purge as/),
+      'with p as',
+      'commit',
+    ]);
+    const again = await createCounted(key);
+    expect(again.replayed).toBe(true);
+    expect(again.statements).toEqual([
+      'begin',
+      expect.stringMatching(/^with purge as/),
+      'select p.*, k.request_hash',
+      'commit',
+    ]);
+  });
+});

@@ -8,9 +8,20 @@ import {
   optionalBearer,
   schemaRef,
 } from './operations.shared';
-import type { OperationObject, ParameterObject, RequestBodyObject } from './types';
+import type {
+  HeaderObject,
+  OperationObject,
+  ParameterObject,
+  RequestBodyObject,
+  ResponseObject,
+} from './types';
 
 /* The Pushes and Lists operations: create, retrieve, reveal, preview, audit, expire and the lists. */
+
+const withHeaders = (response: ResponseObject, headers: Record<string, HeaderObject>): ResponseObject => ({
+  ...response,
+  headers: { ...response.headers, ...headers },
+});
 
 const URL_TOKEN: ParameterObject = {
   name: 'url_token',
@@ -68,6 +79,20 @@ const CREATE_CONTENT: RequestBodyObject['content'] = {
   'application/x-www-form-urlencoded': { schema: schemaRef('CreatePushRequest'), encoding: FORM_ENCODING },
 };
 
+const IDEMPOTENCY_KEY: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    "Makes the create safe to retry: send a new random key (a UUID) with each create and the same key with its retries. A retry of the same request (the same fields once parsed, whatever their order or spelling, and for a file push the same file names, sizes and bytes) answers 201 with the push the first create made, as it is now (it may have expired since), header `Idempotent-Replayed: true`, and creates nothing. The same key with another request → 422 `idempotency_key_reused`. Keys belong to the token's client, or to the client IP for anonymous creates, and are remembered after the first create for 24 hours by default (`PUSH_IDEMPOTENCY_TTL_SECONDS`); a create that failed leaves no key behind. A retry that arrives while the first create is still running waits for it. 1–255 visible ASCII characters (0x21–0x7E), else 400 `bad_request`.",
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
+const REPLAYED: HeaderObject = {
+  description: '`true` when the answer is the push an earlier create with the same `Idempotency-Key` made.',
+  schema: { type: 'string', const: 'true' },
+};
+
 const REVEAL_BODY: RequestBodyObject = {
   description: 'The passphrase in the body keeps it out of URLs and logs.',
   required: false,
@@ -86,15 +111,22 @@ export function createOperation(ctx: OperationContext): OperationObject {
     tags: ['Pushes'],
     summary: 'Create a push',
     description: `${who} needs the \`pushes:write\` scope, and the push then belongs to the token's client. Numbers and booleans may be sent as strings. Out-of-range or malformed values → 422 naming the field and the allowed range. The response is the only place that shows the \`url_token\` of an anonymous push, and its \`name\` and \`note\`.`,
+    parameters: [IDEMPOTENCY_KEY],
     requestBody: createBody(ctx.files),
     security: optionalBearer(ctx, 'pushes:write'),
     responses: {
-      201: jsonRef('The new push, with `name` and `note`.', 'OwnedPush'),
+      201: withHeaders(
+        jsonRef(
+          'The new push, with `name` and `note`; or, for a retry with the same `Idempotency-Key`, the push the first create made.',
+          'OwnedPush',
+        ),
+        { 'Idempotent-Replayed': REPLAYED },
+      ),
       ...errors({
         400: {
           codes: ['bad_request'],
           description:
-            'Missing or non-object `push`, invalid JSON, or a token outside the Authorization header.',
+            'Missing or non-object `push`, invalid JSON, a token outside the Authorization header, or a malformed `Idempotency-Key`.',
         },
         401: ctx.anonymousCreateRefused ? ['invalid_token', 'unauthorized'] : ['invalid_token'],
         403: { codes: ['insufficient_scope'], description: 'The token lacks `pushes:write`.' },
@@ -104,7 +136,11 @@ export function createOperation(ctx: OperationContext): OperationObject {
         },
         413: ['payload_too_large'],
         415: ['unsupported_media_type'],
-        422: ['validation_failed'],
+        422: {
+          codes: ['validation_failed', 'idempotency_key_reused'],
+          description:
+            'A field out of range or of the wrong type (`validation_failed`, with `fields`), or an `Idempotency-Key` already used with another request (`idempotency_key_reused`).',
+        },
         429: ['rate_limited'],
         503: ['dependency_unavailable'],
       }),

@@ -1,0 +1,1412 @@
+/* eslint-disable -- generated code */
+/*
+ * Generated from the OpenAPI document of the push API (services/push/src/http/openapi) by
+ * openapi-typescript. Do not edit: run packages/client/src/openapi-types.test.ts with
+ * SP_WRITE_OPENAPI_TYPES=1 to regenerate it.
+ */
+export interface paths {
+  '/version': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Version and instance features
+     * @description Public: any token, valid or not, is ignored here. Values come from instance configuration.
+     */
+    get: operations['getVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This OpenAPI document
+     * @description The OpenAPI 3.1 description of this API, also at `/openapi.json`. Public.
+     */
+    get: operations['getOpenApi'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/docs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Human-readable API documentation
+     * @description This document rendered as one self-contained HTML page (no scripts, no external assets). Public.
+     */
+    get: operations['getDocs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a push
+     * @description Without a token the push is anonymous: nobody can list it or read its audit log. A token, when sent, needs the `pushes:write` scope, and the push then belongs to the token's client. Numbers and booleans may be sent as strings. Out-of-range or malformed values → 422 naming the field and the allowed range. The response is the only place that shows the `url_token` of an anonymous push, and its `name` and `note`.
+     */
+    post: operations['createPush'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/active': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your active pushes
+     * @description The caller's own pushes that are still active, newest first, 50 per page, with `name` and `note` and never the payload. Needs `pushes:read`; uses no views. A `Link` header gives the next and previous pages.
+     */
+    get: operations['listActivePushes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your expired pushes
+     * @description The caller's own pushes that are expired (a push past its window is listed here even before the worker ran), newest first, 50 per page, with `name` and `note` and never the payload. Needs `pushes:read`; uses no views. A `Link` header gives the next and previous pages.
+     */
+    get: operations['listExpiredPushes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/{url_token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a push (uses a view)
+     * @description Every successful retrieval uses one view, the owner's too, and is audited. The retrieval that uses the last view returns the payload with `views_remaining: 0` and `expired: true`. An expired push answers 200 with `expired: true`, `payload: null` and `files: []`. A passphrase that is missing or wrong → 401 `passphrase_required`, and no view is used; every attempt with a passphrase counts against a per-push and per-IP limit (429 beyond it), and if Redis is down such attempts answer 503. A push's `json_url` is this URL, so following it uses a view; owners check their pushes without using views through the lists and the preview.
+     */
+    get: operations['retrievePush'];
+    put?: never;
+    post?: never;
+    /**
+     * Expire a push now
+     * @description The owner (with `pushes:write`) may always expire a push; anyone, with any token or none, when the push is `deletable_by_viewer`. Otherwise anonymous → 401, another client → 403 `forbidden`, the owner without `pushes:write` → 403 `insufficient_scope`. Wipes the payload and audits `expire`; an already expired push answers 200 unchanged.
+     */
+    delete: operations['expirePush'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/{url_token}/reveal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retrieve a push with the passphrase in the body (uses a view)
+     * @description The same as GET /pushes/{url_token}, with the passphrase in the body (falling back to the query parameter or header). Every successful retrieval uses one view, the owner's too, and is audited. The retrieval that uses the last view returns the payload with `views_remaining: 0` and `expired: true`. An expired push answers 200 with `expired: true`, `payload: null` and `files: []`. A passphrase that is missing or wrong → 401 `passphrase_required`, and no view is used; every attempt with a passphrase counts against a per-push and per-IP limit (429 beyond it), and if Redis is down such attempts answer 503.
+     */
+    post: operations['revealPush'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/{url_token}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The recipient link of a push (no view)
+     * @description Uses no view and works for expired pushes too.
+     */
+    get: operations['previewPush'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pushes/{url_token}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Audit log of a push (owner only)
+     * @description Entries oldest first, 50 per page, with a `Link` header to the neighbouring pages. Owner only, with the `pushes:read` scope.
+     */
+    get: operations['getPushAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{file_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a file of a file push
+     * @description Follow a `files[].url` from a retrieval as it is: the link is the credential (no token needed) and is signed for one file, one push, the view that was counted and an expiry equal to the grace period. Each (view, file) pair can be downloaded a few times (3 by default); after the last view of the push its files stay downloadable for the grace period, never after a DELETE or a time expiry. Any link that is not good now → 404, whatever the reason. Every download is audited `file_download`. The file is streamed as an attachment (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`).
+     */
+    get: operations['downloadFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** @description The push to create. Unknown fields are ignored; null means "not sent". */
+    PushInput: {
+      /** @description The secret. Required (not blank) unless kind is `file`. At most 1,048,576 characters (Unicode code points) for `text`, 1,024 for `qr`; an absolute http or https URL for `url`. */
+      payload?: string | null;
+      /**
+       * @description `file` when files are attached, else `text`. Enabled on this instance: text, url, qr, file; another kind → 422.
+       * @default text
+       */
+      kind?: ('text' | 'url' | 'qr' | 'file') | null;
+      /** @description Files to attach (multipart/form-data `push[files][]`); makes the push a `file` push. */
+      files?: unknown;
+      /**
+       * @description Days until the push expires, 1 to 90. An integer, also as an integer string ("5"). Not together with expire_after_duration.
+       * @default 7
+       */
+      expire_after_days?: number | string | null;
+      /** @description Instead of expire_after_days (both → 422): 0 = 15 min, 1 = 30 min, 2 = 45 min, 3 = 1 h, 4 = 6 h, 5 = 12 h, 6 = 1 d, 7 = 2 d, 8 = 3 d, 9 = 4 d, 10 = 5 d, 11 = 6 d, 12 = 1 w, 13 = 2 w, 14 = 3 w, 15 = 30 d, 16 = 60 d, 17 = 90 d. An integer, also as an integer string ("5"). */
+      expire_after_duration?: number | string | null;
+      /**
+       * @description Views allowed, 1 to 100. An integer, also as an integer string ("5").
+       * @default 5
+       */
+      expire_after_views?: number | string | null;
+      /**
+       * @description Whether anyone with the link may expire the push with DELETE; forced to null for `url` pushes. Also as a string: true/false/1/0/yes/no/on/off/checked (any case).
+       * @default true
+       */
+      deletable_by_viewer?: boolean | (0 | 1) | string | null;
+      /**
+       * @description Whether the recipient page asks for a click before revealing the secret. Also as a string: true/false/1/0/yes/no/on/off/checked (any case).
+       * @default true
+       */
+      retrieval_step?: boolean | (0 | 1) | string | null;
+      /** @description Recipients must send it to retrieve the push. Stored as a slow hash, never returned; empty means none. */
+      passphrase?: string | null;
+      /** @description A label shown only to the owner (create response, lists). */
+      name?: string | null;
+      /** @description A note shown only to the owner; encrypted at rest. For an anonymous push it appears only in the create response. */
+      note?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CreatePushRequest: {
+      push: components['schemas']['PushInput'];
+    };
+    RevealRequest: {
+      /** @description The passphrase of the push. */
+      passphrase?: string;
+    };
+    /** @description A push, as anyone with its token sees it (no payload). */
+    Push: {
+      /** @description The secret part of the links (128 random bits, URL-safe base64). */
+      url_token: string;
+      /**
+       * @description What the payload is.
+       * @enum {string}
+       */
+      kind: 'text' | 'url' | 'qr' | 'file';
+      /** @description Days the push lives (1 when the window is shorter than a day). */
+      expire_after_days: number;
+      /** @description Views the push allows. */
+      expire_after_views: number;
+      /** @description True once no view is left, the window has passed, or the push was deleted. */
+      expired: boolean;
+      /**
+       * Format: date-time
+       * @description When the push expired; null while active.
+       */
+      expired_on: string | null;
+      /**
+       * Format: date-time
+       * @description The exact end of the time window (authoritative).
+       */
+      expires_at: string;
+      /** @description True when expired by DELETE. */
+      deleted: boolean;
+      /** @description Whether anyone with the link may DELETE it; always null for `url` pushes. */
+      deletable_by_viewer: boolean | null;
+      /** @description Whether the recipient page asks for a click before revealing. */
+      retrieval_step: boolean;
+      /** @description Whether a passphrase is needed; the passphrase itself is never returned. */
+      passphrase_protected: boolean;
+      /** @description max(0, ceil((expires_at − now) / 1 day)). */
+      days_remaining: number;
+      /** @description expire_after_views minus the views used. */
+      views_remaining: number;
+      /**
+       * Format: date-time
+       * @description Creation time (UTC, milliseconds).
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change (UTC, milliseconds).
+       */
+      updated_at: string;
+      /**
+       * Format: uri
+       * @description The live retrieve URL of this push: following it with GET uses a view.
+       */
+      json_url: string;
+      /**
+       * Format: uri
+       * @description The recipient page (`/p/TOKEN`, `/p/TOKEN/r` with a retrieval step).
+       */
+      html_url: string;
+    };
+    /** @description A push as its owner sees it: adds `name` and `note`, never `payload`. */
+    OwnedPush: {
+      /** @description The secret part of the links (128 random bits, URL-safe base64). */
+      url_token: string;
+      /**
+       * @description What the payload is.
+       * @enum {string}
+       */
+      kind: 'text' | 'url' | 'qr' | 'file';
+      /** @description Days the push lives (1 when the window is shorter than a day). */
+      expire_after_days: number;
+      /** @description Views the push allows. */
+      expire_after_views: number;
+      /** @description True once no view is left, the window has passed, or the push was deleted. */
+      expired: boolean;
+      /**
+       * Format: date-time
+       * @description When the push expired; null while active.
+       */
+      expired_on: string | null;
+      /**
+       * Format: date-time
+       * @description The exact end of the time window (authoritative).
+       */
+      expires_at: string;
+      /** @description True when expired by DELETE. */
+      deleted: boolean;
+      /** @description Whether anyone with the link may DELETE it; always null for `url` pushes. */
+      deletable_by_viewer: boolean | null;
+      /** @description Whether the recipient page asks for a click before revealing. */
+      retrieval_step: boolean;
+      /** @description Whether a passphrase is needed; the passphrase itself is never returned. */
+      passphrase_protected: boolean;
+      /** @description max(0, ceil((expires_at − now) / 1 day)). */
+      days_remaining: number;
+      /** @description expire_after_views minus the views used. */
+      views_remaining: number;
+      /**
+       * Format: date-time
+       * @description Creation time (UTC, milliseconds).
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change (UTC, milliseconds).
+       */
+      updated_at: string;
+      /**
+       * Format: uri
+       * @description The live retrieve URL of this push: following it with GET uses a view.
+       */
+      json_url: string;
+      /**
+       * Format: uri
+       * @description The recipient page (`/p/TOKEN`, `/p/TOKEN/r` with a retrieval step).
+       */
+      html_url: string;
+      /** @description Owner-only label; empty when not set. */
+      name: string;
+      /** @description Owner-only note (encrypted at rest); empty when not set or wiped at expiry. */
+      note: string;
+    };
+    /** @description A retrieved push: adds `payload` and `files`. */
+    RetrievedPush: {
+      /** @description The secret part of the links (128 random bits, URL-safe base64). */
+      url_token: string;
+      /**
+       * @description What the payload is.
+       * @enum {string}
+       */
+      kind: 'text' | 'url' | 'qr' | 'file';
+      /** @description Days the push lives (1 when the window is shorter than a day). */
+      expire_after_days: number;
+      /** @description Views the push allows. */
+      expire_after_views: number;
+      /** @description True once no view is left, the window has passed, or the push was deleted. */
+      expired: boolean;
+      /**
+       * Format: date-time
+       * @description When the push expired; null while active.
+       */
+      expired_on: string | null;
+      /**
+       * Format: date-time
+       * @description The exact end of the time window (authoritative).
+       */
+      expires_at: string;
+      /** @description True when expired by DELETE. */
+      deleted: boolean;
+      /** @description Whether anyone with the link may DELETE it; always null for `url` pushes. */
+      deletable_by_viewer: boolean | null;
+      /** @description Whether the recipient page asks for a click before revealing. */
+      retrieval_step: boolean;
+      /** @description Whether a passphrase is needed; the passphrase itself is never returned. */
+      passphrase_protected: boolean;
+      /** @description max(0, ceil((expires_at − now) / 1 day)). */
+      days_remaining: number;
+      /** @description expire_after_views minus the views used. */
+      views_remaining: number;
+      /**
+       * Format: date-time
+       * @description Creation time (UTC, milliseconds).
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change (UTC, milliseconds).
+       */
+      updated_at: string;
+      /**
+       * Format: uri
+       * @description The live retrieve URL of this push: following it with GET uses a view.
+       */
+      json_url: string;
+      /**
+       * Format: uri
+       * @description The recipient page (`/p/TOKEN`, `/p/TOKEN/r` with a retrieval step).
+       */
+      html_url: string;
+      /** @description The secret; null when the push is expired (or a file push without text). */
+      payload: string | null;
+      /** @description `[]` unless kind is `file`. */
+      files: components['schemas']['PushFile'][];
+    };
+    /** @description An attached file. */
+    PushFile: {
+      /** @description Original file name. */
+      filename: string;
+      /** @description Media type of the file. */
+      content_type: string;
+      /** @description Size in bytes. */
+      size: number;
+      /**
+       * Format: uri
+       * @description Short-lived download link.
+       */
+      url: string;
+    };
+    /** @description Server and API version with the instance features. */
+    Version: {
+      /** @description Version of this server. */
+      application_version: string;
+      /** @constant */
+      api_version: '2.1';
+      /** @constant */
+      edition: 'oss';
+      features: {
+        /** @description Whether create (non-file), retrieve, preview and viewer DELETE work without a token. */
+        anonymous_access: boolean;
+        /** @constant */
+        api_token_authentication: true;
+        accounts: {
+          /** @constant */
+          enabled: false;
+        };
+        pushes: {
+          /** @description Whether pushes are enabled at all. */
+          enabled: boolean;
+          /** @constant */
+          email_auto_dispatch: false;
+          file_attachments: {
+            /** @description Whether file pushes are enabled. */
+            enabled: boolean;
+            /** @description Whether file pushes need a token. */
+            requires_authentication: boolean;
+          };
+          url_pushes: {
+            /** @description Whether `url` pushes are enabled. */
+            enabled: boolean;
+          };
+          qr_code_pushes: {
+            /** @description Whether `qr` pushes are enabled. */
+            enabled: boolean;
+          };
+        };
+        requests: {
+          /** @constant */
+          enabled: false;
+        };
+      };
+    };
+    Preview: {
+      /**
+       * Format: uri
+       * @description The `html_url`.
+       */
+      url: string;
+    };
+    /** @description One audit log entry. */
+    AuditEntry: {
+      /** @enum {string} */
+      kind:
+        | 'creation'
+        | 'view'
+        | 'failed_view'
+        | 'failed_passphrase'
+        | 'expire'
+        | 'expire_by_views'
+        | 'expire_by_time'
+        | 'link_opened'
+        | 'file_download'
+        | 'view_refunded';
+      /** @description Client address as seen through trusted proxies only. */
+      ip: string | null;
+      user_agent: string;
+      referrer: string;
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      created_at: string;
+    };
+    AuditLog: {
+      logs: components['schemas']['AuditEntry'][];
+      /** @description Entries not recorded because the push reached its audit cap (failed views, page openings and downloads beyond it; failed passphrases are always recorded). */
+      dropped: number;
+    };
+    /** @description Every error answer. Display `error`; branch on `code`. */
+    ErrorBody: {
+      /** @description A human sentence. */
+      error: string;
+      /** @enum {string} */
+      code:
+        | 'bad_request'
+        | 'invalid_page'
+        | 'unauthorized'
+        | 'invalid_token'
+        | 'insufficient_scope'
+        | 'forbidden'
+        | 'not_found'
+        | 'passphrase_required'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'method_not_allowed'
+        | 'validation_failed'
+        | 'idempotency_key_reused'
+        | 'rate_limited'
+        | 'dependency_unavailable'
+        | 'internal_error';
+      /** @description Quote it when reporting a problem. */
+      request_id: string;
+      /** @description Validation errors (422): messages by field name. */
+      fields?: {
+        [key: string]: string[];
+      };
+      /** @description How to send the passphrase (401 `passphrase_required` only). */
+      message?: string;
+    } & (unknown & unknown);
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Version and features. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Version'];
+        };
+      };
+    };
+  };
+  getOpenApi: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            openapi: '3.1.0';
+            info: Record<string, never>;
+            paths: Record<string, never>;
+          };
+        };
+      };
+    };
+  };
+  getDocs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The HTML page. */
+      200: {
+        headers: {
+          /** @description A strict policy: no scripts, inline styles only. */
+          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'";
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  createPush: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry: send a new random key (a UUID) with each create and the same key with its retries. A retry of the same request (the same fields once parsed, whatever their order or spelling, and for a file push the same file names, sizes and bytes) answers 201 with the push the first create made, as it is now (it may have expired since), header `Idempotent-Replayed: true`, and creates nothing. The same key with another request → 422 `idempotency_key_reused`. Keys belong to the token's client, or to the client IP for anonymous creates, and are remembered after the first create for 24 hours by default (`PUSH_IDEMPOTENCY_TTL_SECONDS`); a create that failed leaves no key behind. A retry that arrives while the first create is still running waits for it. 1–255 visible ASCII characters (0x21–0x7E), else 400 `bad_request`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description JSON `{"push": {…}}`, an HTML form with `push[payload]`, `push[expire_after_views]`, …, or `multipart/form-data` with the same fields and the files as repeated `push[files][]` parts (streamed to the object store; count, size per file and total size are limited: 422 for too many files, 413 for too large). A missing or non-object `push` → 400. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "push": {
+         *         "payload": "correct horse battery staple",
+         *         "expire_after_days": 2,
+         *         "expire_after_views": 3
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['CreatePushRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['CreatePushRequest'];
+        'multipart/form-data': components['schemas']['CreatePushRequest'];
+      };
+    };
+    responses: {
+      /** @description The new push, with `name` and `note`; or, for a retry with the same `Idempotency-Key`, the push the first create made. */
+      201: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description `true` when the answer is the push an earlier create with the same `Idempotency-Key` made. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OwnedPush'];
+        };
+      };
+      /** @description Missing or non-object `push`, invalid JSON, a token outside the Authorization header, or a malformed `Idempotency-Key`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks `pushes:write`. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request body is over 16 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A field out of range or of the wrong type (`validation_failed`, with `fields`), or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listActivePushes: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of active pushes. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OwnedPush'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listExpiredPushes: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of expired pushes. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OwnedPush'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  retrievePush: {
+    parameters: {
+      query?: {
+        /** @description The passphrase, for existing clients. Prefer the header or the reveal operation: URLs get logged. */
+        passphrase?: string;
+      };
+      header?: {
+        /** @description The passphrase (used when the query parameter is absent). */
+        'X-Passphrase'?: string;
+      };
+      path: {
+        /** @description The push token (the `url_token` of the push). Tokens that cannot exist answer 404. */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The push with its payload (null once expired). */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetrievedPush'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing or wrong passphrase (`passphrase_required`, with a `message` on how to send it), or an invalid token. */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown push token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  expirePush: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The push token (the `url_token` of the push). Tokens that cannot exist answer 404. */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The expired push (no payload). */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Push'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not deletable by viewers, and the caller is not the owner (`forbidden`), or is the owner with a token that lacks `pushes:write` (`insufficient_scope`). */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown push token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revealPush: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The push token (the `url_token` of the push). Tokens that cannot exist answer 404. */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    /** @description The passphrase in the body keeps it out of URLs and logs. */
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['RevealRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['RevealRequest'];
+      };
+    };
+    responses: {
+      /** @description The push with its payload (null once expired). */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetrievedPush'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing or wrong passphrase (`passphrase_required`, with a `message` on how to send it), or an invalid token. */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown push token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request body is over 16 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `passphrase` is not a string. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  previewPush: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The push token (the `url_token` of the push). Tokens that cannot exist answer 404. */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `html_url` of the push. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Preview'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown push token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPushAudit: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The push token (the `url_token` of the push). Tokens that cannot exist answer 404. */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of the audit log. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditLog'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown push token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  downloadFile: {
+    parameters: {
+      query: {
+        /** @description The push the link was issued for. */
+        push: string;
+        /** @description The counted view the link is bound to. */
+        view: string;
+        /** @description Expiry of the link, in seconds since the epoch. */
+        expires: string;
+        /** @description The signature of the link. */
+        sig: string;
+      };
+      header?: never;
+      path: {
+        /** @description The file (from the link). */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, streamed. */
+      200: {
+        headers: {
+          /** @description `attachment` with the file name (RFC 6266, `filename*` for non-ASCII names). */
+          'Content-Disposition': string;
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description The link is invalid, used up or expired. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database or the object store is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}

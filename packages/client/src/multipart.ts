@@ -1,0 +1,143 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+
+/*
+ * A multipart/form-data body (RFC 7578) built while it is sent: each file is read chunk by chunk
+ * as the connection takes it, so a file of any size is never held in memory. Files given by path
+ * are opened again for each attempt, so such a body can be sent again; a stream given by the
+ * caller can be read only once.
+ */
+
+/** A file to attach to a push. */
+export type FileInput =
+  /** A file on disk, streamed with fs.createReadStream. */
+  | { path: string; filename?: string; contentType?: string }
+  /** A Node Readable or a web ReadableStream; it can be sent once only (no retry after it was read). */
+  | { stream: Readable | ReadableStream<Uint8Array>; filename: string; contentType?: string }
+  /** A Blob (or a File, whose name is used when `filename` is absent). */
+  | { blob: Blob; filename?: string; contentType?: string }
+  | Blob;
+
+export interface MultipartField {
+  name: string;
+  value: string;
+}
+
+interface NormalizedFile {
+  filename: string;
+  contentType: string;
+  open: () => AsyncIterable<Uint8Array | string>;
+  replayable: boolean;
+}
+
+const encoder = new TextEncoder();
+
+function normalize(input: FileInput): NormalizedFile {
+  if (input instanceof Blob) {
+    return fromBlob(input, undefined, undefined);
+  }
+  if ('blob' in input) return fromBlob(input.blob, input.filename, input.contentType);
+  if ('path' in input) {
+    const { path } = input;
+    return {
+      filename: input.filename ?? basename(path),
+      contentType: input.contentType ?? 'application/octet-stream',
+      open: () => createReadStream(path, { highWaterMark: 64 * 1024 }),
+      replayable: true,
+    };
+  }
+  const { stream } = input;
+  return {
+    filename: input.filename,
+    contentType: input.contentType ?? 'application/octet-stream',
+    open: () => stream as AsyncIterable<Uint8Array | string>,
+    replayable: false,
+  };
+}
+
+function fromBlob(blob: Blob, filename: string | undefined, contentType: string | undefined): NormalizedFile {
+  const name = filename ?? (typeof File !== 'undefined' && blob instanceof File ? blob.name : 'blob');
+  return {
+    filename: name,
+    contentType: contentType ?? (blob.type || 'application/octet-stream'),
+    open: () => blob.stream(),
+    replayable: true,
+  };
+}
+
+/** Checks that every path names a readable file before anything is sent. */
+export async function checkFiles(files: readonly FileInput[]): Promise<void> {
+  for (const file of files) {
+    if (!(file instanceof Blob) && 'path' in file) {
+      const info = await stat(file.path);
+      if (!info.isFile()) throw new TypeError(`${file.path} is not a file`);
+    }
+  }
+}
+
+/** Quotes a name for a Content-Disposition parameter the way browsers do (WHATWG FormData). */
+const quote = (value: string) => value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
+
+export interface MultipartBody {
+  contentType: string;
+  replayable: boolean;
+  /** A new stream of the whole body; `onProgress` gets the bytes handed to the connection so far. */
+  stream(onProgress?: (bytesSent: number) => void): ReadableStream<Uint8Array>;
+}
+
+export function multipartBody(
+  fields: readonly MultipartField[],
+  fileField: string,
+  files: readonly FileInput[],
+): MultipartBody {
+  const boundary = `----secret-push-${crypto.randomUUID()}`;
+  const normalized = files.map(normalize);
+
+  async function* parts(): AsyncGenerator<Uint8Array> {
+    for (const field of fields) {
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(field.name)}"\r\n\r\n${field.value}\r\n`,
+      );
+    }
+    for (const file of normalized) {
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(file.filename)}"\r\n` +
+          `Content-Type: ${file.contentType}\r\n\r\n`,
+      );
+      for await (const chunk of file.open()) {
+        yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      }
+      yield encoder.encode('\r\n');
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    replayable: normalized.every((f) => f.replayable),
+    stream(onProgress) {
+      const source = parts();
+      let sent = 0;
+      return new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const next = await source.next();
+            if (next.done) {
+              controller.close();
+              return;
+            }
+            controller.enqueue(next.value);
+            sent += next.value.byteLength;
+            onProgress?.(sent);
+          },
+          async cancel() {
+            await source.return(undefined);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    },
+  };
+}

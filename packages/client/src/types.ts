@@ -1,0 +1,41 @@
+import type { components } from './generated/openapi.ts';
+
+/*
+ * The SDK's public types, taken from the types generated from the API's OpenAPI document
+ * (generated/openapi.ts), so that they follow the API. Field names are the API's own (snake_case).
+ */
+
+type Schemas = components['schemas'];
+
+/** A push as anyone with its token sees it (no payload): the answer of DELETE. */
+export type Push = Schemas['Push'];
+/** A push with the owner's `name` and `note`: the answer of a create, and the items of the lists. */
+export type OwnedPush = Schemas['OwnedPush'];
+/** A retrieved push: the push with its `payload` and `files`. */
+export type RetrievedPush = Schemas['RetrievedPush'];
+/** A file of a retrieved push, with its short-lived download link `url`. */
+export type PushFile = Schemas['PushFile'];
+export type Version = Schemas['Version'];
+export type Preview = Schemas['Preview'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditLog = Schemas['AuditLog'];
+export type ErrorBody = Schemas['ErrorBody'];
+export type ErrorCode = ErrorBody['code'];
+export type PushKind = Push['kind'];
+
+type PushInput = Schemas['PushInput'];
+
+/** The settings of a new push, as the API names them; each is optional and has a default. */
+export type PushSettings = {
+  [
+    K in
+      | 'expire_after_days'
+      | 'expire_after_duration'
+      | 'expire_after_views'
+      | 'deletable_by_viewer'
+      | 'retrieval_step'
+      | 'passphrase'
+      | 'name'
+      | 'note'
+  ]?: PushInput[K];
+};

@@ -1,0 +1,66 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { NewPush } from './push';
+
+/*
+ * Idempotent creates. A client may send an Idempotency-Key with a create and retry it with the same
+ * key: the key is remembered for a while (24 hours by default) within a scope, with a fingerprint of
+ * the request and the push it made. A retry of the same request gets that push again, as it is now;
+ * another request under the same key is refused. Keys are kept only as SHA-256.
+ */
+
+/** How long a key is remembered unless configured otherwise: 24 hours. */
+export const IDEMPOTENCY_TTL_SECONDS = 86_400;
+
+/** An Idempotency-Key is 1 to 255 visible ASCII characters (0x21 to 0x7E). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY_PATTERN.test(key);
+
+/**
+ * Whose keys these are: an authenticated caller's principal (`client:<id>`), or the client IP for
+ * anonymous creates (the address the rate limiter counts), so two callers never share a key.
+ */
+export function idempotencyScope(principal: string | null, ip: string | null): string {
+  return principal ?? `ip:${ip ?? 'unknown'}`;
+}
+
+/** A file of a create as the fingerprint sees it: its name, its size and the SHA-256 of its bytes. */
+export interface FileFingerprint {
+  filename: string;
+  size: number;
+  sha256?: Buffer;
+}
+
+/** The key as stored: its SHA-256, never the key itself. */
+export function idempotencyKeyHash(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/**
+ * The fingerprint of a create: SHA-256 (as an HMAC keyed by the idempotency key, so that the stored
+ * value tells nothing about the payload to whoever does not hold the key) over the validated input
+ * in a fixed field order, so that neither the order of the JSON keys nor the way a value was spelled
+ * (`"5"` or `5`, `yes` or `true`) matters. A file create adds each file's name, size and SHA-256, in
+ * the order of the parts.
+ */
+export function requestFingerprint(key: string, input: NewPush, files: readonly FileFingerprint[]): Buffer {
+  const canonical = JSON.stringify([
+    input.kind,
+    input.payload,
+    input.ttlSeconds,
+    input.expireAfterDays,
+    input.expireAfterViews,
+    input.deletableByViewer,
+    input.retrievalStep,
+    input.passphrase,
+    input.name,
+    input.note,
+    files.map((f) => [f.filename, f.size, f.sha256?.toString('hex') ?? null]),
+  ]);
+  return createHmac('sha256', key).update(canonical, 'utf8').digest();
+}
+
+/** Whether a retry is the request its key was first used with (constant time). */
+export function isSameRequest(stored: Buffer, given: Buffer): boolean {
+  return stored.length === given.length && timingSafeEqual(stored, given);
+}
