@@ -44,9 +44,12 @@ export type Target = 'postgres' | 'redis' | 's3' | 'auth' | 'push-1';
 export function deadlineFor(target: Target | 'none'): { ms: number; what: string } {
   switch (target) {
     case 'postgres':
+      // A statement first waits for a connection (a busy pool, or a new connection to a frozen
+      // server: the connect timeout), then for its answer (the query timeout): both can fall in one
+      // request when the pool's connections are all held by statements to the frozen server.
       return {
-        ms: Math.max(DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS),
-        what: 'PostgreSQL query timeout (statement timeout 2000 ms, connect timeout 1000 ms)',
+        ms: DATABASE_CONNECT_TIMEOUT_MS + Math.max(DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS),
+        what: 'PostgreSQL connect timeout 1000 ms + query timeout 2500 ms (statement timeout 2000 ms)',
       };
     case 'redis':
       return { ms: REDIS_COMMAND_TIMEOUT_MS, what: 'Redis command timeout' };
