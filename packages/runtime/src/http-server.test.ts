@@ -136,6 +136,18 @@ describe('createHttpServer', () => {
     expect((await closed).received).toMatch(/^HTTP\/1\.1 431/);
   });
 
+  it('answers 431 on a keep-alive connection that has already answered a request', async () => {
+    const { socket, closed } = rawClient();
+    let received = '';
+    socket.on('data', (c: Buffer) => (received += c.toString()));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (let i = 0; i < 50 && !received.includes('\r\n\r\n0'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    socket.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
+    const all = (await closed).received;
+    expect(all).toMatch(/^HTTP\/1\.1 200[\s\S]*HTTP\/1\.1 431/);
+  });
+
   it('lets a client that is still sending its body read the refusal (no reset before it)', async () => {
     // Found by the hostile-input suite: oversized headers and a large body got ECONNRESET, not
     // the 431: a socket destroyed with unread data is reset, and the reset discards the answer.

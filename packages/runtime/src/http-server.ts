@@ -87,10 +87,9 @@ const LINGER_MS = 2000;
 function refuseAndLinger(err: NodeJS.ErrnoException, socket: Duplex): void {
   const status =
     err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  // As Node does: an answer only on a connection that has not answered anything yet; otherwise
-  // (a keep-alive connection, a response under way, a connection already failing) it is dropped.
-  const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
-  if (!socket.writable || written > 0 || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+  // As Node does: no answer where a response of this connection has begun (it would corrupt it).
+  const inFlight = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?._headerSent || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
     socket.destroy();
     return;
   }
