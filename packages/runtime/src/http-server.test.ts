@@ -141,8 +141,10 @@ describe('createHttpServer', () => {
     let received = '';
     socket.on('data', (c: Buffer) => (received += c.toString()));
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    for (let i = 0; i < 50 && !received.includes('\r\n\r\n0'); i++)
+    for (let i = 0; i < 50 && !received.includes('\r\n\r\n0'); i++) {
       await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 20));
     socket.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
     const all = (await closed).received;
     expect(all).toMatch(/^HTTP\/1\.1 200[\s\S]*HTTP\/1\.1 431/);
