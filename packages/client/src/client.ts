@@ -257,40 +257,37 @@ export function createClient(options: ClientOptions): SecretPushClient {
     },
 
     async create(input, call = {}) {
-      const headers = { 'idempotency-key': call.idempotencyKey ?? crypto.randomUUID() };
+      // A JSON body, or (with files) a multipart body streamed from the files; either is sent once
+      // per attempt, with one Idempotency-Key for all of them.
+      let body: () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
+      let replayable: boolean | undefined;
       if (!('files' in input)) {
         const { kind, payload, ...settings } = input;
-        const body = JSON.stringify({ push: { kind: kind ?? 'text', payload, ...settings } });
-        const res = await transport.send({
-          ...call,
-          method: 'POST',
-          url: url('/pushes'),
-          retry: 'safe',
-          authenticate: true,
-          headers,
-          body: () => ({ body, headers: { 'content-type': 'application/json' } }),
+        const text = JSON.stringify({ push: { kind: kind ?? 'text', payload, ...settings } });
+        body = () => ({ body: text, headers: { 'content-type': 'application/json' } });
+      } else {
+        const { files, payload, kind, ...settings } = input;
+        if (files.length === 0) throw new TypeError('A file push needs at least one file');
+        await checkFiles(files);
+        const fields = Object.entries({ kind: kind ?? 'file', payload, ...settings })
+          .filter(([, v]) => v !== undefined && v !== null)
+          .map(([k, v]) => ({ name: `push[${k}]`, value: String(v) }));
+        const multipart = multipartBody(fields, 'push[files][]', files);
+        replayable = multipart.replayable;
+        body = () => ({
+          body: multipart.stream(call.onProgress),
+          headers: { 'content-type': multipart.contentType },
         });
-        return json<OwnedPush>(res);
       }
-      const { files, payload, kind, ...settings } = input;
-      if (files.length === 0) throw new TypeError('A file push needs at least one file');
-      await checkFiles(files);
-      const fields = Object.entries({ kind: kind ?? 'file', payload, ...settings })
-        .filter(([, v]) => v !== undefined && v !== null)
-        .map(([k, v]) => ({ name: `push[${k}]`, value: String(v) }));
-      const multipart = multipartBody(fields, 'push[files][]', files);
       const res = await transport.send({
         ...call,
         method: 'POST',
         url: url('/pushes'),
         retry: 'safe',
         authenticate: true,
-        headers,
-        replayable: multipart.replayable,
-        body: () => ({
-          body: multipart.stream(call.onProgress),
-          headers: { 'content-type': multipart.contentType },
-        }),
+        headers: { 'idempotency-key': call.idempotencyKey ?? crypto.randomUUID() },
+        ...(replayable !== undefined && { replayable }),
+        body,
       });
       return json<OwnedPush>(res);
     },
