@@ -354,7 +354,14 @@ describe('login, token and configuration', () => {
         string,
         unknown
       >;
-      expect(tokenJson).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+      expect(tokenJson).toMatchObject({
+        token_type: 'Bearer',
+        access_token: expect.any(String),
+        scope: 'pushes:read pushes:write',
+      });
+      // Seconds left of the token's hour (each `cli` call is a new process in real use: a new token).
+      expect(tokenJson.expires_in).toBeGreaterThan(3000);
+      expect(tokenJson.expires_in).toBeLessThanOrEqual(3600);
     },
     TIMEOUT,
   );

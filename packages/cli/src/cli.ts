@@ -583,66 +583,24 @@ const list: Command = async (io, args) => {
   return EXIT.ok;
 };
 
-/** A token from the token endpoint (client credentials, HTTP Basic as RFC 6749 §2.3.1 says). */
-async function fetchToken(
-  io: Io,
-  authUrl: string,
-  c: { clientId: string; clientSecret: string },
-): Promise<{ access_token: string; expires_in?: number; scope?: string; token_type?: string }> {
-  const form = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
-  const url = tokenUrl(authUrl);
-  let res: Response;
-  try {
-    res = await (io.fetch ?? fetch)(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${btoa(`${form(c.clientId)}:${form(c.clientSecret)}`)}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        'user-agent': `secret-push-cli/${VERSION}`,
-      },
-      body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (cause) {
-    throw new SecretPushError({
-      status: 0,
-      code: 'connection_error',
-      message: `The token request to ${url} failed: no answer`,
-      cause,
-    });
-  }
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok || typeof body.access_token !== 'string') {
-    const code = typeof body.error === 'string' ? body.error : `http_${res.status}`;
-    const description = typeof body.error_description === 'string' ? `: ${body.error_description}` : '';
-    const message = `The token request was refused (${res.status} ${code})${description}`;
-    if (res.status === 401 || ['invalid_client', 'unauthorized_client', 'invalid_grant'].includes(code)) {
-      throw new AuthError(message);
-    }
-    throw new SecretPushError({
-      status: res.status,
-      code,
-      message,
-      requestId: res.headers.get('x-request-id') ?? undefined,
-    });
-  }
-  return body as { access_token: string };
-}
-
 const token: Command = async (io, args) => {
   const { values } = parse(args, {});
   const s = await settings(io, values);
-  const c = s.credentials;
-  if (!c) throw new AuthError('No credentials: run secret-push login, or set SECRET_PUSH_CLIENT_ID/SECRET');
-  let result: { access_token: string; expires_in?: number; scope?: string; token_type?: string };
-  if ('token' in c) result = { access_token: c.token };
-  else {
-    if (!s.authUrl) throw new UsageError('No auth service: pass --auth-url URL or set SECRET_PUSH_AUTH_URL');
-    result = await fetchToken(io, s.authUrl, c);
+  if (!s.credentials) {
+    throw new AuthError('No credentials: run secret-push login, or set SECRET_PUSH_CLIENT_ID/SECRET');
   }
-  if (values.json) json(io, result);
-  else io.stdout.write(`${result.access_token}\n`);
+  // The token endpoint is on the auth service; the push server's URL is not needed for it.
+  const baseUrl = s.url ?? s.authUrl;
+  if (!baseUrl) throw new UsageError('No auth service: pass --auth-url URL or set SECRET_PUSH_AUTH_URL');
+  const { token: accessToken, expiresAt, scope } = await clientFor(io, s, baseUrl).accessToken();
+  if (values.json) {
+    json(io, {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      ...(expiresAt && { expires_in: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) }),
+      ...(scope !== undefined && { scope }),
+    });
+  } else io.stdout.write(`${accessToken}\n`);
   return EXIT.ok;
 };
 
@@ -676,7 +634,7 @@ const login: Command = async (io, args) => {
           ? io.env.SECRET_PUSH_CLIENT_SECRET
           : await readSecretFile(io, '-', 'client secret');
     // Checked before anything is saved: bad credentials exit 3 and leave the config as it was.
-    await fetchToken(io, s.authUrl, { clientId, clientSecret });
+    await clientFor(io, { ...s, credentials: { clientId, clientSecret } }, url).accessToken({ fresh: true });
     Object.assign(config, { clientId, clientSecret });
     who = `client ${clientId}`;
   }

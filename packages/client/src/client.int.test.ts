@@ -341,6 +341,62 @@ describe('the token cache', () => {
   );
 
   test(
+    'accessToken gives the cached token with its expiry and scope; fresh fetches a new one',
+    async () => {
+      const { counts, fetch: f } = countingFetch();
+      const client = newClient(f);
+      const before = Date.now();
+      const first = await client.accessToken();
+      await client.preview((await client.create({ payload: 'token reuse' })).url_token);
+      const again = await client.accessToken();
+      expect(again).toEqual(first);
+      expect(counts.token).toBe(1);
+      expect(first.scope).toBe('pushes:read pushes:write');
+      expect(first.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + TOKEN_TTL_SECONDS * 1000 - 1000);
+      expect(first.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + TOKEN_TTL_SECONDS * 1000);
+      const fresh = await client.accessToken({ fresh: true });
+      expect(fresh.token).not.toBe(first.token);
+      expect(counts.token).toBe(2);
+      // The new token is the one the next call sends.
+      expect((await client.active().pages()[Symbol.asyncIterator]().next()).done).toBe(false);
+      expect(counts.token).toBe(2);
+
+      const stat = createClient({ baseUrl: push.url, auth: { token: 'given' } });
+      expect(await stat.accessToken()).toEqual({ token: 'given' });
+      const anonymous = createClient({ baseUrl: push.url });
+      await expect(anonymous.accessToken()).rejects.toThrow(TypeError);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    'a create is retried through the 503s of an auth service restart, and makes one push',
+    async () => {
+      // A token the push API has never seen: it must ask the auth service about it, which is down.
+      const token = await auth.token(credentials);
+      const { counts, fetch: f } = countingFetch();
+      const client = createClient({ baseUrl: push.url, auth: { token }, fetch: f });
+      const name = `restart-${Date.now()}`;
+      await auth.stopServer();
+      const creating = client.create({ payload: 'through a restart', name });
+      try {
+        await new Promise((r) => setTimeout(r, 1000));
+        // The first attempt has had its 503 (Retry-After: 5) by now.
+        expect(counts.api).toBe(1);
+      } finally {
+        await auth.startServer();
+      }
+      const created = await creating;
+      expect(created.name).toBe(name);
+      expect(counts.api).toBe(2);
+      const mine: OwnedPush[] = [];
+      for await (const p of client.active()) if (p.name === name) mine.push(p);
+      expect(mine.map((p) => p.url_token)).toEqual([created.url_token]);
+    },
+    TIMEOUT,
+  );
+
+  test(
     'a bad client secret is an UnauthorizedError from the token endpoint',
     async () => {
       const client = createClient({ baseUrl: push.url, auth: { ...tokenAuth(), clientSecret: 'wrong' } });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { PushExpiredError } from './errors.ts';
 import { type FileInput, checkFiles, multipartBody } from './multipart.ts';
-import { type ClientCredentialsAuth, TokenCache } from './token-cache.ts';
+import { type AccessToken, type ClientCredentialsAuth, TokenCache } from './token-cache.ts';
 import { type CallOptions, Transport, retryDelay, sleep } from './transport.ts';
 import type {
   AuditEntry,
@@ -100,6 +100,12 @@ export interface SecretPushClient {
   readonly apiUrl: string;
   /** `GET /version`: the server's version and the features it enables. */
   version(options?: CallOptions): Promise<Version>;
+  /**
+   * The access token the client sends: with client credentials, the cached one (fetched when
+   * missing or about to expire; `fresh: true` fetches a new one, e.g. to check the credentials);
+   * a static token as given. Throws a TypeError for a client without credentials.
+   */
+  accessToken(options?: CallOptions & { fresh?: boolean }): Promise<AccessToken>;
   /** `POST /pushes`: a text, URL, QR or file push. Sends an Idempotency-Key. */
   create(input: CreatePushInput, options?: CreateOptions): Promise<OwnedPush>;
   /** `GET /pushes/:token` (or `POST …/reveal` with a passphrase). **Uses a view.** */
@@ -254,6 +260,12 @@ export function createClient(options: ClientOptions): SecretPushClient {
         authenticate: false,
       });
       return json<Version>(res);
+    },
+
+    async accessToken(call = {}) {
+      if (auth && 'token' in auth) return { token: auth.token };
+      const { token, expiresAt, scope } = await transport.currentToken(call, call.fresh ?? false);
+      return { token, ...(expiresAt && { expiresAt }), ...(scope !== undefined && { scope }) };
     },
 
     async create(input, call = {}) {

@@ -25,6 +25,6 @@ export {
   type ErrorKind,
 } from './errors.ts';
 export type { FileInput } from './multipart.ts';
-export type { ClientCredentialsAuth } from './token-cache.ts';
+export type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
 export type { CallOptions } from './transport.ts';
 export type * from './types.ts';

@@ -30,8 +30,17 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-interface CachedToken {
-  value: string;
+/** An access token as the token endpoint issued it. */
+export interface AccessToken {
+  /** The bearer token. */
+  token: string;
+  /** When it expires; absent for a static token. */
+  expiresAt?: Date;
+  /** The scopes granted, space-separated, when the token endpoint said. */
+  scope?: string;
+}
+
+interface CachedToken extends AccessToken {
   /** When to fetch a new one (ms since the epoch). */
   renewAt: number;
 }
@@ -43,7 +52,7 @@ export function renewalMarginMs(expiresInSeconds: number): number {
 
 export class TokenCache {
   private cached: CachedToken | undefined;
-  private inFlight: Promise<string> | undefined;
+  private inFlight: Promise<CachedToken> | undefined;
   private readonly now: () => number;
 
   constructor(
@@ -55,7 +64,16 @@ export class TokenCache {
 
   /** A valid token: the cached one, or the one being fetched, or a new request. */
   async get(signal?: AbortSignal): Promise<string> {
-    if (this.cached && this.now() < this.cached.renewAt) return this.cached.value;
+    return (await this.current(signal)).token;
+  }
+
+  /**
+   * The token with its expiry and scope. `fresh` forgets the cached one first (a new request,
+   * or the one already in flight), e.g. to check credentials.
+   */
+  current(signal?: AbortSignal, fresh = false): Promise<AccessToken> {
+    if (fresh) this.cached = undefined;
+    if (this.cached && this.now() < this.cached.renewAt) return Promise.resolve(this.cached);
     this.inFlight ??= this.fetchToken().finally(() => {
       this.inFlight = undefined;
     });
@@ -65,10 +83,10 @@ export class TokenCache {
 
   /** Forgets `token` if it is still the cached one (the API refused it as `invalid_token`). */
   invalidate(token: string): void {
-    if (this.cached?.value === token) this.cached = undefined;
+    if (this.cached?.token === token) this.cached = undefined;
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(): Promise<CachedToken> {
     const { clientId, clientSecret, tokenUrl, scope } = this.auth;
     // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded.
     const basic = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);
@@ -105,7 +123,7 @@ export class TokenCache {
         continue;
       }
       if (res.ok) {
-        const json = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
+        const json = (await res.json()) as { access_token?: unknown; expires_in?: unknown; scope?: unknown };
         if (typeof json.access_token !== 'string') {
           throw new SecretPushError({
             status: res.status,
@@ -115,10 +133,12 @@ export class TokenCache {
         }
         const expiresIn = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in : 60;
         this.cached = {
-          value: json.access_token,
+          token: json.access_token,
+          expiresAt: new Date(started + expiresIn * 1000),
+          ...(typeof json.scope === 'string' && { scope: json.scope }),
           renewAt: started + expiresIn * 1000 - renewalMarginMs(expiresIn),
         };
-        return json.access_token;
+        return this.cached;
       }
       const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       if ((res.status === 429 || res.status === 503) && attempt < this.options.retries) {

@@ -1,5 +1,5 @@
 import { ConnectionError, SecretPushError, errorFromResponse } from './errors.ts';
-import { TokenCache, raceAbort } from './token-cache.ts';
+import { type AccessToken, TokenCache, raceAbort } from './token-cache.ts';
 
 /*
  * One call of the API: authentication, timeout, abort and retries.
@@ -81,7 +81,7 @@ export class Transport {
       try {
         token = spec.authenticate ? await this.token(signal) : undefined;
       } catch (err) {
-        throw this.abortError(err, spec, timeoutMs);
+        throw this.abortError(err, spec.signal, what(spec), timeoutMs);
       }
       if (token) headers.authorization = `Bearer ${token}`;
       const init: RequestInit & { duplex?: 'half' } = { method: spec.method, headers, signal };
@@ -96,7 +96,7 @@ export class Transport {
       try {
         res = await this.options.fetch(spec.url, init);
       } catch (err) {
-        if (signal.aborted) throw this.abortError(err, spec, timeoutMs);
+        if (signal.aborted) throw this.abortError(err, spec.signal, what(spec), timeoutMs);
         const error = new ConnectionError({
           status: 0,
           code: 'connection_error',
@@ -145,6 +145,20 @@ export class Transport {
     return retryDelay(attempt, retryAfterSeconds, this.options.maxRetryDelayMs);
   }
 
+  /** The token of `tokens` within a call's deadline and signal (see SecretPushClient.accessToken). */
+  async currentToken(call: CallOptions, fresh: boolean): Promise<AccessToken> {
+    const tokens = this.options.tokens;
+    if (!tokens) throw new TypeError('This client has no client credentials');
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    try {
+      return await tokens.current(signal, fresh);
+    } catch (err) {
+      throw this.abortError(err, call.signal, 'The token request', timeoutMs);
+    }
+  }
+
   private async token(signal: AbortSignal): Promise<string | undefined> {
     if (this.options.tokens) return this.options.tokens.get(signal);
     return this.options.staticToken;
@@ -154,13 +168,18 @@ export class Transport {
     try {
       await sleep(ms, signal);
     } catch (err) {
-      throw this.abortError(err, spec, timeoutMs);
+      throw this.abortError(err, spec.signal, what(spec), timeoutMs);
     }
   }
 
   /** The caller's abort rejects with its reason; the timeout becomes a ConnectionError `timeout`. */
-  private abortError(err: unknown, spec: RequestSpec, timeoutMs: number): unknown {
-    if (spec.signal?.aborted) return spec.signal.reason;
+  private abortError(
+    err: unknown,
+    callerSignal: AbortSignal | undefined,
+    what: string,
+    timeoutMs: number,
+  ): unknown {
+    if (callerSignal?.aborted) return callerSignal.reason;
     if (err instanceof SecretPushError) return err;
     // Checked by name: the DOMException of an aborted fetch may come from another realm.
     const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
@@ -168,7 +187,7 @@ export class Transport {
       return new ConnectionError({
         status: 0,
         code: 'timeout',
-        message: `${spec.method} ${new URL(spec.url).pathname} timed out after ${timeoutMs} ms`,
+        message: `${what} timed out after ${timeoutMs} ms`,
         cause: err,
       });
     }
@@ -192,6 +211,9 @@ export function retryDelay(
   }
   return Math.random() * Math.min(maxMs, BASE_DELAY_MS * 2 ** attempt);
 }
+
+/** How a request is named in a timeout's message: `GET /api/v2/pushes/active`. */
+const what = (spec: RequestSpec) => `${spec.method} ${new URL(spec.url).pathname}`;
 
 function retryable(policy: RetryPolicy, status: number, code: string): boolean {
   if (policy === 'safe') return status === 429 || status === 503;
