@@ -89,6 +89,15 @@ export class Transport {
         init.body = body.body;
         // Needed for a streamed body; harmless for the others.
         init.duplex = 'half';
+        if (body.body instanceof ReadableStream) {
+          // Fetch (the WHATWG algorithm, which Node's undici follows) sends a *clone* of a request
+          // that may follow a redirect or come from a window: cloning tees a streamed body, and the
+          // branch that is never read keeps every chunk sent, the whole file in memory (a 100 MiB
+          // upload grew the process by 100 MiB). With no window and redirects refused, the
+          // request itself is sent. The API never redirects a request with a body.
+          init.redirect = 'error';
+          init.window = null;
+        }
       }
       const canRepeatBody = () => spec.replayable !== false;
 
