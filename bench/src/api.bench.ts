@@ -3,6 +3,7 @@ import pg from 'pg';
 import type autocannon from 'autocannon';
 import { join } from 'node:path';
 import { runAuthMigrations } from '@secret-push/auth';
+import { createClient } from '@secret-push/client';
 import { basic, token } from './auth-client';
 import { dropDatabase, withDatabase } from '@secret-push/db-kit';
 import { runPushMigrations } from '@secret-push/push';
@@ -173,13 +174,11 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const tokens: string[] = [];
     const retrieving =
       wanted('GET /pushes/:token (uses a view)') || wanted('GET /pushes/:token, 64 connections');
+    // Set-up: the pushes the retrieve runs use up, made through the SDK (anonymous, as the load's).
+    const anonymous = createClient({ baseUrl: push.url });
     for (let i = 0; i < (retrieving ? 1000 : 0); i++) {
-      const res = await fetch(`${push.url}/api/v2/pushes`, {
-        method: 'POST',
-        headers: json,
-        body: createBody,
-      });
-      tokens.push(((await res.json()) as { url_token: string }).url_token);
+      const created = await anonymous.create({ payload: PAYLOAD_1KB, expire_after_views: 100 });
+      tokens.push(created.url_token);
     }
     let next = 0;
     const retrieve = {

@@ -1,4 +1,5 @@
 import { runCli } from '@secret-push/auth';
+import { createClient } from '@secret-push/client';
 
 /* The auth service as the benchmarks use it: its operator CLI in-process, and the token endpoint. */
 
@@ -13,12 +14,14 @@ export async function cli(env: Record<string, string>, ...argv: string[]): Promi
   return out.join('\n');
 }
 
-/** A client-credentials access token. */
+/**
+ * A client-credentials access token from the token endpoint of `authUrl`, fetched by the SDK (it
+ * throws when the endpoint refuses). Only the token endpoint is called: the base URL is unused.
+ */
 export async function token(authUrl: string, id: string, secret: string): Promise<string> {
-  const res = await fetch(`${authUrl}/connect/token`, {
-    method: 'POST',
-    headers: { authorization: basic(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
+  const client = createClient({
+    baseUrl: authUrl,
+    auth: { clientId: id, clientSecret: secret, tokenUrl: `${authUrl}/connect/token` },
   });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (await client.accessToken()).token;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { type SecretPushClient, SecretPushError, UnauthorizedError, createClient } from '@secret-push/client';
 import type { CheckResult } from '../validate/report';
 
 export interface SmokeTargets {
@@ -13,43 +14,64 @@ export interface SmokeTargets {
   redisUrl: string;
 }
 
-interface PushBody {
-  url_token: string;
-  payload: string | null;
-  expired: boolean;
-}
+/*
+ * The checks call the API through the SDK (@secret-push/client), one client per replica or proxy.
+ * `retries: 0`: every call is one request, as a check must see the first answer of the replica it
+ * names, not a repeat that another attempt got right. What the SDK does not express stays plain
+ * HTTP: /readyz through the proxies and the workers' /metrics.
+ */
 
-async function token(authUrl: string, demo: SmokeTargets['demo']): Promise<string> {
-  const res = await fetch(`${authUrl}/connect/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
+/** An anonymous client of one push replica (or the push proxy). */
+const anonymous = (pushUrl: string) => createClient({ baseUrl: pushUrl, retries: 0 });
+
+/** A client of `pushUrl` holding a token fetched elsewhere. */
+const withToken = (pushUrl: string, token: string) =>
+  createClient({ baseUrl: pushUrl, auth: { token }, retries: 0 });
+
+/** A client of `pushUrl` signed in as the demo client at the token endpoint of `authUrl`. */
+const signedIn = (pushUrl: string, authUrl: string, demo: SmokeTargets['demo']) =>
+  createClient({
+    baseUrl: pushUrl,
+    auth: { ...demo, tokenUrl: `${authUrl}/connect/token` },
+    retries: 0,
   });
-  if (res.status !== 200) throw new Error(`token from ${authUrl}: HTTP ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
+
+/** How a failed call is named in a check's message: `HTTP 404 not_found (Push not found.)`. */
+function describe(err: unknown): string {
+  if (err instanceof SecretPushError) {
+    return err.status === 0
+      ? `${err.code} (${err.message})`
+      : `HTTP ${err.status} ${err.code} (${err.message})`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }
 
-async function createPush(
-  pushUrl: string,
-  push: Record<string, unknown>,
-  bearer?: string,
-): Promise<PushBody> {
-  const res = await fetch(`${pushUrl}/api/v2/pushes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-    body: JSON.stringify({ push }),
-  });
-  if (res.status !== 201) throw new Error(`create on ${pushUrl}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as PushBody;
+/** `call`'s result; its failure as an Error saying what was being done (`create on http://…`). */
+async function step<T>(what: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw new Error(`${what}: ${describe(err)}`, { cause: err });
+  }
 }
 
-async function retrieve(pushUrl: string, urlToken: string, passphrase?: string) {
-  const q = passphrase === undefined ? '' : `?passphrase=${encodeURIComponent(passphrase)}`;
-  const res = await fetch(`${pushUrl}/api/v2/pushes/${urlToken}${q}`);
-  return { status: res.status, body: (await res.json()) as PushBody };
+/** The SecretPushError that `call` fails with, or undefined when it succeeds (anything else is rethrown). */
+async function failure(call: Promise<unknown>): Promise<SecretPushError | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (err) {
+    if (err instanceof SecretPushError) return err;
+    throw err;
+  }
+}
+
+/** The HTTP status a call was answered with: 200 when it succeeded, else its error's (0: no answer). */
+const statusOf = async (call: Promise<unknown>) => (await failure(call))?.status ?? 200;
+
+/** Reads the first page of the caller's active pushes: one GET /pushes/active. */
+async function firstActivePage(client: SecretPushClient): Promise<void> {
+  for await (const _page of client.active().pages()) return;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,46 +83,46 @@ export function smokeChecks(t: SmokeTargets): [string, () => Promise<string | vo
       'a token from either auth replica works on either push replica',
       async () => {
         for (const auth of t.authReplicas) {
-          const bearer = await token(auth, t.demo);
+          const { token } = await step(
+            `token from ${auth}`,
+            signedIn(t.pushProxy, auth, t.demo).accessToken(),
+          );
           for (const push of t.pushReplicas) {
-            const res = await fetch(`${push}/api/v2/pushes/active`, {
-              headers: { authorization: `Bearer ${bearer}` },
-            });
-            if (res.status !== 200) throw new Error(`token of ${auth} on ${push}: HTTP ${res.status}`);
+            await step(`token of ${auth} on ${push}`, firstActivePage(withToken(push, token)));
           }
         }
-        const bad = await fetch(`${t.pushProxy}/api/v2/pushes/active`, {
-          headers: { authorization: 'Bearer nope' },
-        });
-        if (bad.status !== 401) throw new Error(`an unknown token answered ${bad.status}, not 401`);
+        const bad = await failure(firstActivePage(withToken(t.pushProxy, 'nope')));
+        if (!(bad instanceof UnauthorizedError) || bad.status !== 401) {
+          throw new Error(`an unknown token answered ${bad ? describe(bad) : 'HTTP 200'}, not 401`);
+        }
         return `${t.authReplicas.length}×${t.pushReplicas.length} combinations, unknown token 401`;
       },
     ],
     [
       'a push created on one push replica is read on the other, views counted across replicas',
       async () => {
-        const bearer = await token(t.authProxy, t.demo);
         const [a, b] = t.pushReplicas as [string, string];
         for (const [from, to] of [
           [a, b],
           [b, a],
         ] as const) {
-          const created = await createPush(
-            from,
-            { payload: `made on ${from}`, expire_after_views: 2 },
-            bearer,
+          const created = await step(
+            `create on ${from}`,
+            signedIn(from, t.authProxy, t.demo).create({ payload: `made on ${from}`, expire_after_views: 2 }),
           );
-          const first = await retrieve(to, created.url_token);
-          if (first.body.payload !== `made on ${from}`) {
-            throw new Error(`read on ${to}: ${JSON.stringify(first.body)}`);
+          const first = await step(`read on ${to}`, anonymous(to).retrieve(created.url_token));
+          if (first.payload !== `made on ${from}`) {
+            throw new Error(`read on ${to}: ${JSON.stringify(first)}`);
           }
-          const second = await retrieve(from, created.url_token);
-          if (second.body.payload !== `made on ${from}`) throw new Error(`second view on ${from} failed`);
-          const third = await retrieve(to, created.url_token);
-          if (third.body.payload !== null || !third.body.expired) {
-            throw new Error(
-              `third view of a 2-view push on ${to} was not refused: ${JSON.stringify(third.body)}`,
-            );
+          const second = await step(`second view on ${from}`, anonymous(from).retrieve(created.url_token));
+          if (second.payload !== `made on ${from}`) throw new Error(`second view on ${from} failed`);
+          // The expired answer (200, `expired: true`, no payload) as the API gives it, not as an error.
+          const third = await step(
+            `third view on ${to}`,
+            anonymous(to).retrieve(created.url_token, { expired: 'return' }),
+          );
+          if (third.payload !== null || !third.expired) {
+            throw new Error(`third view of a 2-view push on ${to} was not refused: ${JSON.stringify(third)}`);
           }
         }
       },
@@ -108,19 +130,26 @@ export function smokeChecks(t: SmokeTargets): [string, () => Promise<string | vo
     [
       'passphrase attempts are limited across replicas (6th in a minute → 429, even when right)',
       async () => {
-        const created = await createPush(t.pushProxy, { payload: 'guarded', passphrase: 'right one' });
+        const created = await step(
+          `create on ${t.pushProxy}`,
+          anonymous(t.pushProxy).create({ payload: 'guarded', passphrase: 'right one' }),
+        );
+        // Each attempt is a POST …/reveal with the passphrase in its body (the SDK's way).
         const statuses: number[] = [];
         for (let i = 0; i < 5; i++) {
-          statuses.push((await retrieve(t.pushReplicas[i % 2]!, created.url_token, `wrong ${i}`)).status);
+          const replica = anonymous(t.pushReplicas[i % 2]!);
+          statuses.push(await statusOf(replica.retrieve(created.url_token, { passphrase: `wrong ${i}` })));
         }
         if (statuses.some((s) => s !== 401)) {
           throw new Error(`wrong passphrases answered ${statuses.join(',')}`);
         }
-        const sixth = await retrieve(t.pushReplicas[1]!, created.url_token, 'right one');
-        if (sixth.status !== 429) {
-          throw new Error(`6th attempt (right passphrase) answered ${sixth.status}, not 429`);
+        const sixth = await statusOf(
+          anonymous(t.pushReplicas[1]!).retrieve(created.url_token, { passphrase: 'right one' }),
+        );
+        if (sixth !== 429) {
+          throw new Error(`6th attempt (right passphrase) answered ${sixth}, not 429`);
         }
-        return `attempts alternated between replicas: ${statuses.join(', ')}, then ${sixth.status}`;
+        return `attempts alternated between replicas: ${statuses.join(', ')}, then ${sixth}`;
       },
     ],
     ['each expiry happens exactly once', () => expiryExactlyOnce(t)],
@@ -131,11 +160,15 @@ export function smokeChecks(t: SmokeTargets): [string, () => Promise<string | vo
     [
       'the round-robin proxies reach every replica, and pages link to the public URL',
       async () => {
-        const created = await createPush(t.pushProxy, { payload: 'links' });
-        const html = (created as unknown as { html_url?: string }).html_url ?? '';
+        const created = await step(
+          `create on ${t.pushProxy}`,
+          anonymous(t.pushProxy).create({ payload: 'links' }),
+        );
+        const html = created.html_url ?? '';
         if (!html.startsWith(`${t.pushProxy}/`)) {
           throw new Error(`html_url ${html} is not under ${t.pushProxy}`);
         }
+        // /readyz is not part of the API (nor of the SDK): plain HTTP.
         for (const proxy of [t.authProxy, t.pushProxy]) {
           for (let i = 0; i < 4; i++) {
             const res = await fetch(`${proxy}/readyz`);
@@ -156,10 +189,12 @@ async function expiryExactlyOnce(t: SmokeTargets): Promise<string> {
   const n = 40;
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
-    tokens.push(
-      (await createPush(t.pushReplicas[i % 2]!, { payload: `expire ${i}`, expire_after_duration: 0 }))
-        .url_token,
+    const replica = t.pushReplicas[i % 2]!;
+    const created = await step(
+      `create on ${replica}`,
+      anonymous(replica).create({ payload: `expire ${i}`, expire_after_duration: 0 }),
     );
+    tokens.push(created.url_token);
   }
   const pool = new Pool({ connectionString: t.pushDatabaseUrl, max: 2 });
   try {
@@ -210,36 +245,29 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * byte; then a DELETE on A refuses the link at once and a worker purges the stored object.
  */
 async function fileAcrossReplicas(t: SmokeTargets): Promise<string> {
-  const bearer = await token(t.authProxy, t.demo);
   const [a, b] = t.pushReplicas as [string, string];
+  const owner = signedIn(a, t.authProxy, t.demo);
   const data = randomBytes(300_000);
-  const form = new FormData();
-  form.append('push[expire_after_views]', '2');
-  form.append('push[files][]', new Blob([data]), 'smoke.bin');
-  const res = await fetch(`${a}/api/v2/pushes`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${bearer}` },
-    body: form,
-  });
-  if (res.status !== 201) throw new Error(`file create on ${a}: HTTP ${res.status} ${await res.text()}`);
-  const { url_token } = (await res.json()) as PushBody;
-  const got = (await (await fetch(`${b}/api/v2/pushes/${url_token}`)).json()) as {
-    files: { url: string; size: number }[];
-  };
-  const link = got.files[0]?.url;
-  if (!link) throw new Error(`retrieve on ${b} listed no file: ${JSON.stringify(got)}`);
-  const download = await fetch(link);
-  const bytes = Buffer.from(await download.arrayBuffer());
-  if (download.status !== 200 || sha256(bytes) !== sha256(data)) {
-    throw new Error(`download through ${link.split('?')[0]}: HTTP ${download.status}, ${bytes.length} bytes`);
+  const { url_token } = await step(
+    `file create on ${a}`,
+    owner.create({ expire_after_views: 2, files: [{ blob: new Blob([data]), filename: 'smoke.bin' }] }),
+  );
+  const got = await step(`retrieve on ${b}`, anonymous(b).retrieve(url_token));
+  const file = got.files[0];
+  if (!file) throw new Error(`retrieve on ${b} listed no file: ${JSON.stringify(got)}`);
+  // The SDK follows a download link only on its API's origin: the link must name the public URL.
+  const proxy = anonymous(t.pushProxy);
+  const where = `download through ${file.url.split('?')[0]}`;
+  const download = await step(where, proxy.download(file));
+  const bytes = Buffer.from(await new Response(download.body).arrayBuffer());
+  if (sha256(bytes) !== sha256(data)) {
+    throw new Error(`${where}: ${bytes.length} bytes, not the ${data.length} sent`);
   }
-  const deleted = await fetch(`${a}/api/v2/pushes/${url_token}`, {
-    method: 'DELETE',
-    headers: { authorization: `Bearer ${bearer}` },
-  });
-  if (deleted.status !== 200) throw new Error(`DELETE on ${a}: HTTP ${deleted.status}`);
-  const refused = await fetch(link);
-  if (refused.status !== 404) throw new Error(`the link after DELETE answered ${refused.status}, not 404`);
+  await step(`DELETE on ${a}`, owner.expire(url_token));
+  const refused = await failure(proxy.download(file).then((d) => d.body.cancel()));
+  if (refused?.status !== 404) {
+    throw new Error(`the link after DELETE answered ${refused ? describe(refused) : 'HTTP 200'}, not 404`);
+  }
   const pool = new Pool({ connectionString: t.pushDatabaseUrl, max: 1 });
   try {
     const deadline = Date.now() + 15_000;
