@@ -258,6 +258,35 @@ describe('push and get', () => {
   );
 });
 
+describe('--copy', () => {
+  test(
+    'the link goes to the clipboard tool through its stdin; a failing tool gives way to the next; none is a note',
+    async () => {
+      // Stand-ins for the system's clipboard tools: xclip fails (no X server), xsel takes the text.
+      const bin = mkdtempSync(join(dir, 'bin-'));
+      const clip = join(dir, 'clipboard.txt');
+      writeFileSync(join(bin, 'xclip'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      writeFileSync(join(bin, 'xsel'), `#!/bin/sh\n[ "$*" = "--clipboard --input" ] && cat > '${clip}'\n`, {
+        mode: 0o755,
+      });
+      const env = { ...envFor(), PATH: `${bin}:/usr/bin:/bin`, DISPLAY: ':99' };
+      const copied = await cli(['push', '--copy'], { env, stdin: 'to the clipboard' });
+      expect(copied.code).toBe(0);
+      expect(readFileSync(clip, 'utf8')).toBe(copied.stdout.trim());
+      expect(copied.stderr).toBe('The link is in the clipboard (xsel).\n');
+
+      // No graphical session: no tool is tried; the link is printed and the command succeeds.
+      const { DISPLAY: _none, ...headless } = env;
+      const printed = await cli(['push', '--copy'], { env: headless, stdin: 'printed only' });
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).toMatch(/\/p\/[A-Za-z0-9_-]{22}\/r\n$/);
+      expect(printed.stderr).toMatch(/^No clipboard here .*: the link is only printed\.\n$/);
+      expect(readFileSync(clip, 'utf8')).toBe(copied.stdout.trim());
+    },
+    TIMEOUT,
+  );
+});
+
 describe('owner commands', () => {
   test(
     'preview, audit and expire, human and --json',

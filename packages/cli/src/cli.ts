@@ -12,6 +12,7 @@ import {
   createClient,
   type SecretPushClient,
 } from '@secret-push/client';
+import { copyToClipboard } from './clipboard.ts';
 import { ConfigError, type SavedConfig, configPath, loadConfig, saveConfig } from './config.ts';
 import { BadLinkError, type PushRef, parsePushRef } from './links.ts';
 import { auditTable, humanSize, progressBar, pushTable } from './output.ts';
@@ -78,6 +79,7 @@ Commands:
     --passphrase-file PATH the recipient must enter the passphrase in this file
     --[no-]retrieval-step  the recipient clicks before the secret shows
     --[no-]deletable-by-viewer
+    --copy                 also copy the link to the clipboard (pbcopy, clip, wl-copy, xclip or xsel)
     --name TEXT  --note TEXT   labels only you see (in your lists)
   get LINK|TOKEN         print the secret (uses a view); --out DIR saves the files; --passphrase-file PATH
   preview LINK|TOKEN     print the recipient page's link (uses no view)
@@ -377,6 +379,7 @@ const push: Command = async (io, args) => {
     'deletable-by-viewer': { type: 'boolean' },
     name: { type: 'string' },
     note: { type: 'string' },
+    copy: { type: 'boolean' },
   });
   if (positionals.length > 1) {
     throw new UsageError('push takes one secret; quote it, or better, pipe it through stdin');
@@ -449,6 +452,15 @@ const push: Command = async (io, args) => {
   }
   if (values.json) json(io, created);
   else io.stdout.write(`${created.html_url}\n`);
+  if (values.copy) {
+    // The link is printed either way: a missing clipboard is a note, not a failure.
+    const tool = await copyToClipboard(created.html_url, io.env);
+    io.stderr.write(
+      tool
+        ? `The link is in the clipboard (${tool}).\n`
+        : 'No clipboard here (pbcopy, clip, wl-copy, xclip or xsel): the link is only printed.\n',
+    );
+  }
   return EXIT.ok;
 };
 
