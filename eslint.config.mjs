@@ -35,7 +35,7 @@ const COMPOSITION = [
 ];
 const layer = (files, forbidden, extra = {}) => ({
   files,
-  ignores: ['**/*.test.ts', '**/test/**'],
+  ignores: ['**/*.test.ts', '**/*.e2e.ts', '**/*.browser.ts', '**/test/**'],
   rules: {
     'no-restricted-imports': [
       'error',
@@ -108,7 +108,7 @@ export default tseslint.config(
   },
   ...layering,
   {
-    files: ['**/*.test.ts', '**/test/**/*.ts', 'packages/testing/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.e2e.ts', '**/*.browser.ts', '**/test/**/*.ts', 'packages/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure Debian's Chromium is installed for the browser tests of the recipient pages
-# (services/push/src/test/pages-browser.int.test.ts drives /usr/bin/chromium with playwright-core).
+# (the browser suite: services/push/src/test/pages.browser.ts and packages/client/src/sdk.browser.ts
+# drive /usr/bin/chromium with playwright-core).
 # Installs the `chromium` package non-interactively when it is missing; never touches it otherwise.
 set -euo pipefail
 

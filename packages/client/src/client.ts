@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { PushExpiredError } from './errors.ts';
 import { type FileInput, checkFiles, multipartBody } from './multipart.ts';
 import { type AccessToken, type ClientCredentialsAuth, TokenCache } from './token-cache.ts';
@@ -129,6 +129,9 @@ export interface SecretPushClient {
 }
 
 const API_PATH = '/api/v2';
+
+/** Whether this is Node (path and Readable inputs, streamed uploads), not a browser. */
+const IS_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
 export function createClient(options: ClientOptions): SecretPushClient {
   const trimmed = options.baseUrl.replace(/\/+$/, '');
@@ -273,6 +276,7 @@ export function createClient(options: ClientOptions): SecretPushClient {
       // per attempt, with one Idempotency-Key for all of them.
       let body: () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
       let replayable: boolean | undefined;
+      let sentWhole: number | undefined;
       if (!('files' in input)) {
         const { kind, payload, ...settings } = input;
         const text = JSON.stringify({ push: { kind: kind ?? 'text', payload, ...settings } });
@@ -286,10 +290,15 @@ export function createClient(options: ClientOptions): SecretPushClient {
           .map(([k, v]) => ({ name: `push[${k}]`, value: String(v) }));
         const multipart = multipartBody(fields, 'push[files][]', files);
         replayable = multipart.replayable;
-        body = () => ({
-          body: multipart.stream(call.onProgress),
-          headers: { 'content-type': multipart.contentType },
-        });
+        const headers = { 'content-type': multipart.contentType };
+        // Outside Node (a browser) a body of Blobs is sent as one Blob: browsers stream a request
+        // body only over HTTP/2, and report no upload progress for it (onProgress is then called
+        // once, when the answer has come).
+        const whole = IS_NODE ? undefined : multipart.blob();
+        if (whole) {
+          body = () => ({ body: whole, headers });
+          sentWhole = whole.size;
+        } else body = () => ({ body: multipart.stream(call.onProgress), headers });
       }
       const res = await transport.send({
         ...call,
@@ -301,6 +310,7 @@ export function createClient(options: ClientOptions): SecretPushClient {
         ...(replayable !== undefined && { replayable }),
         body,
       });
+      if (sentWhole !== undefined) call.onProgress?.(sentWhole);
       return json<OwnedPush>(res);
     },
 
@@ -370,10 +380,12 @@ export function createClient(options: ClientOptions): SecretPushClient {
     expired: (call) => pushList('/pushes/expired', call),
     download,
     async downloadNode(file, call) {
+      // Loaded here, not at the top: the rest of the SDK also runs in browsers.
+      const { Readable: NodeReadable } = await import('node:stream');
       const { body, ...rest } = await download(file, call);
       return {
         ...rest,
-        body: Readable.fromWeb(body),
+        body: NodeReadable.fromWeb(body),
       };
     },
   };

@@ -1,6 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 
 /*
@@ -8,6 +5,9 @@ import type { Readable } from 'node:stream';
  * as the connection takes it, so a file of any size is never held in memory. Files given by path
  * are opened again for each attempt, so such a body can be sent again; a stream given by the
  * caller can be read only once.
+ *
+ * Node's modules are loaded only for a file given by path: the SDK also runs in browsers, with
+ * Blobs and web streams.
  */
 
 /** A file to attach to a push. */
@@ -30,6 +30,8 @@ interface NormalizedFile {
   contentType: string;
   open: () => AsyncIterable<Uint8Array | string>;
   replayable: boolean;
+  /** The file as a Blob, when it was given as one. */
+  blob?: Blob;
 }
 
 const encoder = new TextEncoder();
@@ -42,9 +44,12 @@ function normalize(input: FileInput): NormalizedFile {
   if ('path' in input) {
     const { path } = input;
     return {
-      filename: input.filename ?? basename(path),
+      filename: input.filename ?? baseName(path),
       contentType: input.contentType ?? 'application/octet-stream',
-      open: () => createReadStream(path, { highWaterMark: 64 * 1024 }),
+      open: async function* () {
+        const { createReadStream } = await import('node:fs');
+        yield* createReadStream(path, { highWaterMark: 64 * 1024 }) as AsyncIterable<Uint8Array>;
+      },
       replayable: true,
     };
   }
@@ -64,13 +69,18 @@ function fromBlob(blob: Blob, filename: string | undefined, contentType: string 
     contentType: contentType ?? (blob.type || 'application/octet-stream'),
     open: () => blob.stream(),
     replayable: true,
+    blob,
   };
 }
+
+/** The last segment of a path, as node:path's basename gives it (POSIX or Windows separators). */
+const baseName = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
 /** Checks that every path names a readable file before anything is sent. */
 export async function checkFiles(files: readonly FileInput[]): Promise<void> {
   for (const file of files) {
     if (!(file instanceof Blob) && 'path' in file) {
+      const { stat } = await import('node:fs/promises');
       const info = await stat(file.path);
       if (!info.isFile()) throw new TypeError(`${file.path} is not a file`);
     }
@@ -85,6 +95,12 @@ export interface MultipartBody {
   replayable: boolean;
   /** A new stream of the whole body; `onProgress` gets the bytes handed to the connection so far. */
   stream(onProgress?: (bytesSent: number) => void): ReadableStream<Uint8Array>;
+  /**
+   * The whole body as one Blob, when every file is a Blob (its parts refer to the files' Blobs:
+   * nothing is read or copied), else undefined. For browsers, whose fetch streams a request body
+   * only over HTTP/2 or later.
+   */
+  blob(): Blob | undefined;
 }
 
 export function multipartBody(
@@ -95,7 +111,8 @@ export function multipartBody(
   const boundary = `----secret-push-${crypto.randomUUID()}`;
   const normalized = files.map(normalize);
 
-  async function* parts(): AsyncGenerator<Uint8Array> {
+  /** The body in order: the encoded text around the files, and the files. */
+  function* segments(): Generator<Uint8Array | NormalizedFile> {
     for (const field of fields) {
       yield encoder.encode(
         `--${boundary}\r\nContent-Disposition: form-data; name="${quote(field.name)}"\r\n\r\n${field.value}\r\n`,
@@ -106,12 +123,22 @@ export function multipartBody(
         `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(file.filename)}"\r\n` +
           `Content-Type: ${file.contentType}\r\n\r\n`,
       );
-      for await (const chunk of file.open()) {
-        yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-      }
+      yield file;
       yield encoder.encode('\r\n');
     }
     yield encoder.encode(`--${boundary}--\r\n`);
+  }
+
+  async function* parts(): AsyncGenerator<Uint8Array> {
+    for (const segment of segments()) {
+      if (segment instanceof Uint8Array) {
+        yield segment;
+        continue;
+      }
+      for await (const chunk of segment.open()) {
+        yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      }
+    }
   }
 
   return {
@@ -137,6 +164,13 @@ export function multipartBody(
           },
         },
         { highWaterMark: 0 },
+      );
+    },
+    blob() {
+      if (!normalized.every((f) => f.blob)) return undefined;
+      return new Blob(
+        [...segments()].map((segment) => (segment instanceof Uint8Array ? segment : segment.blob!)),
+        { type: `multipart/form-data; boundary=${boundary}` },
       );
     },
   };

@@ -10,6 +10,7 @@ import {
   authenticationRequired,
   principalOf,
 } from './http/bearer-auth';
+import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
 import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/introspection-client';
@@ -31,6 +32,8 @@ export interface AppDeps {
   metrics: PushMetrics;
   publicUrl: string;
   trustedProxies: readonly string[];
+  /** Origins whose pages may call /api/v2 from a browser (PUSH_CORS_ORIGINS); empty: no CORS. */
+  corsOrigins: readonly string[];
   version: ReturnType<typeof versionBody>;
   rules: CreateRules;
   features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
@@ -81,6 +84,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(deps.httpLogger);
   app.use(observeRequests(deps.metrics));
   app.use(securityHeaders());
+  // Before everything else under /api/v2 (the HEAD guard, /version, download links, authentication,
+  // the anonymous-access gate): preflights are answered here, and errors carry the CORS headers
+  // too. The recipient pages and health endpoints never get them.
+  const cors = apiCors(deps.corsOrigins);
+  if (cors) app.use('/api/v2', cors);
   app.use(refuseConsumingHead);
 
   // Health only: /metrics is served on the metrics port (server.ts), which the Ingress does not

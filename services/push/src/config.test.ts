@@ -79,6 +79,48 @@ describe('loadPushConfig', () => {
   });
 });
 
+describe('PUSH_CORS_ORIGINS', () => {
+  it('is empty by default, and reads a list of exact origins', () => {
+    expect(loadPushConfig(base).http.corsOrigins).toEqual([]);
+    expect(loadPushConfig({ ...base, PUSH_CORS_ORIGINS: '' }).http.corsOrigins).toEqual([]);
+    expect(
+      loadPushConfig({
+        ...base,
+        PUSH_CORS_ORIGINS: ' https://app.example.com , http://localhost:5173,,https://[::1]:8443 ',
+      }).http.corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://[::1]:8443']);
+  });
+
+  it('refuses a wildcard, with what to do instead', () => {
+    for (const wildcard of ['*', 'https://*.example.com']) {
+      expect(problems({ ...base, PUSH_CORS_ORIGINS: `https://app.example.com,${wildcard}` })).toEqual([
+        `PUSH_CORS_ORIGINS: "${wildcard}": wildcards are not accepted; list each origin (e.g. https://app.example.com)`,
+      ]);
+    }
+  });
+
+  it('refuses what is not written as a browser sends its Origin, naming the origin meant', () => {
+    const meant = (entry: string, origin: string) =>
+      `PUSH_CORS_ORIGINS: "${entry}" must be written as the origin ${origin} (scheme://host[:port]: ` +
+      'no path, query, credentials, default port or trailing slash, as browsers send it)';
+    for (const [entry, origin] of [
+      ['https://app.example.com/', 'https://app.example.com'],
+      ['https://app.example.com/sdk', 'https://app.example.com'],
+      ['https://app.example.com?x=1', 'https://app.example.com'],
+      ['https://user:pw@app.example.com', 'https://app.example.com'],
+      ['https://app.example.com:443', 'https://app.example.com'],
+      ['HTTPS://App.Example.com', 'https://app.example.com'],
+    ] as const) {
+      expect(problems({ ...base, PUSH_CORS_ORIGINS: entry })).toEqual([meant(entry, origin)]);
+    }
+    for (const entry of ['app.example.com', 'ftp://files.example.com', 'null', 'https://']) {
+      expect(problems({ ...base, PUSH_CORS_ORIGINS: entry })).toEqual([
+        `PUSH_CORS_ORIGINS: "${entry}" is not an http(s) origin (e.g. https://app.example.com, http://localhost:5173)`,
+      ]);
+    }
+  });
+});
+
 describe('deadlines, server limits and the metrics port', () => {
   it('has defaults for every deadline and limit', () => {
     const c = loadPushConfig({ ...base, PUSH_S3_BUCKET: 'bucket' });

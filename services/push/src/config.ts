@@ -23,6 +23,45 @@ const keyRing = envCsv().transform((entries, ctx) => {
   return keys;
 });
 
+/**
+ * The web origins whose pages may call the API from a browser (CORS): exact origins, each
+ * `scheme://host[:port]` as a browser sends it in `Origin` (http or https, lower-case host, no
+ * default port, path, query, credentials or trailing slash), so that matching is a plain string
+ * comparison. A wildcard is refused: every origin is listed. Each entry is checked here, so a typo
+ * stops the start-up instead of never matching.
+ */
+const corsOrigins = envCsv().superRefine((entries, ctx) => {
+  for (const entry of entries) {
+    if (entry.includes('*')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}": wildcards are not accepted; list each origin (e.g. https://app.example.com)`,
+      });
+      continue;
+    }
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {
+      // not a URL: reported below
+    }
+    if (origin === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an http(s) origin (e.g. https://app.example.com, http://localhost:5173)`,
+      });
+    } else if (origin !== entry) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `"${entry}" must be written as the origin ${origin} (scheme://host[:port]: no path, ` +
+          'query, credentials, default port or trailing slash, as browsers send it)',
+      });
+    }
+  }
+});
+
 /** Storage variables shared by the API and the worker. */
 export const storageEnv = {
   PUSH_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
@@ -137,6 +176,7 @@ const schema = z.object({
   PUSH_INTROSPECTION_TIMEOUT_MS: envInt(100, 30_000).default(3000),
   PUSH_ENCRYPTION_KEYS: keyRing,
   PUSH_TRUSTED_PROXIES: envCsv().default([]),
+  PUSH_CORS_ORIGINS: corsOrigins.default([]),
   PUSH_ANONYMOUS_ACCESS: envBoolean().default(true),
   PUSH_PUSHES_ENABLED: envBoolean().default(true),
   PUSH_URL_PUSHES_ENABLED: envBoolean().default(true),
@@ -228,6 +268,8 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         host: v.PUSH_HOST,
         port: v.PUSH_PORT,
         trustedProxies: v.PUSH_TRUSTED_PROXIES,
+        // Empty: no CORS headers at all (browsers may call the API from its own origin only).
+        corsOrigins: v.PUSH_CORS_ORIGINS,
       },
       // What a client may cost the main port (runtime's createHttpServer).
       httpLimits: {

@@ -139,6 +139,7 @@ export async function startPushServer(
     metrics,
     publicUrl: config.publicUrl,
     trustedProxies: config.http.trustedProxies,
+    corsOrigins: config.http.corsOrigins,
     version: versionBody(APPLICATION_VERSION, f),
     rules: { ...config.limits, enabledKinds },
     features: {

@@ -100,7 +100,7 @@ test(
       ['cli', 'main.js'],
     ] as const) {
       expect(files(pkg)).toContain(join('dist', entry));
-      expect(files(pkg).filter((f) => /\.test\.|^src|\.map$|tsconfig/.test(f))).toEqual([]);
+      expect(files(pkg).filter((f) => /\.(test|e2e|browser)\.|^src|\.map$|tsconfig/.test(f))).toEqual([]);
     }
     // Exactly the two packages: nothing else was installed (the client has no dependencies).
     expect(readdirSync(join(app, 'node_modules', '@secret-push')).sort()).toEqual(['cli', 'client']);
