@@ -316,14 +316,22 @@ describe('file pushes', () => {
       const [link] = (await retrieve(urlToken)).files;
       expect(await s3.listKeys(`files/${pushId}/`)).toHaveLength(1);
       expect((await download(link!.url)).status).toBe(200);
-      await waitFor(async () => (await s3.listKeys(`files/${pushId}/`)).length === 0, 10_000);
+      const purgeRow = async () =>
+        (
+          await sql<{ files_purged: boolean; n: string }>`
+            select files_purged, (select count(*) from push_file where push_id = ${pushId}) as n from push where id = ${pushId}`.execute(
+            push.db,
+          )
+        ).rows[0];
+      // The purge deletes the objects, then records it on the row: wait for both.
+      await waitFor(
+        async () =>
+          (await s3.listKeys(`files/${pushId}/`)).length === 0 && (await purgeRow())?.files_purged === true,
+        10_000,
+      );
       expect((await download(link!.url)).status).toBe(404);
       expect((await rowCounts(push.db)).files).not.toBe(undefined);
-      const { rows } = await sql<{ files_purged: boolean; n: string }>`
-        select files_purged, (select count(*) from push_file where push_id = ${pushId}) as n from push where id = ${pushId}`.execute(
-        push.db,
-      );
-      expect(rows[0]).toEqual({ files_purged: true, n: '0' });
+      expect(await purgeRow()).toEqual({ files_purged: true, n: '0' });
     } finally {
       await worker.close();
     }
