@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
+import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
 import { createClient } from '@secret-push/client';
-import { type TestPush, startPush } from '@secret-push/push/testing';
-import { type LocalS3, freePort, startS3 } from '@secret-push/testing';
+import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
+import { freePort } from '@secret-push/testing';
 import { EXIT, main } from './cli.ts';
 import { parsePushRef } from './links.ts';
 
@@ -16,23 +16,19 @@ import { parsePushRef } from './links.ts';
 // test.
 const TIMEOUT = 60_000;
 
+let stack: TestStack;
 let auth: TestAuth;
-let s3: LocalS3;
 let push: TestPush;
 let credentials: ClientCredentials;
 let dir: string;
 
 beforeAll(async () => {
-  auth = await startAuth();
-  s3 = await startS3();
-  push = await startPush(auth, { env: { ...s3.env } });
-  credentials = await auth.createClient('pushes:read pushes:write');
+  stack = await startStack();
+  ({ auth, push, credentials } = stack);
   dir = mkdtempSync(join(tmpdir(), 'sptest-cli-'));
 }, TIMEOUT);
 afterAll(async () => {
-  await push?.stop();
-  await s3?.close();
-  await auth?.stop();
+  await stack?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, TIMEOUT);
 

@@ -14,9 +14,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { type TestPush, startPush } from '@secret-push/push/testing';
-import { type LocalS3, startS3 } from '@secret-push/testing';
+import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
 
 // The built binary (`node packages/cli/dist/main.js`) as a child process, against the real
 // services in-process. The package is built first (tsc -b, incremental), so dist/ is never stale.
@@ -24,8 +23,8 @@ const TIMEOUT = 120_000;
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'packages', 'cli', 'dist', 'main.js');
 
+let stack: TestStack;
 let auth: TestAuth;
-let s3: LocalS3;
 let push: TestPush;
 let credentials: ClientCredentials;
 let dir: string;
@@ -36,16 +35,12 @@ beforeAll(async () => {
     '-b',
     join(ROOT, 'packages', 'cli'),
   ]);
-  auth = await startAuth();
-  s3 = await startS3();
-  push = await startPush(auth, { env: { ...s3.env } });
-  credentials = await auth.createClient('pushes:read pushes:write');
+  stack = await startStack();
+  ({ auth, push, credentials } = stack);
   dir = mkdtempSync(join(tmpdir(), 'sptest-cli-e2e-'));
 }, TIMEOUT);
 afterAll(async () => {
-  await push?.stop();
-  await s3?.close();
-  await auth?.stop();
+  await stack?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, TIMEOUT);
 

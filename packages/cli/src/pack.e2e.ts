@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { type TestPush, startPush } from '@secret-push/push/testing';
+import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
 
 // The two packages as a user gets them: `pnpm pack` makes a tarball of each, and both are
 // installed together with npm into an empty directory. The install is offline against a registry
@@ -14,6 +14,7 @@ const TIMEOUT = 120_000;
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
 
+let stack: TestStack;
 let auth: TestAuth;
 let push: TestPush;
 let credentials: ClientCredentials;
@@ -49,13 +50,11 @@ beforeAll(async () => {
     ],
     { cwd: app, env: { ...process.env, npm_config_cache: join(dir, 'npm-cache') } },
   );
-  auth = await startAuth();
-  push = await startPush(auth);
-  credentials = await auth.createClient('pushes:read pushes:write');
+  stack = await startStack();
+  ({ auth, push, credentials } = stack);
 }, TIMEOUT);
 afterAll(async () => {
-  await push?.stop();
-  await auth?.stop();
+  await stack?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, TIMEOUT);
 

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { type TestPush, startPush } from '@secret-push/push/testing';
-import { type LocalS3, startS3 } from '@secret-push/testing';
+import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
 import {
   NotFoundError,
   PushExpiredError,
@@ -24,23 +23,19 @@ const TIMEOUT = 60_000;
 
 const TOKEN_TTL_SECONDS = 6;
 
+let stack: TestStack;
 let auth: TestAuth;
-let s3: LocalS3;
 let push: TestPush;
 let credentials: ClientCredentials;
 let dir: string;
 
 beforeAll(async () => {
-  auth = await startAuth({ env: { AUTH_ACCESS_TOKEN_TTL: String(TOKEN_TTL_SECONDS) } });
-  s3 = await startS3();
-  push = await startPush(auth, { env: { ...s3.env } });
-  credentials = await auth.createClient('pushes:read pushes:write');
+  stack = await startStack({ authEnv: { AUTH_ACCESS_TOKEN_TTL: String(TOKEN_TTL_SECONDS) } });
+  ({ auth, push, credentials } = stack);
   dir = mkdtempSync(join(tmpdir(), 'sptest-client-'));
 }, TIMEOUT);
 afterAll(async () => {
-  await push?.stop();
-  await s3?.close();
-  await auth?.stop();
+  await stack?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, TIMEOUT);
 

@@ -4,9 +4,9 @@ import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { type TestPush, startPush } from '@secret-push/push/testing';
-import { type LocalS3, freePort, startS3 } from '@secret-push/testing';
+import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
+import { freePort } from '@secret-push/testing';
 
 // The SDK in a real browser (Debian's Chromium, headless, driven by playwright-core): a page of
 // another origin, allowed by PUSH_CORS_ORIGINS, imports the built SDK as an ES module and calls the
@@ -15,8 +15,8 @@ const TIMEOUT = 90_000;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = join(import.meta.dirname, '..', 'dist');
 
+let stack: TestStack;
 let auth: TestAuth;
-let s3: LocalS3;
 let push: TestPush;
 let credentials: ClientCredentials;
 let allowed: { server: Server; url: string };
@@ -56,10 +56,8 @@ beforeAll(async () => {
   }
   allowed = await pageServer();
   foreign = await pageServer();
-  auth = await startAuth();
-  s3 = await startS3();
-  push = await startPush(auth, { env: { ...s3.env, PUSH_CORS_ORIGINS: allowed.url } });
-  credentials = await auth.createClient('pushes:read pushes:write');
+  stack = await startStack({ pushEnv: { PUSH_CORS_ORIGINS: allowed.url } });
+  ({ auth, push, credentials } = stack);
   profile = await mkdtemp(join(tmpdir(), 'sptest-sdk-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -71,9 +69,7 @@ afterAll(async () => {
   await context?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
   for (const s of [allowed, foreign]) if (s) await new Promise((r) => s.server.close(r));
-  await push?.stop();
-  await s3?.close();
-  await auth?.stop();
+  await stack?.stop();
 }, TIMEOUT);
 
 /** What the page's script reports back. */

@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { TestAuth } from '@secret-push/auth/testing';
+import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { createKysely } from '@secret-push/db-kit';
 import { type Logger, createLogger } from '@secret-push/logger';
-import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
+import {
+  type LocalS3,
+  REDIS_URL,
+  deleteRedisKeys,
+  freePort,
+  freshDatabase,
+  startS3,
+  uniquePrefix,
+} from '@secret-push/testing';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
 import { type ExpiryWorkerService, startExpiryWorker } from './worker-server';
@@ -99,4 +107,39 @@ export function startTestWorker(
     }),
     createLogger({ name: 'worker', level: 'silent' }),
   );
+}
+
+/** Everything a client of the API needs in a test: see {@link startStack}. */
+export interface TestStack {
+  auth: TestAuth;
+  s3: LocalS3;
+  push: TestPush;
+  /** A client of the auth service with `pushes:read pushes:write`. */
+  credentials: ClientCredentials;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole system for tests of its clients (the SDK, the CLI): a real auth service, a private
+ * s3rver, a push API with file pushes on, and a client with both scopes. `authEnv` and `pushEnv`
+ * override variables of either service.
+ */
+export async function startStack(
+  options: { authEnv?: Record<string, string>; pushEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
+  const auth = await startAuth({ env: options.authEnv ?? {} });
+  const s3 = await startS3();
+  const push = await startPush(auth, { env: { ...s3.env, ...options.pushEnv } });
+  const credentials = await auth.createClient('pushes:read pushes:write');
+  return {
+    auth,
+    s3,
+    push,
+    credentials,
+    async stop() {
+      await push.stop();
+      await s3.close();
+      await auth.stop();
+    },
+  };
 }
