@@ -20,6 +20,7 @@ import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
 import { type versionBody, versionHandler } from './http/version.routes';
+import { createPagesRoutes } from './pages/create.routes';
 import { pagesRoutes } from './pages/pages.routes';
 
 export interface AppDeps {
@@ -145,6 +146,19 @@ export function createApp(deps: AppDeps): Express {
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   app.use('/api/v2', api);
   if (deps.features.pushesEnabled) {
+    app.use(
+      createPagesRoutes({
+        pushes: deps.pushes,
+        publicUrl: deps.publicUrl,
+        rules: deps.rules,
+        features: {
+          anonymousCreate: deps.features.anonymousAccess,
+          fileRequiresAuth: deps.features.fileRequiresAuth,
+        },
+        rateLimit: deps.rateLimits.create,
+        logger: deps.logger,
+      }),
+    );
     app.use(
       pagesRoutes({
         pushes: deps.pushes,

@@ -45,6 +45,21 @@ details { margin: 0 0 1rem; }
 summary { cursor: pointer; min-height: 2rem; }
 #copy-status { margin-top: 0.5rem; }
 footer { margin-top: 2rem; font-size: 0.9rem; }
+textarea, input[type="number"], input[type="text"] { width: 100%; font: inherit; padding: 0.6rem 0.7rem;
+  border: 1px solid var(--border); border-radius: 0.4rem; background: var(--bg); color: var(--fg);
+  margin-bottom: 0.75rem; display: block; }
+textarea { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }
+fieldset { border: 1px solid var(--border); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem; }
+legend { font-weight: 600; padding: 0 0.25rem; }
+.choice { margin: 0 0 0.75rem; }
+.choice input { width: 1.25rem; height: 1.25rem; margin: 0 0.5rem 0 0; vertical-align: middle; }
+.choice label { display: inline; }
+.choice p { margin: 0.25rem 0 0 1.75rem; }
+.row { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+.row > div { flex: 1 1 12rem; }
+.error-summary { border: 2px solid var(--danger); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem; }
+.error-summary h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
+[aria-invalid="true"] { border-color: var(--danger); }
 `;
 
 /**

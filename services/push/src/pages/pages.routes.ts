@@ -115,12 +115,12 @@ export function pagesRoutes(deps: PagesDeps): Router {
     send(res, 200, deletedPage());
   });
 
-  router.use(pageErrors(deps.logger));
+  router.use(pageErrors(deps.logger, 'a recipient page'));
   return router;
 }
 
 /** Errors on the pages are pages too; unknown and expired pushes look the same (404, one body). */
-function pageErrors(logger: Logger): ErrorRequestHandler {
+export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     setPageHeaders(res);
     if (err instanceof PushNotFound) return send(res, 404, gonePage());
@@ -142,7 +142,8 @@ function pageErrors(logger: Logger): ErrorRequestHandler {
     if (status === 503) {
       return send(res, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
     }
-    logger.error({ err, route: '/p/:token', method: req.method }, 'unhandled error on a recipient page');
+    // Never the path: a recipient page's path holds its url_token.
+    logger.error({ err, method: req.method }, `unhandled error on ${where}`);
     send(res, 500, errorPage('Something went wrong', 'Please try again later.'));
   };
 }

@@ -232,6 +232,48 @@ describe('recipient pages in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('the create form: keyboard only, without JavaScript; the link it shows opens the secret', async () => {
+    const page = await newPage();
+    let blocked = 0;
+    await page.route('**/static/pages.js', async (route) => {
+      blocked += 1;
+      await route.abort();
+    });
+    await page.goto(`${h.push.url}/`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Share a secret');
+    await shot(page, '20-create-form');
+    // Every field is reached by its label; the form is filled and sent from the keyboard.
+    await page.getByLabel('Secret', { exact: true }).fill('made in the form');
+    await page.getByLabel('Views').fill('2');
+    await page.getByLabel('Click to reveal').uncheck();
+    await page.getByLabel('Views').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
+    await shot(page, '21-created');
+    const link = (await page.locator('#link').textContent())!;
+    expect(link).toMatch(/\/p\/[\w-]{22}$/);
+    await expect(page.getByRole('img', { name: 'QR code of the secret link' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await expect(page.getByRole('button', { name: 'Copy the link' }).isVisible()).resolves.toBe(false);
+    expect(blocked).toBe(2);
+
+    // With JavaScript the link can be copied; the recipient's page reveals it.
+    const withJs = await newPage();
+    await withJs.goto(`${h.push.url}/`);
+    await withJs.getByLabel('Secret', { exact: true }).fill('second one');
+    await withJs.getByRole('button', { name: 'Create the secret link' }).click();
+    await withJs.getByRole('heading', { name: 'Your secret link' }).waitFor();
+    await withJs.getByRole('button', { name: 'Copy the link' }).click();
+    const copied = await withJs.evaluate<string>('navigator.clipboard.readText()');
+    expect(copied).toMatch(/\/p\/[\w-]{22}\/r$/);
+    await withJs.goto(link);
+    await expect(withJs.locator('#secret').textContent()).resolves.toBe('made in the form');
+    await expect(withJs.locator('main').textContent()).resolves.toMatch(/opened 1 more\s+time/); // of 2 views
+    await page.close();
+    await withJs.close();
+  }, 60_000);
+
   it('a URL push lands on its target after the reveal', async () => {
     const url = await htmlUrl({ kind: 'url', payload: landingUrl, retrieval_step: true });
     const page = await newPage();

@@ -1,0 +1,116 @@
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { HttpError } from '@secret-push/http-kit';
+import type { Logger } from '@secret-push/logger';
+import { type CreateFeatures, mayCreate } from '../domain/create-policy';
+import type { PushKind } from '../domain/push';
+import type { PushService } from '../domain/push-service';
+import { auditContext } from '../http/audit-context';
+import { htmlUrl } from '../http/push.presenter';
+import { type CreateRules, MAX_TEXT_PAYLOAD, parseCreateBody } from '../http/push.schemas';
+import { type Html } from './html';
+import { type FormValues, createFormPage, createdPage } from './create.views';
+import { sameOriginPosts, setPageHeaders } from './page-security';
+import { pageErrors } from './pages.routes';
+import { qrSvg } from './qr';
+
+export interface CreatePagesDeps {
+  pushes: PushService;
+  publicUrl: string;
+  rules: CreateRules;
+  features: CreateFeatures;
+  /** The API's create limit, shared: the form and the API spend the same budget. */
+  rateLimit: RequestHandler;
+  logger: Logger;
+}
+
+/** The kinds the form offers: those the instance enables; files need sign-in, which comes later. */
+const FORM_KINDS: readonly PushKind[] = ['text', 'url', 'qr'];
+
+function send(res: Response, status: number, page: Html): void {
+  res.status(status).type('html').send(page.value);
+}
+
+/** A form field as one string: a checkbox after its hidden `false` sends both; the last one counts. */
+function field(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  const last = Array.isArray(value) ? (value as unknown[]).at(-1) : value;
+  return typeof last === 'string' ? last : undefined;
+}
+
+/**
+ * The web app's create form: `GET /` shows it, `POST /` creates the push through the same rules
+ * and domain service as `POST /api/v2/pushes` (the body is read into the API's `{push: …}` shape
+ * and parsed by the API's schema), and answers the page with the link. A refused create shows
+ * the form again with the problems and what was typed (never the passphrase).
+ */
+export function createPagesRoutes(deps: CreatePagesDeps): Router {
+  const router = Router();
+  const kinds = FORM_KINDS.filter((k) => deps.rules.enabledKinds.has(k));
+  const formRules = { ...deps.rules, kinds };
+  // The form is anonymous for now (sign-in comes with accounts): offered where anonymous creates are.
+  const notice = !deps.features.anonymousCreate
+    ? 'Creating a secret on this instance needs an account; sign-in is not available yet. Use the API with a token.'
+    : kinds.length === 0
+      ? 'This instance does not offer text, link or QR code secrets.'
+      : undefined;
+
+  router.get('/', (_req, res) => {
+    setPageHeaders(res);
+    send(res, 200, createFormPage({ rules: formRules, ...(notice ? { notice } : {}) }));
+  });
+
+  const readForm = express.urlencoded({
+    extended: false,
+    // The largest text payload, URL-encoded (up to 9 bytes per character), and the other fields.
+    limit: MAX_TEXT_PAYLOAD * 9 + 16 * 1024,
+    parameterLimit: 20,
+  });
+
+  const create: RequestHandler = async (req: Request, res) => {
+    setPageHeaders(res);
+    if (notice) return send(res, 403, createFormPage({ rules: formRules, notice }));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const values: FormValues = {
+      kind: field(body, 'kind'),
+      payload: field(body, 'payload'),
+      expire_after_days: field(body, 'expire_after_days'),
+      expire_after_views: field(body, 'expire_after_views'),
+      retrieval_step: field(body, 'retrieval_step') === 'true',
+      deletable_by_viewer: field(body, 'deletable_by_viewer') === 'true',
+    };
+    const passphrase = field(body, 'passphrase');
+    const push: Record<string, unknown> = {
+      kind: values.kind,
+      payload: values.payload,
+      expire_after_days: values.expire_after_days,
+      expire_after_views: values.expire_after_views,
+      retrieval_step: values.retrieval_step,
+      deletable_by_viewer: values.deletable_by_viewer,
+      ...(passphrase ? { passphrase } : {}),
+    };
+    try {
+      if (!kinds.includes(values.kind as PushKind)) {
+        throw HttpError.validation({ kind: ['Choose what you want to share.'] });
+      }
+      const input = parseCreateBody({ push }, deps.rules);
+      const decision = mayCreate(undefined, input.kind, deps.features);
+      if (!decision.ok) throw new HttpError(403, 'forbidden', 'You may not create this kind of secret here.');
+      const created = await deps.pushes.create(input, null, auditContext(req));
+      const link = htmlUrl(deps.publicUrl, created.urlToken, created.snapshot.push.retrievalStep);
+      send(
+        res,
+        201,
+        createdPage({ link, qr: await qrSvg(link), push: created.snapshot.push, now: created.snapshot.now }),
+      );
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 422) {
+        const fields = err.options.fields ?? {};
+        return send(res, 422, createFormPage({ rules: formRules, values, errors: fields }));
+      }
+      throw err;
+    }
+  };
+  router.post('/', sameOriginPosts(deps.publicUrl), readForm, deps.rateLimit, create);
+  router.use(pageErrors(deps.logger, 'the create form'));
+  return router;
+}

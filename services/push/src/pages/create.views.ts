@@ -1,0 +1,254 @@
+import type { Push, PushKind } from '../domain/push';
+import { daysRemaining, viewsRemaining } from '../domain/view-policy';
+import { type Html, html } from './html';
+import { layout } from './layout';
+
+/** The instance's create settings as the form shows them (defaults and bounds). */
+export interface FormRules {
+  days: { default: number; min: number; max: number };
+  views: { default: number; min: number; max: number };
+  retrievalStepDefault: boolean;
+  deletableByViewerDefault: boolean;
+  /** The kinds the form offers, in order. */
+  kinds: readonly PushKind[];
+}
+
+/** What the person typed, shown again when the form comes back with problems. */
+export interface FormValues {
+  kind?: string;
+  payload?: string;
+  expire_after_days?: string;
+  expire_after_views?: string;
+  retrieval_step?: boolean;
+  deletable_by_viewer?: boolean;
+}
+
+const KIND_LABEL: Record<PushKind, string> = {
+  text: 'Text (a password, a note)',
+  url: 'A link (URL)',
+  qr: 'A QR code (e.g. Wi-Fi credentials)',
+  file: 'Files',
+};
+
+/** Field names as the form and the API's errors name them, and how the summary names them. */
+const FIELD_LABEL: Record<string, string> = {
+  kind: 'Kind',
+  payload: 'Secret',
+  expire_after_days: 'Days',
+  expire_after_views: 'Views',
+  passphrase: 'Passphrase',
+  retrieval_step: 'Click to reveal',
+  deletable_by_viewer: 'Recipients may delete it',
+  push: 'The form',
+};
+
+function fieldError(errors: Record<string, string[]>, name: string): Html {
+  const messages = errors[name];
+  return messages?.length ? html`<p class="error" id="${name}-error">${messages.join(' ')}</p>` : html``;
+}
+
+/** `aria-describedby` and `aria-invalid` for a field: its hint, and its error when it has one. */
+function described(errors: Record<string, string[]>, name: string, hint = true): Html {
+  const ids = [hint ? `${name}-hint` : '', errors[name]?.length ? `${name}-error` : ''].filter(Boolean);
+  return html`${ids.length ? html` aria-describedby="${ids.join(' ')}"` : ''}${errors[name]?.length ? html` aria-invalid="true"` : ''}`;
+}
+
+/**
+ * `/`: the form to create a push. Plain HTML that works without JavaScript; every field has a
+ * visible label and a hint with the instance's bounds. `notice` replaces the form when this
+ * visitor may not create (e.g. anonymous creation is off).
+ */
+export function createFormPage(options: {
+  rules: FormRules;
+  values?: FormValues;
+  errors?: Record<string, string[]>;
+  notice?: string;
+}): Html {
+  const { rules, notice } = options;
+  const values = options.values ?? {};
+  const errors = options.errors ?? {};
+  if (notice) {
+    return layout(
+      'Share a secret',
+      html`<h1>Share a secret</h1>
+        <p>${notice}</p>`,
+    );
+  }
+  const kind = rules.kinds.includes(values.kind as PushKind) ? values.kind : rules.kinds[0];
+  const retrievalStep = values.retrieval_step ?? rules.retrievalStepDefault;
+  const deletable = values.deletable_by_viewer ?? rules.deletableByViewerDefault;
+  const problems = Object.entries(errors);
+  const summary = problems.length
+    ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
+        <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
+        <ul>
+          ${problems.map(
+            ([name, messages]) =>
+              html`<li>
+                <a href="#${name === 'push' ? 'payload' : name}">${FIELD_LABEL[name] ?? name}</a>:
+                ${messages.join(' ')}
+              </li>`,
+          )}
+        </ul>
+      </div>`
+    : '';
+  return layout(
+    'Share a secret',
+    html`<h1>Share a secret</h1>
+      <p>
+        The link you get works for a limited number of views or days, whichever ends first; then the secret is
+        deleted.
+      </p>
+      ${summary}
+      <form method="post" action="/" class="create">
+        <fieldset>
+          <legend>What do you want to share?</legend>
+          ${rules.kinds.map(
+            (k) =>
+              html`<div class="choice">
+                <input
+                  type="radio"
+                  id="kind-${k}"
+                  name="kind"
+                  value="${k}"
+                  ${k === kind ? html` checked` : ''}
+                />
+                <label for="kind-${k}">${KIND_LABEL[k]}</label>
+              </div>`,
+          )}
+          ${fieldError(errors, 'kind')}
+        </fieldset>
+
+        <label for="payload">Secret</label>
+        <p class="muted" id="payload-hint">
+          The text, link or QR code content. It is encrypted on the server.
+        </p>
+        ${fieldError(errors, 'payload')}
+        <textarea
+          id="payload"
+          name="payload"
+          rows="5"
+          required
+          autocomplete="off"
+          spellcheck="false"
+          ${described(errors, 'payload')}
+        >
+${values.payload ?? ''}</textarea>
+
+        <div class="row">
+          <div>
+            <label for="expire_after_days">Days</label>
+            <p class="muted" id="expire_after_days-hint">
+              Expires after this many days (${rules.days.min} to ${rules.days.max}).
+            </p>
+            ${fieldError(errors, 'expire_after_days')}
+            <input
+              id="expire_after_days"
+              name="expire_after_days"
+              type="number"
+              inputmode="numeric"
+              min="${rules.days.min}"
+              max="${rules.days.max}"
+              value="${values.expire_after_days ?? String(rules.days.default)}"
+              required
+              ${described(errors, 'expire_after_days')}
+            />
+          </div>
+          <div>
+            <label for="expire_after_views">Views</label>
+            <p class="muted" id="expire_after_views-hint">
+              Expires after this many views (${rules.views.min} to ${rules.views.max}).
+            </p>
+            ${fieldError(errors, 'expire_after_views')}
+            <input
+              id="expire_after_views"
+              name="expire_after_views"
+              type="number"
+              inputmode="numeric"
+              min="${rules.views.min}"
+              max="${rules.views.max}"
+              value="${values.expire_after_views ?? String(rules.views.default)}"
+              required
+              ${described(errors, 'expire_after_views')}
+            />
+          </div>
+        </div>
+
+        <label for="passphrase">Passphrase (optional)</label>
+        <p class="muted" id="passphrase-hint">
+          The recipient must type it to see the secret. Tell it to them another way.
+        </p>
+        ${fieldError(errors, 'passphrase')}
+        <input
+          id="passphrase"
+          name="passphrase"
+          type="password"
+          autocomplete="new-password"
+          ${described(errors, 'passphrase')}
+        />
+
+        <div class="choice">
+          <input type="hidden" name="retrieval_step" value="false" />
+          <input
+            type="checkbox"
+            id="retrieval_step"
+            name="retrieval_step"
+            value="true"
+            ${retrievalStep ? html` checked` : ''}
+            ${described(errors, 'retrieval_step')}
+          />
+          <label for="retrieval_step">Click to reveal</label>
+          <p class="muted" id="retrieval_step-hint">
+            The recipient clicks a button before the secret shows, so link previews in chats cannot use a
+            view.
+          </p>
+        </div>
+        <div class="choice">
+          <input type="hidden" name="deletable_by_viewer" value="false" />
+          <input
+            type="checkbox"
+            id="deletable_by_viewer"
+            name="deletable_by_viewer"
+            value="true"
+            ${deletable ? html` checked` : ''}
+            ${described(errors, 'deletable_by_viewer')}
+          />
+          <label for="deletable_by_viewer">Recipients may delete it</label>
+          <p class="muted" id="deletable_by_viewer-hint">
+            They get a button to delete the secret once they have it.
+          </p>
+        </div>
+
+        <button type="submit">Create the secret link</button>
+      </form>`,
+  );
+}
+
+/**
+ * After a create: the link (shown only now), a copy button, its QR code and when it expires. The
+ * page is `no-store`, like every page.
+ */
+export function createdPage(options: { link: string; qr: Html; push: Push; now: Date }): Html {
+  const { link, qr, push, now } = options;
+  const views = viewsRemaining(push);
+  const days = daysRemaining(push, now);
+  return layout(
+    'Your secret link',
+    html`<h1>Your secret link</h1>
+      <p>Send this link to the recipient. It is shown only now: this page cannot be opened again.</p>
+      <label for="link">Secret link</label>
+      <pre class="secret" id="link" tabindex="0">${link}</pre>
+      <button type="button" class="secondary" data-copy="link" hidden>Copy the link</button>
+      <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
+      <div class="qr" role="img" aria-label="QR code of the secret link">${qr}</div>
+      <p>
+        It can be opened ${views} ${views === 1 ? 'time' : 'times'} within ${days}
+        ${days === 1 ? 'day' : 'days'}, until
+        <time datetime="${push.expiresAt.toISOString()}"
+          >${push.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
+        >, whichever comes
+        first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
+      </p>
+      <p><a href="/">Share another secret</a></p>`,
+  );
+}
