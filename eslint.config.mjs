@@ -65,12 +65,13 @@ const layering = [
   layer(push('worker'), ['storage', 'files', 'http', 'pages']),
   layer(push('http'), ['storage', 'files', 'worker', 'pages']),
   layer(push('pages'), ['storage', 'files', 'worker']),
-  // auth: http/ → clients/ → provider/ → policy/, observability/, storage/
+  // auth: http/ → clients/ → provider/ → users/ → policy/, observability/, storage/
   layer(auth('clients'), ['http']),
   layer(auth('provider'), ['http', 'clients']),
-  layer(auth('policy'), ['http', 'clients', 'provider', 'storage']),
-  layer(auth('observability'), ['http', 'clients', 'provider', 'policy', 'storage']),
-  layer(auth('storage'), ['http', 'clients', 'provider', 'policy', 'observability']),
+  layer(auth('users'), ['http', 'clients', 'provider']),
+  layer(auth('policy'), ['http', 'clients', 'provider', 'users', 'storage']),
+  layer(auth('observability'), ['http', 'clients', 'provider', 'users', 'policy', 'storage']),
+  layer(auth('storage'), ['http', 'clients', 'provider', 'users', 'policy', 'observability']),
 ];
 
 export default tseslint.config(

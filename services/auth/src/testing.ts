@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { type Logger, createLogger } from '@secret-push/logger';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
 import { runCli } from './cli/run-cli';
@@ -13,6 +14,12 @@ export interface ClientCredentials {
   scope: string;
 }
 
+export interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
 export interface TestAuth {
   /** Issuer URL; the token endpoint is `${issuer}/connect/token`. */
   issuer: string;
@@ -26,7 +33,10 @@ export interface TestAuth {
   createClient(scopes?: string, name?: string): Promise<ClientCredentials>;
   /** A fresh access token for the client (optionally with a narrower scope). */
   token(client: ClientCredentials, scope?: string): Promise<string>;
-  cli(...argv: string[]): Promise<{ code: number; out: string; err: string }>;
+  /** Runs `secret-push-auth` in-process against this service's environment. */
+  cli(...argv: string[]): Promise<CliResult>;
+  /** The same, with `stdin` as the command's standard input (e.g. for `--password-stdin`). */
+  cli(options: { stdin: string | Buffer }, ...argv: string[]): Promise<CliResult>;
   /** Stops the server only; `start()` brings it back on the same port and database. */
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
@@ -59,10 +69,14 @@ export async function startAuth(
   const logger = options.logger ?? createLogger({ name: 'auth', level: 'silent' });
   let server: AuthServer | undefined = await startAuthServer(config, logger);
 
-  const cli = async (...argv: string[]) => {
+  const cli = async (...args: (string | { stdin: string | Buffer })[]): Promise<CliResult> => {
+    const [first] = args;
+    const input = typeof first === 'object' ? first.stdin : undefined;
+    const argv = args.filter((a) => typeof a === 'string');
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
+    const stdin = Readable.from(input === undefined ? [] : [input]);
+    const code = await runCli(argv, { env, stdin, out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
   const createClient = async (scopes = 'pushes:read pushes:write', name = 'test client') => {

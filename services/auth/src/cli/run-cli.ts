@@ -16,10 +16,14 @@ import { createProvider } from '../provider/create-provider';
 import type { AuthDatabase } from '../storage/database';
 import { createKyselyAdapter } from '../storage/kysely-adapter';
 import { runAuthMigrations } from '../storage/migrations';
+import { UserAdminError } from '../users/user-admin';
+import { runUsersCommand } from './users-command';
 
 export interface CliIo {
   /** The environment to configure from; the process's own (through config.ts) when absent. */
   env?: Record<string, string | undefined>;
+  /** Read only by `--password-stdin`; the CLI passes the process's stdin. */
+  stdin?: AsyncIterable<string | Buffer>;
   out(line: string): void;
   err(line: string): void;
 }
@@ -30,6 +34,14 @@ const USAGE = `usage: secret-push-auth <command>
   clients list [--json]
   clients rotate-secret CLIENT_ID [--json]
   clients delete CLIENT_ID
+  users create --email EMAIL [--password-stdin] [--json]
+                               a password is generated and printed once, unless read from stdin
+  users list [--json]
+  users disable EMAIL          the user can no longer sign in
+  users enable EMAIL           undo users disable
+  users reset-password EMAIL [--json]
+                               print a new generated password; the old one stops working
+  users reset-mfa EMAIL        remove the second factor (TOTP secret and recovery codes)
   keys generate [--dev]        print a new signing JWKS (AUTH_JWKS) as JSON
   keys cookie [--dev]          print a new cookie key (AUTH_COOKIE_KEYS)
   migrate                      create the database if needed and apply migrations
@@ -61,6 +73,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       options: {
         name: { type: 'string' },
         scopes: { type: 'string' },
+        email: { type: 'string' },
+        'password-stdin': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         dev: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -97,14 +111,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(applied.length ? `applied: ${applied.join(', ')}` : 'auth database is up to date');
     return 0;
   }
-  if (group !== 'clients') {
+  if (group !== 'clients' && group !== 'users') {
     io.err(USAGE);
     return 2;
   }
 
   const db = createKysely<AuthDatabase>({ url: config.db.url, poolSize: 1 });
-  const provider = createProvider(config, createKyselyAdapter(db));
   try {
+    if (group === 'users') {
+      const options = { email: opts.email, passwordStdin: opts['password-stdin'], json: opts.json };
+      const code = await runUsersCommand(db, io, command, arg, options);
+      if (code === 2) io.err(USAGE);
+      return code;
+    }
+    const provider = createProvider(config, createKyselyAdapter(db));
     switch (command) {
       case 'create':
         if (!opts.name || !opts.scopes) {
@@ -149,7 +169,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof ClientAdminError) {
+    if (err instanceof ClientAdminError || err instanceof UserAdminError) {
       io.err(err.message);
       return 1;
     }

@@ -1,0 +1,78 @@
+import { type Kysely, type UpdateObject, sql } from 'kysely';
+import type { AccountRow } from './account.table';
+import type { AuthDatabase } from './database';
+
+type Db = Kysely<AuthDatabase>;
+
+/** What an operator may see of an account: never its password hash or second-factor secrets. */
+export interface AccountSummaryRow {
+  id: string;
+  email: string;
+  created_at: Date;
+  disabled_at: Date | null;
+  /** A second factor is enrolled (a TOTP secret is set). */
+  mfa: boolean;
+}
+
+export interface AccountRef {
+  id: string;
+  email: string;
+}
+
+const now = sql<Date>`now()`;
+
+/** The new account, or undefined when the (normalised) email is already taken. */
+export async function insertAccount(
+  db: Db,
+  values: { email: string; passwordHash: string },
+): Promise<AccountRef | undefined> {
+  return db
+    .insertInto('account')
+    .values({ email: values.email, password_hash: values.passwordHash })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returning(['id', 'email'])
+    .executeTakeFirst();
+}
+
+export async function listAccounts(db: Db): Promise<AccountSummaryRow[]> {
+  return db
+    .selectFrom('account')
+    .select(['id', 'email', 'created_at', 'disabled_at', sql<boolean>`totp_secret is not null`.as('mfa')])
+    .orderBy('created_at')
+    .orderBy('email')
+    .execute();
+}
+
+export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('account').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+/** Applies `changes` (and a new `updated_at`) to the account; undefined when there is none. */
+async function updateAccount(
+  db: Db,
+  email: string,
+  changes: UpdateObject<AuthDatabase, 'account'>,
+): Promise<AccountRef | undefined> {
+  return db
+    .updateTable('account')
+    .set({ ...changes, updated_at: now })
+    .where('email', '=', email)
+    .returning(['id', 'email'])
+    .executeTakeFirst();
+}
+
+/** Disabling keeps the time it was first disabled; enabling clears it. */
+export function setAccountDisabled(db: Db, email: string, disabled: boolean) {
+  return updateAccount(db, email, {
+    disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null,
+  });
+}
+
+export function setAccountPassword(db: Db, email: string, passwordHash: string) {
+  return updateAccount(db, email, { password_hash: passwordHash, password_changed_at: now });
+}
+
+/** Removes the second factor: the TOTP secret and every recovery code. */
+export function clearAccountMfa(db: Db, email: string) {
+  return updateAccount(db, email, { totp_secret: null, recovery_code_hashes: null });
+}

@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import {
+  type AccountRef,
+  clearAccountMfa,
+  insertAccount,
+  listAccounts,
+  setAccountDisabled,
+  setAccountPassword,
+} from '../storage/account.repository';
+import type { AuthDatabase } from '../storage/database';
+import { emailProblem, normaliseEmail } from './email';
+import { generatePassword, hashPassword, passwordRuleViolation } from './password';
+
+/** A request the operator must correct (exit 1 in the CLI); the message says what is wrong. */
+export class UserAdminError extends Error {}
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  /** The generated password, present only when none was given; shown once, stored as a hash. */
+  password?: string;
+}
+
+export interface UserSummary {
+  id: string;
+  email: string;
+  created_at: string;
+  disabled: boolean;
+  mfa: boolean;
+}
+
+type Db = Kysely<AuthDatabase>;
+
+function validEmail(input: string): string {
+  const email = normaliseEmail(input);
+  const problem = emailProblem(email);
+  if (problem) throw new UserAdminError(problem);
+  return email;
+}
+
+function found(account: AccountRef | undefined, email: string): AccountRef {
+  if (!account) throw new UserAdminError(`no user with email ${email}`);
+  return account;
+}
+
+/**
+ * A new account. The email is stored normalised and must be free; the password, when given, must
+ * follow the password rules, and when not, one is generated and returned (the only time it is
+ * visible: only its hash is stored).
+ */
+export async function createUser(db: Db, input: { email: string; password?: string }): Promise<CreatedUser> {
+  const email = validEmail(input.email);
+  const password = input.password ?? generatePassword();
+  const violation = passwordRuleViolation(password, email);
+  if (violation) throw new UserAdminError(violation);
+  const account = await insertAccount(db, { email, passwordHash: await hashPassword(password) });
+  if (!account) throw new UserAdminError('a user with this email already exists');
+  return input.password === undefined ? { ...account, password } : account;
+}
+
+export async function listUsers(db: Db): Promise<UserSummary[]> {
+  const rows = await listAccounts(db);
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    created_at: r.created_at.toISOString(),
+    disabled: r.disabled_at !== null,
+    mfa: r.mfa,
+  }));
+}
+
+/**
+ * A disabled account may not sign in; its data stays, and `enableUser` lets it back in. Sign-in
+ * sessions and grants do not exist yet: they come with sign-in, which ends them here too.
+ */
+export async function disableUser(db: Db, email: string): Promise<AccountRef> {
+  const normalised = normaliseEmail(email);
+  return found(await setAccountDisabled(db, normalised, true), normalised);
+}
+
+export async function enableUser(db: Db, email: string): Promise<AccountRef> {
+  const normalised = normaliseEmail(email);
+  return found(await setAccountDisabled(db, normalised, false), normalised);
+}
+
+/**
+ * Replaces the password by a generated one, returned once; the old one stops working at once and
+ * `password_changed_at` records the change. The second factor is left as it is (see `resetMfa`).
+ */
+export async function resetPassword(
+  db: Db,
+  email: string,
+): Promise<{ id: string; email: string; password: string }> {
+  const normalised = normaliseEmail(email);
+  const password = generatePassword();
+  const account = found(await setAccountPassword(db, normalised, await hashPassword(password)), normalised);
+  return { ...account, password };
+}
+
+/** Removes the second factor (TOTP secret and recovery codes), for a user who lost their device. */
+export async function resetMfa(db: Db, email: string): Promise<AccountRef> {
+  const normalised = normaliseEmail(email);
+  return found(await clearAccountMfa(db, normalised), normalised);
+}
