@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type LocalS3, startS3 } from '@secret-push/testing';
+import { type Harness, createPush, harness } from './helpers';
+
+/**
+ * axe-core (the accessibility engine of browsers' audit tools) on every page of the web app and
+ * the recipient pages, in Chromium, in each state a person sees: none may have a serious or
+ * critical violation of WCAG 2.1 A/AA or axe's best practices. The pages' CSP allows no injected
+ * script, so this context bypasses CSP to load axe (the other browser tests keep it on).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+let h: Harness;
+let s3: LocalS3;
+let context: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
+  }
+  s3 = await startS3();
+  h = await harness({ env: s3.env });
+  profile = await mkdtemp(path.join(tmpdir(), 'secret-push-axe-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    bypassCSP: true,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+  await h?.stop();
+  await s3?.close();
+});
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** The serious and critical violations on the page as it is now. */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  // A string, evaluated in the page (this file has no DOM types).
+  const result = await page.evaluate<{ violations: Violation[] }>(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} } })`,
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function htmlUrl(fields: Record<string, unknown>): Promise<string> {
+  const res = await createPush(h.push.url, fields, h.token);
+  if (res.status !== 201) throw new Error(`create failed: ${res.status}`);
+  return (res.body as { html_url: string }).html_url;
+}
+
+/** Checks the page in both colour schemes (the pages have a dark palette). */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect({ page: name, colorScheme, violations: await violations(page) }).toEqual({
+      page: name,
+      colorScheme,
+      violations: [],
+    });
+  }
+}
+
+test('the create form, its problems and the created link', async () => {
+  const page = await context.newPage();
+  await page.goto(`${h.push.url}/`);
+  await expectAccessible(page, 'create form');
+  await page.getByLabel('Secret', { exact: true }).fill('x');
+  await page.getByLabel('Views').fill('0');
+  // The browser's own validation would stop the submit: send the form as typed.
+  await page.evaluate('document.querySelector("form.create").noValidate = true');
+  await page.getByRole('button', { name: 'Create the secret link' }).click();
+  await page.getByRole('heading', { name: /Please correct/ }).waitFor();
+  await expectAccessible(page, 'create form with a problem');
+  await page.getByLabel('Views').fill('2');
+  await page.getByRole('button', { name: 'Create the secret link' }).click();
+  await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
+  await expectAccessible(page, 'created link');
+  await page.close();
+}, 60_000);
+
+test('the recipient pages: open, passphrase problem, revealed text and QR, deleted, gone', async () => {
+  const page = await context.newPage();
+  const text = await htmlUrl({ payload: 'axe', retrieval_step: true, deletable_by_viewer: true });
+  await page.goto(text);
+  await expectAccessible(page, 'open');
+  await page.getByRole('button', { name: 'Reveal the secret' }).click();
+  await page.locator('#secret').waitFor();
+  await expectAccessible(page, 'revealed text');
+  await page.getByRole('button', { name: 'Delete this secret now' }).click();
+  await page.getByRole('heading', { name: 'The secret has been deleted' }).waitFor();
+  await expectAccessible(page, 'deleted');
+  await page.goto(text);
+  await expectAccessible(page, 'gone');
+
+  const locked = await htmlUrl({ payload: 'axe', passphrase: 'right one', retrieval_step: true });
+  await page.goto(locked);
+  await page.getByLabel('Passphrase').fill('wrong one');
+  await page.getByRole('button', { name: 'Reveal the secret' }).click();
+  await page.getByRole('alert').waitFor();
+  await expectAccessible(page, 'wrong passphrase');
+
+  const qr = await htmlUrl({ kind: 'qr', payload: 'WIFI:T:WPA;S:office;P:pw;;', retrieval_step: true });
+  await page.goto(qr);
+  await page.getByRole('button', { name: 'Show the QR code' }).click();
+  await page.getByRole('img', { name: 'QR code' }).waitFor();
+  await expectAccessible(page, 'revealed QR');
+  await page.close();
+}, 60_000);
