@@ -5,7 +5,8 @@
 #     (node dist/cli/main.js clients …)
 #   docker build --target push -t secret-push-push .
 #     push API (default command), expiry worker and migrations differ only by command:
-#     node dist/main-api.js | node dist/main-worker.js | node dist/main-migrate.js
+#     node dist/main-api.js | node dist/main-worker.js | node dist/main-migrate.js; the operator
+#     CLI (users, personal tokens): node dist/cli/main.js users …
 # Always name the target: without --target Docker builds the last stage (push).
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 

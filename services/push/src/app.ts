@@ -13,7 +13,7 @@ import {
 import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
 import { fileRoutes } from './http/file.routes';
-import type { TokenVerifier } from './http/introspection-client';
+import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
 import { refuseConsumingHead } from './http/head-guard';

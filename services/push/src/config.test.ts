@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@secret-push/config';
-import { loadPushConfig, loadPushMigrateConfig } from './config';
+import { loadPushCliConfig, loadPushConfig, loadPushMigrateConfig } from './config';
 import { loadWorkerConfig } from './worker/worker.config';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
@@ -43,6 +43,16 @@ describe('loadPushConfig', () => {
       qrPushes: true,
       filePushes: false,
     });
+    expect(c.personalTokens).toEqual({ cacheSeconds: 10 });
+  });
+
+  it('caches personal token lookups for 10 s at most', () => {
+    expect(
+      loadPushConfig({ ...base, PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0' }).personalTokens.cacheSeconds,
+    ).toBe(0);
+    expect(problems({ ...base, PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '11' })).toEqual([
+      expect.stringMatching(/^PUSH_PERSONAL_TOKEN_CACHE_SECONDS: /),
+    ]);
   });
 
   it('lists every problem at once', () => {
@@ -239,5 +249,16 @@ describe('loadPushMigrateConfig', () => {
         loadPushMigrateConfig,
       ),
     ).toEqual(['PUSH_DATABASE_URL: set either PUSH_DATABASE_URL or PUSH_DATABASE_URL_FILE, not both']);
+  });
+});
+
+describe('loadPushCliConfig', () => {
+  it('reads the database settings alone (the operator CLI), ignoring the service’s other variables', () => {
+    expect(loadPushCliConfig({ PUSH_PORT: 'not a port', PUSH_DATABASE_URL: base.PUSH_DATABASE_URL })).toEqual(
+      {
+        db: { url: 'postgres://u@db/push', poolSize: 1, connectTimeoutMs: 3000, statementTimeoutMs: 5000 },
+      },
+    );
+    expect(problems({}, loadPushCliConfig)).toEqual([expect.stringMatching(/^PUSH_DATABASE_URL: /)]);
   });
 });

@@ -174,6 +174,8 @@ const schema = z.object({
   PUSH_INTROSPECTION_CACHE_SECONDS: envInt(0, 30).default(30),
   PUSH_INTROSPECTION_CACHE_SIZE: envInt(1, 1_000_000).default(10_000),
   PUSH_INTROSPECTION_TIMEOUT_MS: envInt(100, 30_000).default(3000),
+  // How long a personal token's lookup is reused: revocation takes effect within it (0 to 10 s).
+  PUSH_PERSONAL_TOKEN_CACHE_SECONDS: envInt(0, 10).default(10),
   PUSH_ENCRYPTION_KEYS: keyRing,
   PUSH_TRUSTED_PROXIES: envCsv().default([]),
   PUSH_CORS_ORIGINS: corsOrigins.default([]),
@@ -294,6 +296,7 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         cacheSize: v.PUSH_INTROSPECTION_CACHE_SIZE,
         timeoutMs: v.PUSH_INTROSPECTION_TIMEOUT_MS,
       },
+      personalTokens: { cacheSeconds: v.PUSH_PERSONAL_TOKEN_CACHE_SECONDS },
       encryptionKeys: v.PUSH_ENCRYPTION_KEYS,
       features: {
         anonymousAccess: v.PUSH_ANONYMOUS_ACCESS,
@@ -363,3 +366,32 @@ export function loadPushMigrateConfig(env: Record<string, string | undefined>) {
 }
 
 export type PushMigrateConfig = ReturnType<typeof loadPushMigrateConfig>;
+
+const cliSchema = z.object({
+  PUSH_DATABASE_URL: storageEnv.PUSH_DATABASE_URL,
+  PUSH_DATABASE_CONNECT_TIMEOUT_MS: storageEnv.PUSH_DATABASE_CONNECT_TIMEOUT_MS,
+  PUSH_DATABASE_STATEMENT_TIMEOUT_MS: apiDatabaseEnv.PUSH_DATABASE_STATEMENT_TIMEOUT_MS,
+});
+
+/**
+ * What the operator CLI (`secret-push-push`, cli/run-cli.ts) needs: the database alone
+ * (PUSH_DATABASE_URL or PUSH_DATABASE_URL_FILE, with its connect and statement deadlines); the
+ * service's other variables are ignored, so it runs with the push ConfigMap or without it.
+ */
+export function loadPushCliConfig(env: Record<string, string | undefined>) {
+  return parseEnv(
+    cliSchema,
+    env,
+    (v) => ({
+      db: {
+        url: v.PUSH_DATABASE_URL,
+        poolSize: 1,
+        connectTimeoutMs: v.PUSH_DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: v.PUSH_DATABASE_STATEMENT_TIMEOUT_MS,
+      },
+    }),
+    { secretFiles: ['PUSH_DATABASE_URL'] },
+  );
+}
+
+export type PushCliConfig = ReturnType<typeof loadPushCliConfig>;

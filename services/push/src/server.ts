@@ -16,11 +16,13 @@ import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createFileService } from './domain/file-service';
 import { createPushService, newPushId } from './domain/push-service';
+import { createUserTokenService } from './domain/user-tokens';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
 import { createApp } from './app';
 import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
+import { createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
 import { createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
@@ -30,6 +32,7 @@ import { KeyRing } from './security/key-ring';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
+import { createUserRepository } from './storage/user.repository';
 
 export const APPLICATION_VERSION = '0.1.0';
 
@@ -46,10 +49,10 @@ export interface PushServer {
 }
 
 /**
- * Wires the push API: database, Redis, key ring, introspection, domain service, Express app,
- * listener. `main-api.ts` and the test helper both start it this way. Nothing is queued for
- * expiry: the worker finds what is due in the database. `extraEvents` observes committed changes
- * (tests).
+ * Wires the push API: database, Redis, key ring, token verification (introspection and personal
+ * tokens), domain services, Express app, listener. `main-api.ts` and the test helper both start it
+ * this way. Nothing is queued for expiry: the worker finds what is due in the database.
+ * `extraEvents` observes committed changes (tests).
  */
 export async function startPushServer(
   config: PushConfig,
@@ -96,10 +99,22 @@ export async function startPushServer(
     maxAuditEntries: config.limits.maxAuditEntries,
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
   });
-  const verifier = createIntrospectionVerifier({
-    ...config.auth,
-    audience: 'push-api',
-    onLookup: (outcome) => metrics.introspection.inc({ outcome }),
+  const users = createUserTokenService({ store: createUserRepository(db) });
+  // Access tokens are introspected at the auth service; personal tokens (`spu_…`) are checked in
+  // our own database and never leave this service.
+  const verifier = routeTokens({
+    accessTokens: createIntrospectionVerifier({
+      ...config.auth,
+      audience: 'push-api',
+      onLookup: (outcome) => metrics.introspection.inc({ outcome }),
+    }),
+    personalTokens: createPersonalTokenVerifier({
+      tokens: users,
+      cacheSeconds: config.personalTokens.cacheSeconds,
+      onLookup: (outcome) => metrics.personalTokens.inc({ outcome }),
+      onUseNotRecorded: (err) =>
+        logger.warn({ err: (err as Error).message }, 'personal token last use not recorded'),
+    }),
   });
   const enabledKinds = new Set<PushKind>(['text']);
   if (f.urlPushes) enabledKinds.add('url');

@@ -12,6 +12,7 @@ import {
   startS3,
   uniquePrefix,
 } from '@secret-push/testing';
+import { runCli } from './cli/run-cli';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
 import { type ExpiryWorkerService, startExpiryWorker } from './worker-server';
@@ -26,6 +27,8 @@ export interface TestPush {
   env: Record<string, string>;
   db: Kysely<PushDatabase>;
   server: PushServer;
+  /** The operator CLI (`secret-push-push`) against this push's database, in-process. */
+  cli(...argv: string[]): Promise<{ code: number; out: string; err: string }>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +79,12 @@ export async function startPush(
     env,
     db,
     server,
+    async cli(...argv) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    },
     async stop() {
       await server.close();
       if (database) await database.drop();

@@ -718,7 +718,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
@@ -825,7 +825,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
@@ -894,7 +894,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
@@ -1043,7 +1043,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
@@ -1228,7 +1228,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
@@ -1298,7 +1298,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`). */
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
       401: {
         headers: {
           /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */

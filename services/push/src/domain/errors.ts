@@ -64,7 +64,11 @@ export type DomainError =
   | UploadIntentLost
   | MissingScope
   | ViewNotDelivered
-  | IdempotencyKeyReused;
+  | IdempotencyKeyReused
+  | UserNotFound
+  | UserDisabled
+  | PersonalTokenNotFound
+  | UserInputRejected;
 
 /**
  * A file push's create took so long that the sweep of crash leftovers deleted its uploaded objects
@@ -77,4 +81,34 @@ export class UploadIntentLost extends Error {
 /** A create's Idempotency-Key was already used, within its lifetime, with another request. */
 export class IdempotencyKeyReused extends Error {
   override readonly name = 'IdempotencyKeyReused';
+}
+
+/** No such user (an unknown id). */
+export class UserNotFound extends Error {
+  override readonly name = 'UserNotFound';
+}
+
+/** The user is disabled: it can get no new token (its old ones were revoked when it was disabled). */
+export class UserDisabled extends Error {
+  override readonly name = 'UserDisabled';
+}
+
+/**
+ * No such token among the user's own: an unknown id and another user's token are the same answer,
+ * so that nobody learns which token ids exist.
+ */
+export class PersonalTokenNotFound extends Error {
+  override readonly name = 'PersonalTokenNotFound';
+}
+
+/** A token's settings or a user's identity were refused; `fields` gives the problems by field. */
+export class UserInputRejected extends Error {
+  override readonly name = 'UserInputRejected';
+  constructor(readonly fields: Record<string, string[]>) {
+    super(
+      Object.entries(fields)
+        .map(([field, problems]) => `${field}: ${problems.join('; ')}`)
+        .join(', '),
+    );
+  }
 }

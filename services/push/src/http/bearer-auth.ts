@@ -2,7 +2,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Authenticator } from 'passport';
 import { Strategy as BearerStrategy, type VerifyFunctionWithRequest } from 'passport-http-bearer';
 import { HttpError } from '@secret-push/http-kit';
-import { AuthServiceUnavailable, type Principal, type TokenVerifier } from './introspection-client';
+import { isVerifiedEmailOf } from '../domain/user';
+import { isPersonalToken } from '../security/personal-token';
+import { AuthServiceUnavailable } from './introspection-client';
+import type { Principal, TokenVerifier } from './principal';
 
 const INVALID_TOKEN_MESSAGE = 'The access token is invalid or has expired.';
 
@@ -53,34 +56,85 @@ function hasOwnAccessToken(value: unknown): boolean {
 export const tokensOnlyInHeader: RequestHandler = (req, _res, next) =>
   next(hasOwnAccessToken(req.body) ? tokenOutsideHeader() : undefined);
 
+/** Password Pusher's legacy credentials: a user's email and token, sent as a pair. */
+interface LegacyPair {
+  email: string | undefined;
+  token: string | undefined;
+}
+
+const legacyPairOf = (req: Request): LegacyPair => ({
+  email: req.get('x-user-email'),
+  token: req.get('x-user-token'),
+});
+
+/**
+ * What the legacy headers require before any lookup; `bearer` is the token of the Authorization
+ * header, if any.
+ * - They come as a pair: `X-User-Email` without `X-User-Token`, or the reverse, is refused.
+ * - Without an Authorization header, the pair authenticates with the personal token in
+ *   `X-User-Token` (an access token of the auth service is refused there: the pair is a user's).
+ * - With one, `X-User-Token` must be the same token (Password Pusher let the legacy token win
+ *   over Bearer; two different tokens in one request are refused rather than one picked).
+ */
+function legacyPairAcceptable(bearer: string | undefined, pair: LegacyPair): boolean {
+  if (pair.email === undefined && pair.token === undefined) return true;
+  if (pair.email === undefined || pair.token === undefined) return false;
+  return bearer === undefined ? isPersonalToken(pair.token) : pair.token === bearer;
+}
+
+/**
+ * With a personal token, `X-User-Email` must be its user's verified email (**differs** from
+ * Password Pusher, which does not check it when both headers are sent). An OAuth client has no
+ * email: with an access token, `X-User-Email` is not checked (only `X-User-Token`, above).
+ */
+const legacyEmailAcceptable = (principal: Principal, email: string | undefined): boolean =>
+  email === undefined || principal.kind === 'client' || isVerifiedEmailOf(principal, email);
+
 /**
  * Establishes who is calling, without deciding what they may do (see {@link requireScope}).
  *
- * - No `Authorization` header: the request continues anonymously.
- * - A valid bearer token: the request continues with its principal (see {@link principalOf}).
- * - Any other `Authorization` header, or a token that is invalid, revoked or expired:
- *   401 `invalid_token` with an RFC 6750 challenge.
+ * - No `Authorization` header and no legacy headers: the request continues anonymously.
+ * - A valid bearer token (an access token of the auth service, or a personal API token `spu_…`),
+ *   or Password Pusher's legacy pair `X-User-Email` + `X-User-Token` (a personal token): the
+ *   request continues with its principal (see {@link principalOf}). The legacy headers' rules are
+ *   {@link legacyPairAcceptable} and {@link legacyEmailAcceptable}.
+ * - Any other `Authorization` header, a token that is invalid, revoked or expired, or legacy
+ *   headers that break their rules: 401 `invalid_token` with an RFC 6750 challenge; the caller's
+ *   IP is counted by `invalidTokens`, which refuses (429) further lookups past its limit.
  * - `access_token` in the query string or the parsed body: 400 `bad_request` (RFC 6750 §5.3:
  *   tokens in URLs get logged). The body is checked only if a body parser ran before.
- * - The auth service is unavailable: 503 `dependency_unavailable`, never a 401.
+ * - The auth service is unavailable: 503 `dependency_unavailable`, never a 401; so is the
+ *   database for a personal token (its connection error goes on to the error map).
  *
- * Errors go to `next(err)` as {@link HttpError}s.
+ * Errors go to `next(err)` as {@link HttpError}s, or as the database's errors.
  */
 export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTokenLimiter): RequestHandler {
-  const verify: VerifyFunctionWithRequest = (req, token, done) => {
+  /** The principal of the credentials presented, or null when they are refused. */
+  async function establish(
+    req: Request,
+    bearer: string | undefined,
+    pair: LegacyPair,
+  ): Promise<Principal | null> {
     const ip = req.ip ?? null;
-    // A token that needs the auth service is looked up only if this caller has not been sending
-    // invalid tokens: random tokens cannot hammer the auth service.
-    const allowed = verifier.isCached(token)
-      ? Promise.resolve()
-      : (invalidTokens?.assertAllowed(ip) ?? Promise.resolve());
-    allowed
-      .then(() => verifier.verify(token))
-      .then(async (principal) => {
-        if (!principal) await invalidTokens?.recordInvalid(ip);
-        done(null, principal ?? false);
-      })
-      .catch((err: unknown) => done(err));
+    const token = bearer ?? pair.token ?? '';
+    let principal: Principal | null = null;
+    if (legacyPairAcceptable(bearer, pair)) {
+      // A token that needs a lookup (the auth service, or the database for a personal token) is
+      // looked up only if this caller has not been sending invalid tokens: random tokens cannot
+      // hammer either.
+      if (!verifier.isCached(token)) await invalidTokens?.assertAllowed(ip);
+      principal = await verifier.verify(token);
+    }
+    if (principal && legacyEmailAcceptable(principal, pair.email)) return principal;
+    await invalidTokens?.recordInvalid(ip);
+    return null;
+  }
+
+  const verify: VerifyFunctionWithRequest = (req, token, done) => {
+    establish(req, token, legacyPairOf(req)).then(
+      (principal) => done(null, principal ?? false),
+      (err: unknown) => done(err),
+    );
   };
   const authenticator = new Authenticator();
   authenticator.use(new BearerStrategy({ passReqToCallback: true }, verify)); // its own challenge is never sent: refusals are ours
@@ -90,10 +144,6 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
       next(tokenOutsideHeader());
       return;
     }
-    if (req.headers.authorization === undefined) {
-      next();
-      return;
-    }
     const finish = (err: unknown, user?: Express.User | false | null): void => {
       if (err instanceof AuthServiceUnavailable) return next(HttpError.unavailable('auth service', err));
       if (err) return next(err);
@@ -101,6 +151,16 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
       principals.set(req, user as Principal);
       next();
     };
+    if (req.headers.authorization === undefined) {
+      const pair = legacyPairOf(req);
+      if (pair.email === undefined && pair.token === undefined) {
+        next();
+        return;
+      }
+      // The legacy pair alone: no Authorization header for passport to read.
+      establish(req, undefined, pair).then((principal) => finish(null, principal ?? false), finish);
+      return;
+    }
     const run = authenticator.authenticate('bearer', { session: false }, finish) as (
       req: Request,
       res: Response,

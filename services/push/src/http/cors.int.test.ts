@@ -66,7 +66,14 @@ function expectAllowedPreflight(res: request.Response, origin: string): void {
   expect(res.headers['access-control-allow-methods']).toBe('GET,POST,DELETE');
   const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(',');
   expect(allowed).toEqual(
-    expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'x-passphrase']),
+    expect.arrayContaining([
+      'authorization',
+      'content-type',
+      'idempotency-key',
+      'x-passphrase',
+      'x-user-email',
+      'x-user-token',
+    ]),
   );
   expect(res.headers['access-control-max-age']).toBe('600');
   expect(res.headers['access-control-allow-credentials']).toBeUndefined();

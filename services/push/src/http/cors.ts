@@ -2,7 +2,14 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 
 /** Request headers a page may send: what the API reads (the browser adds the safelisted ones). */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Passphrase'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Passphrase',
+  'X-User-Email', // Password Pusher's legacy pair, with X-User-Token (bearer-auth.ts)
+  'X-User-Token',
+];
 
 /** Response headers a page may read besides the safelisted ones: each is one the API sends. */
 export const CORS_EXPOSED_HEADERS = [

@@ -8,9 +8,13 @@ import {
   NotDeletable,
   NotOwner,
   PassphraseRejected,
+  PersonalTokenNotFound,
   PushNotFound,
   TooManyAttempts,
   UploadIntentLost,
+  UserDisabled,
+  UserInputRejected,
+  UserNotFound,
   ViewNotDelivered,
   type DomainError,
 } from '../domain/errors';
@@ -30,6 +34,10 @@ const DOMAIN_ERRORS = [
   UploadIntentLost,
   ViewNotDelivered,
   IdempotencyKeyReused,
+  UserNotFound,
+  UserDisabled,
+  PersonalTokenNotFound,
+  UserInputRejected,
 ];
 
 const isDomainError = (err: unknown): err is DomainError => DOMAIN_ERRORS.some((cls) => err instanceof cls);
@@ -87,6 +95,14 @@ function fromDomain(err: DomainError): HttpError {
         'idempotency_key_reused',
         'This Idempotency-Key was already used with a different request. Use a new key for a new push.',
       );
+    case 'UserNotFound':
+      return new HttpError(404, 'not_found', 'User not found.');
+    case 'UserDisabled':
+      return new HttpError(403, 'forbidden', 'This account is disabled.');
+    case 'PersonalTokenNotFound':
+      return new HttpError(404, 'not_found', 'Token not found.');
+    case 'UserInputRejected':
+      return HttpError.validation(err.fields);
   }
 }
 

@@ -1,25 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-
-/** The authenticated caller of a request: an OAuth client of the auth service. */
-export interface Principal {
-  /** `client:<client_id>`; the owner recorded on what the caller creates. */
-  id: string;
-  clientId: string;
-  scopes: ReadonlySet<string>;
-}
-
-/** Turns a bearer token into its principal. */
-export interface TokenVerifier {
-  /**
-   * Resolves to the principal of an active token, or `null` for a token that is unknown,
-   * revoked, expired or meant for another audience.
-   * @throws {@link AuthServiceUnavailable} when no trustworthy answer could be obtained.
-   */
-  verify(token: string): Promise<Principal | null>;
-  /** True when `verify(token)` would answer without asking anyone (cached, or malformed). */
-  isCached(token: string): boolean;
-}
+import type { ClientPrincipal, TokenVerifier } from './principal';
 
 /**
  * The auth service gave no usable answer: unreachable, too slow, a 5xx, or it refused our own
@@ -61,7 +42,7 @@ export interface IntrospectionOptions {
 }
 
 interface CacheEntry {
-  principal: Principal;
+  principal: ClientPrincipal;
 }
 
 interface IntrospectionAnswer {
@@ -89,13 +70,13 @@ function audienceMatches(aud: unknown, audience: string): boolean {
 }
 
 /** The principal of an acceptable answer, or `null`; `exp` is in epoch seconds. */
-function principalFrom(answer: IntrospectionAnswer, audience: string, nowMs: number): Principal | null {
+function principalFrom(answer: IntrospectionAnswer, audience: string, nowMs: number): ClientPrincipal | null {
   const { active, client_id: clientId, aud, exp, scope } = answer;
   if (active !== true || typeof clientId !== 'string' || clientId === '') return null;
   if (!audienceMatches(aud, audience)) return null;
   if (typeof exp !== 'number' || !Number.isFinite(exp) || exp * 1000 <= nowMs) return null;
   const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : [];
-  return { id: `client:${clientId}`, clientId, scopes: new Set(scopes) };
+  return { kind: 'client', id: `client:${clientId}`, clientId, scopes: new Set(scopes) };
 }
 
 /**
@@ -117,7 +98,7 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
   const refused = new LRUCache<string, true>({
     max: options.negativeCacheSize ?? DEFAULT_NEGATIVE_CACHE_SIZE,
   });
-  const inFlight = new Map<string, Promise<Principal | null>>();
+  const inFlight = new Map<string, Promise<ClientPrincipal | null>>();
 
   async function introspect(token: string): Promise<IntrospectionAnswer> {
     let res: Response;
@@ -154,7 +135,7 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
     return body;
   }
 
-  function remember(key: string, principal: Principal | null, exp: unknown): void {
+  function remember(key: string, principal: ClientPrincipal | null, exp: unknown): void {
     if (!principal) {
       if (negativeCacheSeconds > 0) refused.set(key, true, { ttl: negativeCacheSeconds * 1000 });
       return;
@@ -164,12 +145,12 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
   }
 
   /** The cached answer for `token`: its principal, `null` if refused, undefined if not cached. */
-  function cached(key: string): Principal | null | undefined {
+  function cached(key: string): ClientPrincipal | null | undefined {
     if (refused.get(key)) return null;
     return cache.get(key)?.principal;
   }
 
-  async function lookup(key: string, token: string): Promise<Principal | null> {
+  async function lookup(key: string, token: string): Promise<ClientPrincipal | null> {
     const answer = await introspect(token);
     const principal = principalFrom(answer, audience, Date.now());
     remember(key, principal, answer.exp);

@@ -33,6 +33,12 @@ export function createPushMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    personalTokens: new Counter({
+      name: 'push_personal_token_lookups_total',
+      help: 'Personal API token verifications by cache outcome (miss: a database lookup)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
   };
   return m;
 }

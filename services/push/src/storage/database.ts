@@ -6,6 +6,7 @@ import type {
   PushTable,
   UploadIntentTable,
 } from './push.table';
+import type { AppUserTable, PersonalTokenTable } from './user.table';
 
 export interface PushDatabase {
   push: PushTable;
@@ -14,4 +15,6 @@ export interface PushDatabase {
   upload_intent: UploadIntentTable;
   file_download: FileDownloadTable;
   idempotency_key: IdempotencyKeyTable;
+  app_user: AppUserTable;
+  personal_token: PersonalTokenTable;
 }

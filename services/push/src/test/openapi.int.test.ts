@@ -196,6 +196,24 @@ describe('the OpenAPI document', () => {
     expect(doc.servers).toEqual([{ url: `${push.url}/api/v2` }]);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.bearer?.description).toMatch(/30 s/);
+    expect(doc.components.securitySchemes.personalToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.personalToken?.description).toMatch(/10 s/);
+    expect(doc.components.securitySchemes.legacyUserEmail).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-User-Email',
+    });
+    expect(doc.components.securitySchemes.legacyUserToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-User-Token',
+    });
+    // The lists take any of the three, with the scope: the legacy pair as one requirement.
+    expect(doc.paths['/pushes/active']?.get?.security).toEqual([
+      { bearer: ['pushes:read'] },
+      { personalToken: ['pushes:read'] },
+      { legacyUserEmail: ['pushes:read'], legacyUserToken: ['pushes:read'] },
+    ]);
   });
 
   it('has only schemas that compile (strict Ajv 2020 with formats) and references that resolve', () => {
@@ -421,6 +439,9 @@ describe('answers match the document', () => {
     expect(answer.text).toMatch(/<html lang="en">/);
     expect(answer.text).toMatch(/<meta name="viewport"/);
     expect(answer.text).toMatch(/<th scope="col">/);
+    expect(answer.text).toContain(
+      'Required: an access token, a personal API token or <code>X-User-Email</code> + <code>X-User-Token</code>, with scope <code>pushes:read</code>.',
+    );
   });
 
   it('503 when the auth service is down (a token not yet cached)', async () => {

@@ -89,18 +89,28 @@ function propertyRows(doc: OpenApiDocument, s: SchemaLike, prefix = ''): string[
   });
 }
 
+/** How the page names each security scheme of the document (document.ts). */
+const SCHEME_NAMES: Record<string, string> = {
+  bearer: 'an access token',
+  personalToken: 'a personal API token',
+  legacyUserEmail: '`X-User-Email`',
+  legacyUserToken: '`X-User-Token`',
+};
+
 function securityHtml(security: SecurityRequirement[]): string {
   if (security.length === 0) return 'None: public.';
-  const tokens = security
-    .filter((r) => Object.keys(r).length > 0)
-    .flatMap((r) => Object.values(r))
-    .map((scopes) =>
-      scopes.length > 0 ? `Bearer token with scope ${scopes.join(', ')}` : 'any valid Bearer token',
-    );
-  const optional = security.some((r) => Object.keys(r).length === 0);
-  return inline(
-    optional ? `Optional: anonymous, or ${tokens.join(' or ')}.` : `Required: ${tokens.join(' or ')}.`,
+  const alternatives = security.filter((r) => Object.keys(r).length > 0);
+  const kinds = alternatives.map((r) =>
+    Object.keys(r)
+      .map((name) => SCHEME_NAMES[name] ?? name)
+      .join(' + '),
   );
+  const either = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}` : (kinds[0] ?? '');
+  const scopes = [...new Set(alternatives.flatMap((r) => Object.values(r).flat()))];
+  const what =
+    scopes.length > 0 ? `${either}, with scope ${scopes.map((s) => `\`${s}\``).join(', ')}` : either;
+  const optional = security.some((r) => Object.keys(r).length === 0);
+  return inline(optional ? `Optional: anonymous, or ${what}.` : `Required: ${what}.`);
 }
 
 function parametersHtml(parameters: ParameterObject[] | undefined): string {

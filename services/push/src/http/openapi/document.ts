@@ -20,7 +20,7 @@ function introduction(config: PushConfig): string {
     : 'This instance requires a token on every endpoint except `/version`, `/openapi` and `/docs`.';
   return [
     'Share secrets through links that expire after a number of views or days.',
-    `**Authentication.** \`Authorization: Bearer <token>\` with an access token from the auth service (OAuth 2 client credentials; scopes \`pushes:read\` and \`pushes:write\`). ${anonymous} An invalid token is refused (401) even where none is needed, except on \`/version\`.`,
+    `**Authentication.** \`Authorization: Bearer <token>\` with an access token from the auth service (OAuth 2 client credentials) or a personal API token (\`spu_…\`, created by a user at \`/users/token\`); Password Pusher's legacy \`X-User-Email\` + \`X-User-Token\` pair is accepted for personal tokens. Scopes: \`pushes:read\` and \`pushes:write\`. ${anonymous} An invalid token is refused (401) even where none is needed, except on \`/version\`.`,
     '**Errors.** Every error is JSON `{"error", "code", "request_id"}`; a 422 adds `fields` with messages by field name. Display `error`; branch on `code`. An unknown path answers 404 `not_found`. A 500 is always a bug and never shows internals.',
     '**`.json` suffix.** Every path also answers with a `.json` suffix (`/pushes/TOKEN.json`, `/version.json`), as existing clients use it.',
     `**Rate limits.** Per client IP, per minute: ${r.createPerMinute} creates and ${r.retrievePerMinute} retrievals; passphrase attempts: ${r.passphrasePerPush} per push and ${r.passphrasePerIp} per IP. Beyond them: 429 with \`Retry-After\`.`,
@@ -36,6 +36,18 @@ function bearerDescription(config: PushConfig): string {
       : 'Introspection results are not cached: revocation takes effect at once.';
   return `An opaque OAuth 2 access token from the auth service's \`POST /connect/token\` (grant \`client_credentials\`, client authentication by HTTP Basic or form fields). Scopes: \`pushes:read\` (lists, audit) and \`pushes:write\` (create, owner DELETE). The push service validates it by introspection at the auth service. ${cache} Send it in the Authorization header only: \`access_token\` in the query string or body → 400.`;
 }
+
+function personalTokenDescription(config: PushConfig): string {
+  const seconds = config.personalTokens.cacheSeconds;
+  const cache =
+    seconds > 0
+      ? `Lookups are cached for up to ${seconds} s, so a revoked or regenerated token, or a token of a disabled user, keeps working for at most ${seconds} s more.`
+      : 'Lookups are not cached: revocation takes effect at once.';
+  return `A personal API token of a user, created at \`/users/token\`: \`spu_\` followed by 43 base64url characters, shown once. Its scopes are the ones chosen for it (\`pushes:read\`, \`pushes:write\`); it may expire. The caller is the user (\`user:<id>\`): every token of the same user owns the same pushes. Validated by the push service itself, never sent to the auth service. ${cache}`;
+}
+
+const LEGACY_PAIR =
+  "Password Pusher's legacy headers, always sent together: `X-User-Token` carries a personal API token, `X-User-Email` its user's email. Without an `Authorization` header they authenticate with that token. With one, `X-User-Token` must be the same token. With a personal token, `X-User-Email` must be the user's email (any case) **and** the user's identity provider must have verified it, else 401 `invalid_token` (Password Pusher does not check the email when both headers are sent; this service does). With an access token, whose client has no email, `X-User-Email` is not checked.";
 
 function requestSchemas(config: PushConfig): Record<string, JsonSchema> {
   return {
@@ -68,7 +80,22 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
     ],
     paths: buildPaths(config),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: bearerDescription(config) } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: bearerDescription(config) },
+        personalToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'spu_',
+          description: personalTokenDescription(config),
+        },
+        legacyUserEmail: { type: 'apiKey', in: 'header', name: 'X-User-Email', description: LEGACY_PAIR },
+        legacyUserToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-User-Token',
+          description: 'The personal API token of the legacy pair (see `X-User-Email`).',
+        },
+      },
       schemas: { ...requestSchemas(config), ...responseSchemas() },
     },
   };

@@ -3,10 +3,10 @@ import {
   type OperationContext,
   PAGE,
   anonymous401,
-  bearer,
   errors,
-  optionalBearer,
+  optionalTokens,
   schemaRef,
+  tokens,
 } from './operations.shared';
 import type {
   HeaderObject,
@@ -113,7 +113,7 @@ export function createOperation(ctx: OperationContext): OperationObject {
     description: `${who} needs the \`pushes:write\` scope, and the push then belongs to the token's client. Numbers and booleans may be sent as strings. Out-of-range or malformed values → 422 naming the field and the allowed range. The response is the only place that shows the \`url_token\` of an anonymous push, and its \`name\` and \`note\`.`,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: createBody(ctx.files),
-    security: optionalBearer(ctx, 'pushes:write'),
+    security: optionalTokens(ctx, 'pushes:write'),
     responses: {
       201: withHeaders(
         jsonRef(
@@ -158,7 +158,7 @@ export function retrieveOperation(ctx: OperationContext): OperationObject {
     summary: 'Retrieve a push (uses a view)',
     description: `${RETRIEVE_RULES} A push's \`json_url\` is this URL, so following it uses a view; owners check their pushes without using views through the lists and the preview.`,
     parameters: [URL_TOKEN, ...PASSPHRASE_PARAMETERS],
-    security: optionalBearer(ctx),
+    security: optionalTokens(ctx),
     responses: {
       200: jsonRef('The push with its payload (null once expired).', 'RetrievedPush'),
       ...errors({
@@ -203,7 +203,7 @@ export function previewOperation(ctx: OperationContext): OperationObject {
     summary: 'The recipient link of a push (no view)',
     description: 'Uses no view and works for expired pushes too.',
     parameters: [URL_TOKEN],
-    security: optionalBearer(ctx),
+    security: optionalTokens(ctx),
     responses: {
       200: jsonRef('The `html_url` of the push.', 'Preview'),
       ...errors({
@@ -224,7 +224,7 @@ export function auditOperation(): OperationObject {
     description:
       'Entries oldest first, 50 per page, with a `Link` header to the neighbouring pages. Owner only, with the `pushes:read` scope.',
     parameters: [URL_TOKEN, PAGE],
-    security: [bearer('pushes:read')],
+    security: tokens('pushes:read'),
     responses: {
       200: jsonRef('One page of the audit log.', 'AuditLog', true),
       ...errors({
@@ -246,7 +246,7 @@ export function expireOperation(ctx: OperationContext): OperationObject {
     description:
       'The owner (with `pushes:write`) may always expire a push; anyone, with any token or none, when the push is `deletable_by_viewer`. Otherwise anonymous → 401, another client → 403 `forbidden`, the owner without `pushes:write` → 403 `insufficient_scope`. Wipes the payload and audits `expire`; an already expired push answers 200 unchanged.',
     parameters: [URL_TOKEN],
-    security: ctx.anonymous ? [{}, bearer()] : [bearer()],
+    security: optionalTokens(ctx),
     responses: {
       200: jsonRef('The expired push (no payload).', 'Push'),
       ...errors({
@@ -275,7 +275,7 @@ export function listOperation(ctx: OperationContext, state: 'active' | 'expired'
     summary: `List your ${state} pushes`,
     description: `The caller's own pushes that are ${which}, newest first, 50 per page, with \`name\` and \`note\` and never the payload. Needs \`pushes:read\`; uses no views. A \`Link\` header gives the next and previous pages.`,
     parameters: [PAGE],
-    security: [bearer('pushes:read')],
+    security: tokens('pushes:read'),
     responses: {
       200: pushList(`One page of ${state} pushes.`),
       ...errors({

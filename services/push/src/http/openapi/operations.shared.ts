@@ -11,7 +11,7 @@ type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 503;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request: invalid JSON, or an access token outside the Authorization header.',
-  401: 'No, invalid or expired token where one is needed (`WWW-Authenticate: Bearer`).',
+  401: 'No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`).',
   403: 'The token lacks the scope, or the push belongs to someone else.',
   404: 'Unknown push token.',
   413: 'The request body is over 16 MiB.',
@@ -49,11 +49,18 @@ export interface OperationContext {
 
 /** No security requirement: a public operation. */
 export const PUBLIC: SecurityRequirement[] = [];
-/** A Bearer token with these scopes (none: any valid token). */
-export const bearer = (...scopes: string[]): SecurityRequirement => ({ bearer: scopes });
-/** Anonymous calls where the instance allows them, else any valid token. */
-export const optionalBearer = (ctx: OperationContext, ...scopes: string[]): SecurityRequirement[] =>
-  ctx.anonymous ? [{}, bearer(...scopes)] : [bearer(...scopes)];
+/**
+ * Any credentials with these scopes (none: any valid credentials): an access token, a personal API
+ * token, or the legacy `X-User-Email` + `X-User-Token` pair (both schemes of one requirement).
+ */
+export const tokens = (...scopes: string[]): SecurityRequirement[] => [
+  { bearer: scopes },
+  { personalToken: scopes },
+  { legacyUserEmail: scopes, legacyUserToken: scopes },
+];
+/** Anonymous calls where the instance allows them, else any valid credentials. */
+export const optionalTokens = (ctx: OperationContext, ...scopes: string[]): SecurityRequirement[] =>
+  ctx.anonymous ? [{}, ...tokens(...scopes)] : tokens(...scopes);
 
 /** 401 codes of an endpoint open to anonymous callers on instances that allow it. */
 export const anonymous401 = (ctx: OperationContext, ...codes: ErrorCode[]): ErrorCode[] => [

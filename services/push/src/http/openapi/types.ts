@@ -44,7 +44,15 @@ export interface RequestBodyObject {
   content: Record<string, MediaTypeObject>;
 }
 
-/** Scheme name → scopes (roles); `{}` alone means anonymous is allowed. */
+/** An OpenAPI 3.1 Security Scheme Object (the kinds this document uses). */
+export type SecuritySchemeObject =
+  | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description: string }
+  | { type: 'apiKey'; in: 'header'; name: string; description: string };
+
+/**
+ * Scheme name → scopes (roles); `{}` alone means anonymous is allowed. The schemes of one
+ * requirement are all needed together; the requirements of a list are alternatives.
+ */
 export type SecurityRequirement = Record<string, string[]>;
 
 /** An OpenAPI 3.1 Operation Object (the parts this document uses). */
@@ -70,7 +78,7 @@ export interface OpenApiDocument {
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<HttpMethod, OperationObject>>>;
   components: {
-    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+    securitySchemes: Record<string, SecuritySchemeObject>;
     schemas: Record<string, JsonSchema>;
   };
 }

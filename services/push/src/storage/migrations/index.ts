@@ -3,6 +3,7 @@ import * as createPush from './2026_11_21_0001_create_push';
 import * as files from './2026_11_21_0002_files';
 import * as uploadIntentClaims from './2026_11_24_0001_upload_intent_claims';
 import * as idempotencyKey from './2026_11_24_0002_idempotency_key';
+import * as usersAndTokens from './2026_11_24_0003_users_and_tokens';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -10,4 +11,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_21_0002_files': files,
   '2026_11_24_0001_upload_intent_claims': uploadIntentClaims,
   '2026_11_24_0002_idempotency_key': idempotencyKey,
+  '2026_11_24_0003_users_and_tokens': usersAndTokens,
 };

@@ -1,0 +1,38 @@
+/** An OAuth client of the auth service, authenticated by an access token (introspection). */
+export interface ClientPrincipal {
+  kind: 'client';
+  /** `client:<client_id>`; the owner recorded on what the caller creates. */
+  id: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
+}
+
+/** A person, authenticated by one of its personal API tokens (`spu_…`). */
+export interface UserPrincipal {
+  kind: 'user';
+  /** `user:<uuid>`; the owner recorded on what the caller creates. */
+  id: string;
+  userId: string;
+  /** The token used: its scopes are the request's. */
+  tokenId: string;
+  /** For the legacy `X-User-Email` check only: an email is never an identity. */
+  email: string | null;
+  emailVerified: boolean;
+  scopes: ReadonlySet<string>;
+}
+
+/** The authenticated caller of a request. */
+export type Principal = ClientPrincipal | UserPrincipal;
+
+/** Turns a bearer token into its principal. */
+export interface TokenVerifier {
+  /**
+   * Resolves to the principal of a token that is valid now, or `null` for a token that is unknown,
+   * revoked, expired or meant for another audience.
+   * @throws when no trustworthy answer could be obtained (`AuthServiceUnavailable`, or the
+   *   database's connection error): never a reason to refuse the token.
+   */
+  verify(token: string): Promise<Principal | null>;
+  /** True when `verify(token)` would answer without asking anyone (cached, or malformed). */
+  isCached(token: string): boolean;
+}
