@@ -285,7 +285,8 @@ function routesOf(stack: RouterLayer[], prefix: string): { method: string; path:
 /**
  * The app is the listener of the running server (`app.listen` → `http.createServer(app)`).
  * /healthz and /readyz are operational endpoints outside the API, not part of it, and so are the
- * recipient pages (HTML, services/push/src/pages/). /metrics is on the metrics port only.
+ * web app's create form (`GET /`, `POST /`) and the recipient pages (HTML, services/push/src/pages/).
+ * /metrics is on the metrics port only.
  */
 function apiRoutes(): { method: string; path: string }[] {
   const [app] = push.server.server.listeners('request') as unknown as { router: { stack: RouterLayer[] } }[];
@@ -295,9 +296,9 @@ function apiRoutes(): { method: string; path: string }[] {
   expect(
     outside
       .filter((r) => !pages(r.path))
-      .map((r) => r.path)
+      .map((r) => `${r.method} ${r.path}`)
       .sort(),
-  ).toEqual(['/healthz', '/readyz']);
+  ).toEqual(['get /', 'get /healthz', 'get /readyz', 'post /']);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 
