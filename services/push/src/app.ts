@@ -21,6 +21,8 @@ import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
 import { type versionBody, versionHandler } from './http/version.routes';
 import { createPagesRoutes } from './pages/create.routes';
+import { type SignInDeps, signInRoutes } from './pages/sign-in.routes';
+import type { WebSessions } from './session/web-session';
 import { pagesRoutes } from './pages/pages.routes';
 
 export interface AppDeps {
@@ -44,6 +46,8 @@ export interface AppDeps {
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
+  /** Sign-in and sessions of the web app: absent when no OpenID issuer is configured. */
+  web?: { sessions: WebSessions; signIn: SignInDeps };
 }
 
 /** Existing clients address every route also with a `.json` suffix (`/pushes/TOKEN.json`). */
@@ -146,8 +150,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   app.use('/api/v2', api);
   if (deps.features.pushesEnabled) {
+    if (deps.web) app.use(signInRoutes(deps.web.signIn));
     app.use(
       createPagesRoutes({
+        ...(deps.web ? { sessions: deps.web.sessions } : {}),
         pushes: deps.pushes,
         publicUrl: deps.publicUrl,
         rules: deps.rules,

@@ -179,6 +179,18 @@ const schema = z.object({
   PUSH_ENCRYPTION_KEYS: keyRing,
   PUSH_TRUSTED_PROXIES: envCsv().default([]),
   PUSH_CORS_ORIGINS: corsOrigins.default([]),
+  // Sign-in to the web app (OpenID Connect): all three, or none (then nobody can sign in).
+  PUSH_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  PUSH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  PUSH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  PUSH_SESSION_COOKIE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+    .default('sp_session'),
+  PUSH_SESSION_IDLE_SECONDS: envInt(60, 30 * 86_400).default(7200),
+  PUSH_SESSION_ABSOLUTE_SECONDS: envInt(300, 365 * 86_400).default(86_400),
+  // How often a signed-in user is re-checked with the issuer: a disabled user loses access within it.
+  PUSH_SESSION_RECHECK_SECONDS: envInt(1, 60).default(60),
   PUSH_ANONYMOUS_ACCESS: envBoolean().default(true),
   PUSH_PUSHES_ENABLED: envBoolean().default(true),
   PUSH_URL_PUSHES_ENABLED: envBoolean().default(true),
@@ -252,6 +264,16 @@ function consistency(v: Vars): string[] {
   if (v.NODE_ENV === 'production' && !v.PUSH_PUBLIC_URL) {
     problems.push('PUSH_PUBLIC_URL: required in production');
   }
+  const oidc = [v.PUSH_OIDC_ISSUER, v.PUSH_OIDC_CLIENT_ID, v.PUSH_OIDC_CLIENT_SECRET];
+  if (oidc.some((x) => x !== undefined) && oidc.some((x) => x === undefined)) {
+    problems.push('PUSH_OIDC_ISSUER, PUSH_OIDC_CLIENT_ID, PUSH_OIDC_CLIENT_SECRET: set all three, or none');
+  }
+  if (v.NODE_ENV === 'production' && v.PUSH_OIDC_ISSUER?.startsWith('http://')) {
+    problems.push('PUSH_OIDC_ISSUER: must be https:// in production');
+  }
+  if (v.PUSH_SESSION_IDLE_SECONDS > v.PUSH_SESSION_ABSOLUTE_SECONDS) {
+    problems.push('PUSH_SESSION_IDLE_SECONDS: must not exceed PUSH_SESSION_ABSOLUTE_SECONDS');
+  }
   if (v.NODE_ENV === 'production' && v.PUSH_ENCRYPTION_KEYS.some((k) => k.id.startsWith('dev-'))) {
     problems.push('PUSH_ENCRYPTION_KEYS: development keys (id "dev-…") are refused in production');
   }
@@ -297,6 +319,25 @@ export function loadPushConfig(env: Record<string, string | undefined>) {
         timeoutMs: v.PUSH_INTROSPECTION_TIMEOUT_MS,
       },
       personalTokens: { cacheSeconds: v.PUSH_PERSONAL_TOKEN_CACHE_SECONDS },
+      // Absent: the web app has no sign-in.
+      signIn:
+        v.PUSH_OIDC_ISSUER && v.PUSH_OIDC_CLIENT_ID && v.PUSH_OIDC_CLIENT_SECRET
+          ? {
+              issuer: v.PUSH_OIDC_ISSUER.replace(/\/$/, ''),
+              clientId: v.PUSH_OIDC_CLIENT_ID,
+              clientSecret: v.PUSH_OIDC_CLIENT_SECRET,
+              // openid-client talks to an http:// issuer only outside production (refused above).
+              allowInsecureRequests: v.PUSH_OIDC_ISSUER.startsWith('http://'),
+            }
+          : undefined,
+      sessions: {
+        cookieName: v.PUSH_SESSION_COOKIE,
+        // Development and tests run on http://, where a Secure cookie would never come back.
+        secureCookies: v.NODE_ENV === 'production',
+        idleSeconds: v.PUSH_SESSION_IDLE_SECONDS,
+        absoluteSeconds: v.PUSH_SESSION_ABSOLUTE_SECONDS,
+        recheckSeconds: v.PUSH_SESSION_RECHECK_SECONDS,
+      },
       encryptionKeys: v.PUSH_ENCRYPTION_KEYS,
       features: {
         anonymousAccess: v.PUSH_ANONYMOUS_ACCESS,

@@ -20,6 +20,9 @@ import { createUserTokenService } from './domain/user-tokens';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
 import { createApp } from './app';
+import { createRelyingParty } from './session/relying-party';
+import { SessionStore } from './session/session-store';
+import { createWebSessions } from './session/web-session';
 import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
@@ -116,6 +119,29 @@ export async function startPushServer(
         logger.warn({ err: (err as Error).message }, 'personal token last use not recorded'),
     }),
   });
+  // The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured.
+  const web = config.signIn
+    ? (() => {
+        const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
+        const relyingParty = createRelyingParty({
+          ...config.signIn,
+          redirectUri: `${config.publicUrl}/sign-in/callback`,
+          postLogoutRedirectUri: `${config.publicUrl}/`,
+          timeoutSeconds: 5,
+        });
+        const sessions = createWebSessions({
+          store: sessionStore,
+          relyingParty,
+          users,
+          settings: config.sessions,
+          logger,
+        });
+        return {
+          sessions,
+          signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
+        };
+      })()
+    : undefined;
   const enabledKinds = new Set<PushKind>(['text']);
   if (f.urlPushes) enabledKinds.add('url');
   if (f.qrPushes) enabledKinds.add('qr');
@@ -190,6 +216,7 @@ export async function startPushServer(
     readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),
+    web,
   });
 
   const server = createHttpServer(app, config.httpLimits);

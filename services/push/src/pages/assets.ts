@@ -60,6 +60,11 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .error-summary { border: 2px solid var(--danger); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem; }
 .error-summary h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
 [aria-invalid="true"] { border-color: var(--danger); }
+header.site nav { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0 0 1rem;
+  padding-bottom: 0.5rem; border-bottom: 1px solid var(--border); }
+form.inline { display: inline; margin: 0; }
+button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0;
+  min-height: 2.75rem; font-weight: 400; }
 `;
 
 /**

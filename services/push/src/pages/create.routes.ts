@@ -9,8 +9,11 @@ import { htmlUrl } from '../http/push.presenter';
 import { type CreateRules, MAX_TEXT_PAYLOAD, parseCreateBody } from '../http/push.schemas';
 import { type Html } from './html';
 import { type FormValues, createFormPage, createdPage } from './create.views';
+import { userPrincipalId } from '../domain/user';
+import { type WebSessions, webCallerOf } from '../session/web-session';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import { errorPage } from './views';
 import { qrSvg } from './qr';
 
 export interface CreatePagesDeps {
@@ -21,6 +24,8 @@ export interface CreatePagesDeps {
   /** The API's create limit, shared: the form and the API spend the same budget. */
   rateLimit: RequestHandler;
   logger: Logger;
+  /** Sessions of signed-in people: absent when the instance has no sign-in. */
+  sessions?: WebSessions;
 }
 
 /** The kinds the form offers: those the instance enables; files need sign-in, which comes later. */
@@ -47,16 +52,41 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
   const router = Router();
   const kinds = FORM_KINDS.filter((k) => deps.rules.enabledKinds.has(k));
   const formRules = { ...deps.rules, kinds };
-  // The form is anonymous for now (sign-in comes with accounts): offered where anonymous creates are.
-  const notice = !deps.features.anonymousCreate
-    ? 'Creating a secret on this instance needs an account; sign-in is not available yet. Use the API with a token.'
-    : kinds.length === 0
-      ? 'This instance does not offer text, link or QR code secrets.'
-      : undefined;
+  const signInEnabled = deps.sessions !== undefined;
+  const noKinds =
+    kinds.length === 0 ? 'This instance does not offer text, link or QR code secrets.' : undefined;
+  /** Why this visitor gets no form, if they get none. */
+  const noticeFor = (signedIn: boolean): string | undefined =>
+    noKinds ??
+    (signedIn || deps.features.anonymousCreate
+      ? undefined
+      : signInEnabled
+        ? 'Sign in to share a secret on this instance.'
+        : 'Creating a secret on this instance needs an account; sign-in is not configured. Use the API with a token.');
+  const load: RequestHandler[] = deps.sessions ? [deps.sessions.load] : [];
+  /** The header's view of the caller; `undefined` when the session could not be read (503). */
+  function whoIs(req: Request): { email: string | null } | null | undefined {
+    const caller = webCallerOf(req);
+    if (caller.kind === 'unavailable') return undefined;
+    return caller.kind === 'signed-in' ? { email: caller.session.email } : null;
+  }
+  const unavailable = (res: Response) =>
+    send(
+      res,
+      503,
+      errorPage(
+        'Temporarily unavailable',
+        'Your session cannot be read right now. Please try again in a moment.',
+      ),
+    );
 
-  router.get('/', (_req, res) => {
+  router.get('/', ...load, (req, res) => {
     setPageHeaders(res);
-    send(res, 200, createFormPage({ rules: formRules, ...(notice ? { notice } : {}) }));
+    const user = whoIs(req);
+    if (user === undefined) return unavailable(res);
+    const notice = noticeFor(user !== null);
+    const header = { signInEnabled, user };
+    send(res, 200, createFormPage({ rules: formRules, header, ...(notice ? { notice } : {}) }));
   });
 
   const readForm = express.urlencoded({
@@ -68,7 +98,13 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
 
   const create: RequestHandler = async (req: Request, res) => {
     setPageHeaders(res);
-    if (notice) return send(res, 403, createFormPage({ rules: formRules, notice }));
+    const user = whoIs(req);
+    if (user === undefined) return unavailable(res);
+    const caller = webCallerOf(req);
+    const owner = caller.kind === 'signed-in' ? userPrincipalId(caller.session.userId) : null;
+    const header = { signInEnabled, user };
+    const notice = noticeFor(owner !== null);
+    if (notice) return send(res, 403, createFormPage({ rules: formRules, header, notice }));
     const body = (req.body ?? {}) as Record<string, unknown>;
     const values: FormValues = {
       kind: field(body, 'kind'),
@@ -93,24 +129,32 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
         throw HttpError.validation({ kind: ['Choose what you want to share.'] });
       }
       const input = parseCreateBody({ push }, deps.rules);
-      const decision = mayCreate(undefined, input.kind, deps.features);
+      // A signed-in person creates as their user, with both scopes (the web app is theirs).
+      const who = owner ? { id: owner, scopes: new Set(['pushes:read', 'pushes:write']) } : undefined;
+      const decision = mayCreate(who, input.kind, deps.features);
       if (!decision.ok) throw new HttpError(403, 'forbidden', 'You may not create this kind of secret here.');
-      const created = await deps.pushes.create(input, null, auditContext(req));
+      const created = await deps.pushes.create(input, owner, auditContext(req));
       const link = htmlUrl(deps.publicUrl, created.urlToken, created.snapshot.push.retrievalStep);
       send(
         res,
         201,
-        createdPage({ link, qr: await qrSvg(link), push: created.snapshot.push, now: created.snapshot.now }),
+        createdPage({
+          link,
+          qr: await qrSvg(link),
+          push: created.snapshot.push,
+          now: created.snapshot.now,
+          header,
+        }),
       );
     } catch (err) {
       if (err instanceof HttpError && err.status === 422) {
         const fields = err.options.fields ?? {};
-        return send(res, 422, createFormPage({ rules: formRules, values, errors: fields }));
+        return send(res, 422, createFormPage({ rules: formRules, values, errors: fields, header }));
       }
       throw err;
     }
   };
-  router.post('/', sameOriginPosts(deps.publicUrl), readForm, deps.rateLimit, create);
+  router.post('/', sameOriginPosts(deps.publicUrl), readForm, deps.rateLimit, ...load, create);
   router.use(pageErrors(deps.logger, 'the create form'));
   return router;
 }

@@ -23,6 +23,31 @@ export interface FormValues {
   deletable_by_viewer?: boolean;
 }
 
+/** Who is looking, for the web app's header: `user` null when nobody is signed in. */
+export interface WebHeader {
+  signInEnabled: boolean;
+  user: { email: string | null } | null;
+}
+
+/** The web app's header: the form, and sign-in or the signed-in person with sign-out. */
+function header(h: WebHeader | undefined): Html {
+  if (!h) return html``;
+  const account = h.user
+    ? html`<span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
+        <form method="post" action="/sign-out" class="inline">
+          <button type="submit" class="link">Sign out</button>
+        </form>`
+    : h.signInEnabled
+      ? html`<a href="/sign-in">Sign in</a>`
+      : '';
+  return html`<header class="site">
+    <nav aria-label="Account">
+      <a href="/">Share a secret</a>
+      ${account}
+    </nav>
+  </header>`;
+}
+
 const KIND_LABEL: Record<PushKind, string> = {
   text: 'Text (a password, a note)',
   url: 'A link (URL)',
@@ -63,8 +88,10 @@ export function createFormPage(options: {
   values?: FormValues;
   errors?: Record<string, string[]>;
   notice?: string;
+  header?: WebHeader;
 }): Html {
   const { rules, notice } = options;
+  const top = header(options.header);
   const values = options.values ?? {};
   const errors = options.errors ?? {};
   if (notice) {
@@ -94,7 +121,8 @@ export function createFormPage(options: {
     : '';
   return layout(
     'Share a secret',
-    html`<h1>Share a secret</h1>
+    html`${top}
+      <h1>Share a secret</h1>
       <p>
         The link you get works for a limited number of views or days, whichever ends first; then the secret is
         deleted.
@@ -228,13 +256,20 @@ ${values.payload ?? ''}</textarea>
  * After a create: the link (shown only now), a copy button, its QR code and when it expires. The
  * page is `no-store`, like every page.
  */
-export function createdPage(options: { link: string; qr: Html; push: Push; now: Date }): Html {
+export function createdPage(options: {
+  link: string;
+  qr: Html;
+  push: Push;
+  now: Date;
+  header?: WebHeader;
+}): Html {
   const { link, qr, push, now } = options;
   const views = viewsRemaining(push);
   const days = daysRemaining(push, now);
   return layout(
     'Your secret link',
-    html`<h1>Your secret link</h1>
+    html`${header(options.header)}
+      <h1>Your secret link</h1>
       <p>Send this link to the recipient. It is shown only now: this page cannot be opened again.</p>
       <label for="link">Secret link</label>
       <pre class="secret" id="link" tabindex="0">${link}</pre>

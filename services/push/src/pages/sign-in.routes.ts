@@ -1,0 +1,149 @@
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { parseCookie } from 'cookie';
+import type { Logger } from '@secret-push/logger';
+import type { UserTokenService } from '../domain/user-tokens';
+import {
+  IssuerUnavailable,
+  type PendingSignIn,
+  type RelyingParty,
+  SignInRefused,
+} from '../session/relying-party';
+import type { SessionStore } from '../session/session-store';
+import { type WebSessions, webCallerOf } from '../session/web-session';
+import type { Html } from './html';
+import { sameOriginPosts, setPageHeaders } from './page-security';
+import { errorPage } from './views';
+
+export interface SignInDeps {
+  relyingParty: RelyingParty;
+  store: SessionStore;
+  sessions: WebSessions;
+  users: Pick<UserTokenService, 'upsertUser'>;
+  publicUrl: string;
+  logger: Logger;
+}
+
+/** How long a begun sign-in may take at the provider before its callback is refused. */
+const PENDING_SECONDS = 600;
+
+function send(res: Response, status: number, page: Html): void {
+  res.status(status).type('html').send(page.value);
+}
+
+/**
+ * Sign-in and sign-out of the web app (OpenID Connect, authorization code + PKCE):
+ * - `GET /sign-in` begins: what the callback needs is kept in Redis under the `state`, and the
+ *   state in a short-lived cookie of this browser, so that a callback can only finish a sign-in
+ *   that this same browser began (no login CSRF);
+ * - `GET /sign-in/callback` finishes: the code is exchanged, the person (issuer, `sub`) becomes
+ *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
+ * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout).
+ */
+export function signInRoutes(deps: SignInDeps): Router {
+  const { relyingParty, store, sessions, users, publicUrl, logger } = deps;
+  const router = Router();
+  // A cookie of its own, named after the session's, for the few minutes a sign-in takes.
+  const pendingCookie = `${sessions.cookieName}_sign_in`;
+  const pendingCookieOptions = { ...sessions.cookieOptions, path: '/sign-in' };
+
+  const unavailable = (res: Response) =>
+    send(
+      res,
+      503,
+      errorPage(
+        'Sign-in is unavailable',
+        'Signing in is not possible right now. Please try again in a moment.',
+      ),
+    );
+
+  router.get('/sign-in', async (_req, res) => {
+    setPageHeaders(res);
+    let begun: { url: URL; pending: PendingSignIn };
+    try {
+      begun = await relyingParty.begin();
+      await store.savePending(begun.pending.state, begun.pending, PENDING_SECONDS);
+    } catch (err) {
+      logger.warn({ err }, 'sign-in not begun');
+      return unavailable(res);
+    }
+    res.cookie(pendingCookie, begun.pending.state, {
+      ...pendingCookieOptions,
+      maxAge: PENDING_SECONDS * 1000,
+    });
+    res.redirect(303, begun.url.href);
+  });
+
+  const callback: RequestHandler = async (req: Request, res) => {
+    setPageHeaders(res);
+    const state = typeof req.query.state === 'string' ? req.query.state : undefined;
+    const ours = parseCookie(req.headers.cookie ?? '')[pendingCookie];
+    res.clearCookie(pendingCookie, pendingCookieOptions);
+    const refused = () =>
+      send(
+        res,
+        400,
+        errorPage('Sign-in not completed', 'The sign-in could not be completed. Please sign in again.'),
+      );
+    if (!state || !ours || state !== ours) return refused();
+    let pending: PendingSignIn | undefined;
+    try {
+      pending = await store.takePending<PendingSignIn>(state);
+    } catch (err) {
+      logger.warn({ err }, 'sign-in not finished: the session store did not answer');
+      return unavailable(res);
+    }
+    if (!pending) return refused();
+    try {
+      const person = await relyingParty.finish(new URL(req.originalUrl, publicUrl), pending);
+      const user = await users.upsertUser({
+        issuer: person.issuer,
+        subject: person.subject,
+        email: person.email,
+        emailVerified: person.emailVerified,
+      });
+      if (user.disabledAt !== null) {
+        return send(res, 403, errorPage('Account disabled', 'This account is disabled on this instance.'));
+      }
+      const now = Date.now();
+      const sessionId = await store.create({
+        userId: user.id,
+        issuer: person.issuer,
+        subject: person.subject,
+        email: person.email,
+        emailVerified: person.emailVerified,
+        ...(person.idToken ? { idToken: person.idToken } : {}),
+        ...(person.refreshToken ? { refreshToken: person.refreshToken } : {}),
+        createdAt: now,
+        checkedAt: now,
+      });
+      sessions.setCookie(res, sessionId);
+      res.redirect(303, '/');
+    } catch (err) {
+      if (err instanceof SignInRefused) {
+        logger.info({ err }, 'sign-in refused by the provider');
+        return refused();
+      }
+      if (!(err instanceof IssuerUnavailable)) logger.warn({ err }, 'sign-in not finished');
+      return unavailable(res);
+    }
+  };
+  router.get('/sign-in/callback', callback);
+
+  router.post('/sign-out', sameOriginPosts(publicUrl), sessions.load, async (req, res) => {
+    setPageHeaders(res);
+    const caller = webCallerOf(req);
+    if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
+    sessions.clearCookie(res);
+    if (caller.kind !== 'signed-in') return res.redirect(303, '/');
+    try {
+      await store.destroy(caller.sessionId, caller.session.userId);
+    } catch (err) {
+      logger.warn({ err }, 'session not ended: the session store did not answer');
+      return unavailable(res);
+    }
+    const atProvider = await relyingParty.signOutUrl(caller.session.idToken).catch(() => undefined);
+    res.redirect(303, atProvider?.href ?? '/');
+  });
+
+  return router;
+}

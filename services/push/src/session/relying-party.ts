@@ -1,0 +1,163 @@
+import * as oidc from 'openid-client';
+
+/*
+ * The web app as an OpenID Connect relying party of one configured issuer (the local auth service
+ * by default; any standards-compliant provider by configuration): the authorization code flow with
+ * PKCE (S256), state and nonce, the `openid email` scopes, a refresh to re-check the user, and
+ * RP-initiated logout. openid-client does the protocol; this module only holds the settings.
+ */
+
+export interface RelyingPartySettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** This service's callback: `<public URL>/sign-in/callback`. */
+  redirectUri: string;
+  /** Where the provider sends the browser after sign-out: `<public URL>/`. */
+  postLogoutRedirectUri: string;
+  /** An `http://` issuer: only outside production (config.ts refuses it there). */
+  allowInsecureRequests: boolean;
+  /** Deadline of each request to the issuer, in seconds. */
+  timeoutSeconds: number;
+}
+
+/** What the callback needs to finish a sign-in that this browser began (kept server-side). */
+export interface PendingSignIn {
+  codeVerifier: string;
+  state: string;
+  nonce: string;
+}
+
+/** The person the issuer vouched for. */
+export interface SignedIn {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  idToken: string | undefined;
+  refreshToken: string | undefined;
+}
+
+/** The issuer could not be reached or answered nonsense: the page says sign-in is unavailable. */
+export class IssuerUnavailable extends Error {}
+
+/** The issuer refused (a bad code, a revoked refresh token, a disabled user): not signed in. */
+export class SignInRefused extends Error {}
+
+const SCOPE = 'openid email';
+
+export function createRelyingParty(settings: RelyingPartySettings) {
+  let discovered: Promise<oidc.Configuration> | undefined;
+
+  /** The issuer's metadata, fetched once (again after a failure). */
+  function configuration(): Promise<oidc.Configuration> {
+    discovered ??= oidc
+      .discovery(
+        new URL(settings.issuer),
+        settings.clientId,
+        undefined,
+        oidc.ClientSecretBasic(settings.clientSecret),
+        {
+          execute: settings.allowInsecureRequests ? [oidc.allowInsecureRequests] : [],
+          timeout: settings.timeoutSeconds,
+        },
+      )
+      .catch((err: unknown) => {
+        discovered = undefined;
+        throw new IssuerUnavailable('The sign-in provider could not be reached', { cause: err });
+      });
+    return discovered;
+  }
+
+  /** OAuth refusals are the provider's answer; anything else means it is unavailable. */
+  function classify(err: unknown): Error {
+    if (err instanceof IssuerUnavailable) return err;
+    if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) {
+      return new SignInRefused(`The sign-in provider refused: ${err.error}`, { cause: err });
+    }
+    // A failed state, nonce or ID token check: an attack or a bug, never "unavailable".
+    if (err instanceof Error && (err as { code?: unknown }).code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+      return new SignInRefused('The sign-in answer did not check out', { cause: err });
+    }
+    return new IssuerUnavailable('The sign-in provider did not answer', { cause: err });
+  }
+
+  return {
+    /** The provider's authorization URL for a new sign-in, and what the callback will need. */
+    async begin(): Promise<{ url: URL; pending: PendingSignIn }> {
+      const config = await configuration();
+      const pending: PendingSignIn = {
+        codeVerifier: oidc.randomPKCECodeVerifier(),
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+      };
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: settings.redirectUri,
+        scope: SCOPE,
+        code_challenge: await oidc.calculatePKCECodeChallenge(pending.codeVerifier),
+        code_challenge_method: 'S256',
+        state: pending.state,
+        nonce: pending.nonce,
+      });
+      return { url, pending };
+    },
+
+    /** Exchanges the callback's code; throws SignInRefused or IssuerUnavailable. */
+    async finish(callbackUrl: URL, pending: PendingSignIn): Promise<SignedIn> {
+      try {
+        const config = await configuration();
+        const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+          pkceCodeVerifier: pending.codeVerifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
+        const claims = tokens.claims()!;
+        let email = typeof claims.email === 'string' ? claims.email : null;
+        let emailVerified = claims.email_verified === true;
+        if (email === null) {
+          // Some providers put the email only in userinfo.
+          const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+          email = typeof info.email === 'string' ? info.email : null;
+          emailVerified = info.email_verified === true;
+        }
+        return {
+          issuer: claims.iss,
+          subject: claims.sub,
+          email,
+          emailVerified,
+          idToken: tokens.id_token,
+          refreshToken: tokens.refresh_token,
+        };
+      } catch (err) {
+        throw classify(err);
+      }
+    },
+
+    /**
+     * Asks the issuer whether the user may still be signed in: a refresh (the provider refuses it
+     * for a disabled user). Returns the new refresh token (rotated or not).
+     */
+    async recheck(refreshToken: string): Promise<string> {
+      try {
+        const config = await configuration();
+        const tokens = await oidc.refreshTokenGrant(config, refreshToken);
+        return tokens.refresh_token ?? refreshToken;
+      } catch (err) {
+        throw classify(err);
+      }
+    },
+
+    /** The provider's end-session URL (RP-initiated logout), or undefined when it has none. */
+    async signOutUrl(idToken: string | undefined): Promise<URL | undefined> {
+      const config = await configuration();
+      if (!config.serverMetadata().end_session_endpoint) return undefined;
+      return oidc.buildEndSessionUrl(config, {
+        post_logout_redirect_uri: settings.postLogoutRedirectUri,
+        ...(idToken ? { id_token_hint: idToken } : {}),
+      });
+    },
+  };
+}
+
+export type RelyingParty = ReturnType<typeof createRelyingParty>;

@@ -1,0 +1,110 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { parseCookie as parseCookies } from 'cookie';
+import type { Logger } from '@secret-push/logger';
+import type { UserTokenService } from '../domain/user-tokens';
+import { IssuerUnavailable, type RelyingParty, SignInRefused } from './relying-party';
+import type { SessionData, SessionStore } from './session-store';
+
+export interface WebSessionSettings {
+  /** The session cookie's name, of its own: both services share a cookie jar on 127.0.0.1. */
+  cookieName: string;
+  /** `Secure` cookies (everywhere but development and tests, which run on http://). */
+  secureCookies: boolean;
+  absoluteSeconds: number;
+  /** How often a signed-in user is re-checked with the issuer (at most 60 s: a disabled user loses access within it). */
+  recheckSeconds: number;
+}
+
+/** The signed-in person of a page request, if any, or why it could not be told. */
+export type WebCaller =
+  | { kind: 'anonymous' }
+  | { kind: 'signed-in'; sessionId: string; session: SessionData }
+  /** A session cookie came but Redis (or the issuer) did not answer: signed-in pages answer 503. */
+  | { kind: 'unavailable' };
+
+const callers = new WeakMap<Request, WebCaller>();
+
+export function webCallerOf(req: Request): WebCaller {
+  return callers.get(req) ?? { kind: 'anonymous' };
+}
+
+export interface WebSessionDeps {
+  store: SessionStore;
+  relyingParty: RelyingParty;
+  users: Pick<UserTokenService, 'findUser'>;
+  settings: WebSessionSettings;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface WebSessions {
+  /** Loads the caller of a page request; never fails the request (see {@link WebCaller}). */
+  load: RequestHandler;
+  setCookie(res: Response, sessionId: string): void;
+  clearCookie(res: Response): void;
+  cookieOptions: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: string };
+  cookieName: string;
+}
+
+export function createWebSessions(deps: WebSessionDeps): WebSessions {
+  const { store, relyingParty, users, settings, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  const cookieOptions = {
+    httpOnly: true as const,
+    sameSite: 'lax' as const,
+    secure: settings.secureCookies,
+    path: '/',
+  };
+
+  function setCookie(res: Response, sessionId: string): void {
+    res.cookie(settings.cookieName, sessionId, { ...cookieOptions, maxAge: settings.absoluteSeconds * 1000 });
+  }
+
+  function clearCookie(res: Response): void {
+    res.clearCookie(settings.cookieName, cookieOptions);
+  }
+
+  /**
+   * Re-checks a session older than a minute: the user must still be enabled here, and the issuer
+   * must still accept the refresh token (it refuses for a user disabled there). A refusal ends the
+   * session; an issuer that does not answer makes the page unavailable, not signed out.
+   */
+  async function recheck(sessionId: string, session: SessionData): Promise<SessionData | undefined> {
+    if (now() - session.checkedAt < settings.recheckSeconds * 1000) return session;
+    const user = await users.findUser(session.userId).catch(() => undefined);
+    if (!user || user.disabledAt !== null) return undefined;
+    if (!session.refreshToken) return undefined; // nothing to re-check with: sign in again
+    try {
+      const refreshToken = await relyingParty.recheck(session.refreshToken);
+      const updated = { ...session, refreshToken, checkedAt: now() };
+      await store.update(sessionId, updated);
+      return updated;
+    } catch (err) {
+      if (err instanceof SignInRefused) return undefined;
+      throw err;
+    }
+  }
+
+  const load: RequestHandler = async (req, res, next) => {
+    const sessionId = parseCookies(req.headers.cookie ?? '')[settings.cookieName];
+    if (!sessionId) return next();
+    try {
+      const session = await store.get(sessionId);
+      const checked = session && (await recheck(sessionId, session));
+      if (!checked) {
+        if (session) await store.destroy(sessionId, session.userId);
+        clearCookie(res);
+        return next();
+      }
+      callers.set(req, { kind: 'signed-in', sessionId, session: checked });
+    } catch (err) {
+      const what = err instanceof IssuerUnavailable ? 'the sign-in provider' : 'the session store';
+      logger.warn({ err }, `web session not loaded: ${what} did not answer`);
+      callers.set(req, { kind: 'unavailable' });
+    }
+    next();
+  };
+
+  return { load, setCookie, clearCookie, cookieOptions, cookieName: settings.cookieName };
+}

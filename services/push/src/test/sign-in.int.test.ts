@@ -1,0 +1,254 @@
+import { type Server, createServer } from 'node:http';
+import { sql } from 'kysely';
+import Provider, { type Configuration } from 'oidc-provider';
+import { createLogger } from '@secret-push/logger';
+import { type PrivateRedis, captureLogs, freePort, startPrivateRedis } from '@secret-push/testing';
+import { type TestPush, startPush } from '../testing';
+import { type Harness, harness } from './helpers';
+
+/*
+ * Sign-in to the web app against an OpenID provider started here (oidc-provider with its built-in
+ * development login and consent pages): any standards-compliant issuer works by configuration
+ * alone. The "browser" is fetch with manual redirects and a cookie jar shared by every port of
+ * 127.0.0.1, as a browser's is.
+ */
+
+const logs = captureLogs();
+let h: Harness;
+let redis: PrivateRedis;
+let push: TestPush;
+let issuer: string;
+let idp: Server;
+const emails: Record<string, string> = { alice: 'alice@example.org', bob: 'bob@example.org' };
+const disabledAtIdp = new Set<string>();
+
+function providerConfig(pushUrl: string): Configuration {
+  return {
+    clients: [
+      {
+        client_id: 'push-web',
+        client_secret: 'push-web-secret',
+        redirect_uris: [`${pushUrl}/sign-in/callback`],
+        post_logout_redirect_uris: [`${pushUrl}/`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    pkce: { required: () => true },
+    scopes: ['openid', 'email'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    findAccount: (_ctx, sub) =>
+      disabledAtIdp.has(sub)
+        ? undefined
+        : {
+            accountId: sub,
+            claims: () => ({ sub, email: emails[sub] ?? `${sub}@example.org`, email_verified: true }),
+          },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+  };
+}
+
+beforeAll(async () => {
+  h = await harness();
+  redis = await startPrivateRedis();
+  const port = await freePort();
+  issuer = `http://127.0.0.1:${port}`;
+  push = await startPush(h.auth, {
+    logger: createLogger({ name: 'push', level: 'trace' }, logs.stream),
+    env: {
+      PUSH_REDIS_URL: redis.url,
+      PUSH_OIDC_ISSUER: issuer,
+      PUSH_OIDC_CLIENT_ID: 'push-web',
+      PUSH_OIDC_CLIENT_SECRET: 'push-web-secret',
+      PUSH_SESSION_RECHECK_SECONDS: '1',
+    },
+  });
+  const provider = new Provider(issuer, providerConfig(push.url));
+  const handle = provider.callback();
+  idp = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => idp.listen(port, '127.0.0.1', resolve));
+}, 60_000);
+afterAll(async () => {
+  idp?.closeAllConnections();
+  await new Promise((r) => idp?.close(r));
+  await push?.stop();
+  await redis?.stop();
+  await h?.stop();
+});
+
+/** A browser: cookies by name for the whole host (ports share them), redirects followed by hand. */
+class Browser {
+  readonly cookies = new Map<string, string>();
+  readonly setCookies: string[] = [];
+  readonly visited: string[] = [];
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (init.method === 'POST') headers.set('sec-fetch-site', 'same-origin');
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      this.setCookies.push(line);
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line) || value === '') {
+        this.cookies.delete(name);
+      } else {
+        this.cookies.set(name, value);
+      }
+    }
+    return res;
+  }
+
+  /** Follows redirects from `url`; returns the last answer and its URL. */
+  async follow(url: string, init?: RequestInit): Promise<{ res: Response; url: string; body: string }> {
+    let res = await this.fetch(url, init);
+    let at = url;
+    for (let i = 0; i < 15 && res.status >= 300 && res.status < 400; i++) {
+      at = new URL(res.headers.get('location')!, at).href;
+      this.visited.push(at);
+      res = await this.fetch(at);
+    }
+    return { res, url: at, body: await res.text() };
+  }
+
+  /** Submits the page's first form (its action, its hidden fields, plus `fields`) and follows. */
+  async submit(page: { url: string; body: string }, fields: Record<string, string> = {}) {
+    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)!;
+    const values = new URLSearchParams();
+    for (const m of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+      values.set(m[1]!, m[2]!);
+    }
+    for (const [k, v] of Object.entries(fields)) values.set(k, v);
+    return this.follow(new URL(form[1]!, page.url).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: values.toString(),
+    });
+  }
+
+  /** Signs in as `login` at the test provider; returns the page the push service ends on. */
+  async signIn(login: string) {
+    const loginPage = await this.follow(`${push.url}/sign-in`);
+    // Already signed in at the provider (single sign-on): straight back to the push service.
+    if (!loginPage.url.startsWith(issuer)) return loginPage;
+    const consent = await this.submit(loginPage, { login, password: 'any' });
+    // The development consent page ("Authorize"), then the callback, then the form.
+    return consent.url.startsWith(issuer) ? this.submit(consent) : consent;
+  }
+}
+
+const form = (b: Browser) => b.follow(`${push.url}/`);
+
+describe('sign-in through an external OpenID provider', () => {
+  it('signs in (PKCE, state, nonce), shows the email, creates pushes as the user, signs out at both ends', async () => {
+    const b = new Browser();
+    expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
+    const landed = await b.signIn('alice');
+    expect(landed.url).toBe(`${push.url}/`);
+    expect(landed.body).toContain('Signed in as <strong>alice@example.org</strong>');
+
+    // The session cookie: its own name, HttpOnly, SameSite=Lax, not Secure on http:// (test).
+    const cookie = b.setCookies.find((c) => c.startsWith('sp_session='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+
+    const created = await b.fetch(`${push.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'kind=text&payload=mine&expire_after_days=1&expire_after_views=1',
+    });
+    expect(created.status).toBe(201);
+    const { rows } = await sql<{ owner: string; issuer: string; subject: string }>`
+      select p.owner, u.issuer, u.subject from push p join app_user u on p.owner = 'user:' || u.id
+      order by p.created_at desc limit 1`.execute(push.db);
+    expect(rows[0]).toEqual({ owner: expect.stringMatching(/^user:/), issuer, subject: 'alice' });
+
+    const out = await b.fetch(`${push.url}/sign-out`, { method: 'POST' });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toMatch(new RegExp(`^${issuer}/session/end\\?`));
+    expect(b.cookies.has('sp_session')).toBe(false);
+    expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
+
+    // No session id, code, state or token in any log line.
+    const callback = b.visited.find((u) => u.startsWith(`${push.url}/sign-in/callback?`))!;
+    const params = new URL(callback).searchParams;
+    const secrets = [b.setCookies.find((c) => c.startsWith('sp_session='))!.split(/[=;]/)[1]!];
+    secrets.push(params.get('code')!, params.get('state')!);
+    const text = logs.text();
+    expect(text).toContain('/sign-in/callback');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/refresh_token|id_token|"cookie"/i);
+  }, 30_000);
+
+  it('each sign-in is a new session id; a callback not begun by this browser, or replayed, is refused', async () => {
+    const b = new Browser();
+    await b.signIn('alice');
+    const first = b.cookies.get('sp_session');
+    await b.signIn('alice');
+    expect(b.cookies.get('sp_session')).not.toBe(first);
+
+    // Another browser begins; this one cannot finish it (no pending cookie of its own).
+    const other = new Browser();
+    const begun = await other.fetch(`${push.url}/sign-in`);
+    const state = new URL(begun.headers.get('location')!).searchParams.get('state')!;
+    const forged = await new Browser().fetch(`${push.url}/sign-in/callback?code=x&state=${state}`);
+    expect(forged.status).toBe(400);
+
+    // A callback replayed by the browser that made it: its sign-in was taken once.
+    const c = new Browser();
+    await c.signIn('alice');
+    const callback = c.visited.find((u) => u.startsWith(`${push.url}/sign-in/callback?`))!;
+    expect((await c.fetch(callback)).status).toBe(400);
+  }, 30_000);
+
+  it('the same email from two issuers are two users; a user disabled here or at the provider is signed out', async () => {
+    const b = new Browser();
+    await b.signIn('bob');
+    const users = await sql<{ id: string; issuer: string }>`
+      select id, issuer from app_user where email = 'bob@example.org'`.execute(push.db);
+    expect(users.rows.map((u) => u.issuer)).toEqual([issuer]);
+    // A user of another issuer with the same email (as the auth service would vouch for it).
+    await sql`insert into app_user (issuer, subject, email, email_verified) values ('https://other.example', 'bob', 'bob@example.org', true)`.execute(
+      push.db,
+    );
+    const both = await sql<{
+      n: string;
+    }>`select count(*) as n from app_user where email = 'bob@example.org'`.execute(push.db);
+    expect(both.rows[0]!.n).toBe('2');
+
+    // Disabled by the push operator: the next page after the re-check (1 s here) is signed out.
+    const id = users.rows[0]!.id;
+    expect((await push.cli('users', 'disable', id)).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
+    expect((await push.cli('users', 'enable', id)).code).toBe(0);
+
+    // Disabled at the provider: its refresh is refused, and that ends the session.
+    await b.signIn('bob');
+    expect((await form(b)).body).toContain('Signed in as');
+    disabledAtIdp.add('bob');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
+    disabledAtIdp.delete('bob');
+  }, 30_000);
+
+  it('with Redis down, a signed-in page answers 503 while the anonymous form and retrieve keep working', async () => {
+    const b = new Browser();
+    await b.signIn('alice');
+    await redis.stop();
+    try {
+      const signedIn = await b.fetch(`${push.url}/`);
+      expect(signedIn.status).toBe(503);
+      expect(await signedIn.text()).toContain('Your session cannot be read right now');
+      const anonymous = await new Browser().fetch(`${push.url}/`);
+      expect(anonymous.status).toBe(200);
+    } finally {
+      await redis.start();
+    }
+  }, 30_000);
+});
