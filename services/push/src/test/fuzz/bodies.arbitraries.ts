@@ -6,6 +6,7 @@ import {
   NUMBER_STRINGS,
   hostileNumber,
   hostileString,
+  hugeString,
   percentEncode,
   shortHostileString,
   validPayload,
@@ -499,6 +500,191 @@ const VALID_FORM_VALUE: Partial<Record<(typeof PUSH_FIELDS)[number], string>> = 
   name: 'a name',
   note: 'a note',
 };
+
+// ---------------------------------------------------------------- the web app's create form
+
+/** The fields of the web app's create form (`POST /`): flat names, as its page sends them. */
+export const PAGE_FORM_FIELDS = [
+  'kind',
+  'payload',
+  'expire_after_days',
+  'expire_after_views',
+  'passphrase',
+  'retrieval_step',
+  'deletable_by_viewer',
+] as const;
+
+/** A checkbox as a browser sends it: its hidden `false`, then `true` when ticked. */
+const checkbox = (name: string): fc.Arbitrary<[string, string][]> =>
+  fc.boolean().map((on): [string, string][] =>
+    on
+      ? [
+          [name, 'false'],
+          [name, 'true'],
+        ]
+      : [[name, 'false']],
+  );
+
+/** The form filled in as its page means it (every field, the checkboxes' hidden `false` first). */
+const pageFormFilled: fc.Arbitrary<[string, string][]> = fc
+  .record({
+    kind: fc.constantFrom('text', 'text', 'url', 'qr'),
+    text: validPayload,
+    url: validUrl,
+    days: fc.integer({ min: 1, max: 90 }),
+    views: fc.integer({ min: 1, max: 100 }),
+    passphrase: fc.constantFrom('', '', 'open sesame'),
+    retrieval: checkbox('retrieval_step'),
+    deletable: checkbox('deletable_by_viewer'),
+  })
+  .map((r): [string, string][] => [
+    ['kind', r.kind],
+    ['payload', r.kind === 'url' ? r.url : r.text],
+    ['expire_after_days', String(r.days)],
+    ['expire_after_views', String(r.views)],
+    ['passphrase', r.passphrase],
+    ...r.retrieval,
+    ...r.deletable,
+  ]);
+
+type PairsEdit = (pairs: [string, string][]) => [string, string][];
+
+const pageField = fc.constantFrom(...PAGE_FORM_FIELDS);
+
+/** Key spellings a flat form field may arrive in: the API's `push[…]`, brackets, case, spaces. */
+const pageKey = (field: string): fc.Arbitrary<string> =>
+  fc.constantFrom(
+    `push[${field}]`,
+    `${field}[]`,
+    `${field}[0]`,
+    `${field}[x]`,
+    field.toUpperCase(),
+    ` ${field}`,
+    `${field} `,
+    `${field}\u0000`,
+    `${field}.`,
+    '',
+  );
+
+/** One edit of the filled-in form: a hostile value, a field missing, repeated, renamed or huge. */
+const pageFormEdit: fc.Arbitrary<PairsEdit> = fc.oneof(
+  {
+    // A field's value (its last occurrence, the one the form reads) replaced.
+    arbitrary: fc.tuple(pageField, formValue).map(([f, v]): PairsEdit => (ps) => {
+      const at = ps.map(([k]) => k).lastIndexOf(f);
+      return at < 0 ? [...ps, [f, v]] : ps.map((p, i) => (i === at ? [f, v] : p));
+    }),
+    weight: 8,
+  },
+  {
+    arbitrary: pageField.map(
+      (f): PairsEdit =>
+        (ps) =>
+          ps.filter(([k]) => k !== f),
+    ),
+    weight: 3,
+  },
+  {
+    // The field again, before or after the others: the last one counts.
+    arbitrary: fc
+      .tuple(pageField, fc.oneof(formValue, fc.constantFrom('true', 'false', 'text', '5')), fc.boolean())
+      .map(
+        ([f, v, first]): PairsEdit =>
+          (ps) =>
+            first ? [[f, v], ...ps] : [...ps, [f, v]],
+      ),
+    weight: 3,
+  },
+  {
+    // Many times (past the form's 20 parameters: 413).
+    arbitrary: fc
+      .tuple(pageField, fc.integer({ min: 2, max: 24 }))
+      .map(([f, n]): PairsEdit => (ps) => [
+        ...ps,
+        ...Array.from({ length: n }, (): [string, string] => [f, 'true']),
+      ]),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.tuple(fc.nat(), pageField.chain(pageKey)).map(
+      ([i, key]): PairsEdit =>
+        (ps) =>
+          ps.map((p, j) => (j === i % ps.length ? [key, p[1]] : p)),
+    ),
+    weight: 2,
+  },
+  {
+    // A field the form does not have.
+    arbitrary: fc
+      .tuple(
+        fc.oneof(
+          fc.constantFrom(
+            'access_token',
+            '__proto__',
+            'constructor',
+            'toString',
+            'hasOwnProperty',
+            'push',
+            'files',
+            'name',
+            'note',
+            'expire_after_duration',
+          ),
+          shortHostileString,
+        ),
+        formValue,
+      )
+      .map(([k, v]): PairsEdit => (ps) => [...ps, [k, v]]),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.tuple(pageField, hugeString).map(
+      ([f, v]): PairsEdit =>
+        (ps) =>
+          ps.map((p) => (p[0] === f ? [f, v] : p)),
+    ),
+    weight: 1,
+  },
+);
+
+/** Pairs of the create form: filled in as meant, and then (three times in five) one to four edits. */
+export const pageFormPairs: fc.Arbitrary<[string, string][]> = fc
+  .tuple(
+    pageFormFilled,
+    fc.oneof(
+      { arbitrary: fc.constant<PairsEdit[]>([]), weight: 2 },
+      { arbitrary: fc.array(pageFormEdit, { minLength: 1, maxLength: 4 }), weight: 3 },
+    ),
+  )
+  .map(([filled, edits]) => edits.reduce((ps, edit) => edit(ps), filled));
+
+/**
+ * A form body over the create form's limit once inflated (a text payload of 1,048,576 characters,
+ * URL-encoded, and 16 KiB): gzipped mostly (the limit must apply to the inflated size), and now
+ * and then as is (9.5 MiB on the wire).
+ */
+export const pageFormOverLimit: fc.Arbitrary<BodySpec> = fc
+  .oneof({ arbitrary: fc.constant(true), weight: 4 }, { arbitrary: fc.constant(false), weight: 1 })
+  .map((gzip): BodySpec => {
+    const raw = (overLimitForm ??= Buffer.from(`kind=text&payload=${'a'.repeat(9.5 * MIB)}`));
+    return gzip
+      ? {
+          tag: 'form:over-limit+gzip',
+          headers: [
+            ['Content-Type', 'application/x-www-form-urlencoded'],
+            ['Content-Encoding', 'gzip'],
+          ],
+          body: (overLimitGzip ??= gzipSync(raw, { level: 9 })),
+        }
+      : {
+          tag: 'form:over-limit',
+          headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+          body: raw,
+        };
+  });
+
+let overLimitForm: Buffer | undefined;
+let overLimitGzip: Buffer | undefined;
 
 // ---------------------------------------------------------------- multipart
 

@@ -9,6 +9,8 @@ import {
   multipartBodies,
   noBody,
   otherMediaBodies,
+  pageFormOverLimit,
+  pageFormPairs,
   pushObject,
 } from './bodies.arbitraries';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
@@ -35,8 +37,12 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
 /*
  * Every endpoint of both services, each with the generator of its inputs and what "reaching
  * validation" means for it. Push: the operations of the OpenAPI document (services/push/src/http/
- * openapi/operations.ts) and the recipient pages (pages/pages.routes.ts); auth: the README's
- * endpoints table (token, introspection, revocation, discovery, JWKS).
+ * openapi/operations.ts), the web app's create form (pages/create.routes.ts) and the recipient
+ * pages (pages/pages.routes.ts); auth: the README's endpoints table (token, introspection,
+ * revocation, discovery, JWKS). The API endpoints get the Authorization variants of
+ * headers.arbitraries.ts: the auth service's access tokens, a user's personal API tokens
+ * (`Bearer spu_…`) and Password Pusher's legacy `X-User-Email` + `X-User-Token` pair, valid and
+ * not; a refusal of credentials is a 401 (403 for a missing scope), never a 5xx.
  *
  * "Reached validation" means the request got past routing and the general rate limits into the
  * endpoint's own handling of its input (media type, token, scope, body, fields, url_token,
@@ -56,6 +62,15 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
  * - Recipient pages (GET /p/:t, /p/:t/r, POST /p/:t[/r], POST /p/:t/delete, legacy /f /r
  *   redirects): any answer but 404 and 429 (their pools are never used up or deleted by other
  *   endpoints, so a 404 is an unknown or malformed token).
+ * - The create form, GET /: any answer but 404 and 429 (the page is the same for everyone; a 404
+ *   is a path that is not `/`).
+ * - The create form, POST /: any answer but 403, 404 and 429. The CSRF guard (Sec-Fetch-Site /
+ *   Origin, as on the recipient pages' forms) runs before the body is read, so its 403 is not the
+ *   form judging the input (anonymous creation is on in the suite, so no other 403 is expected);
+ *   201 (the page with the link) and 422 (the form again with its problems) are the form's
+ *   verdict on the fields, and 400/413/415 the body reader's on the body (bad encoding, over the
+ *   size or the 20 parameters, an unsupported charset), as for POST /pushes. A body of another
+ *   media type is not read: its fields are missing, a 422.
  * - Auth endpoints: any answer but 404 and 429 (oidc-provider answers every input of a known
  *   route itself: 200, 400 invalid_request …, 401 invalid_client, 405).
  */
@@ -79,6 +94,8 @@ export const ENDPOINT_WEIGHTS = {
   'POST /p/:t[/r]': 5,
   'POST /p/:t/delete': 3,
   'GET /f/:t, /r/:t (legacy)': 1.5,
+  'GET /': 1.5,
+  'POST /': 5,
   'POST /connect/token': 6,
   'POST /connect/introspect': 5,
   'POST /connect/revocation': 4,
@@ -531,7 +548,49 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
   ];
 
-  return [...pushEndpoints, ...authEndpoints(fx)];
+  // ---- The web app's create form: `/` (hostile spellings now and then: other paths, 404).
+  const rootPath: fc.Arbitrary<PathPiece> = fc.oneof(
+    { arbitrary: fc.constant({ text: '/', tag: '' }), weight: 60 },
+    {
+      arbitrary: fc
+        .constantFrom('//', '/.', '/./', '/%2F', '/%2e', '/index.html', '/;x', '/%00', '/.json')
+        .map((text) => ({ text, tag: `hostile:${text}` })),
+      weight: 1,
+    },
+  );
+  const pageFormObject = pageFormPairs.map((ps) => Object.fromEntries(ps) as { [k: string]: JsonLike });
+  const formEndpoints: Endpoint[] = [
+    push(
+      'GET /',
+      compose({
+        method: 'GET',
+        path: rootPath,
+        query: queryString(),
+        headers: [forwardedFor, miscHeaders],
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'POST /',
+      compose({
+        method: 'POST',
+        path: rootPath,
+        query: queryString(),
+        headers: [formOrigin(ownOrigin), forwardedFor, miscHeaders],
+        body: fc.oneof(
+          { arbitrary: formBodies(pageFormPairs), weight: 40 },
+          { arbitrary: pageFormOverLimit, weight: 1 },
+          { arbitrary: jsonBodies(pageFormObject), weight: 4 },
+          { arbitrary: multipartBodies, weight: 2 },
+          { arbitrary: otherMediaBodies, weight: 2 },
+          { arbitrary: noBody, weight: 2 },
+        ),
+      }),
+      { reached: (status) => status !== 403 && notRoutingOrLimit(status) },
+    ),
+  ];
+
+  return [...pushEndpoints, ...formEndpoints, ...authEndpoints(fx)];
 }
 
 // ---------------------------------------------------------------- auth service

@@ -5,22 +5,29 @@ import { Writable } from 'node:stream';
 import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { createLogger } from '@secret-push/logger';
 import { type LocalS3, startS3 } from '@secret-push/testing';
+import { createUserTokenService } from '../../domain/user-tokens';
+import { createUserRepository } from '../../storage/user.repository';
 import { type TestPush, startPush } from '../../testing';
 import { type Part, multipartBody } from './bodies.arbitraries';
-import type { PushTokens } from './headers.arbitraries';
+import type { PersonalTokens, PushTokens } from './headers.arbitraries';
 import { type HttpRequest, type Sender, createSender } from './http-send';
 import { type Snapshotter, folderObjectCounter, snapshotter } from './row-counts';
 
 /*
  * The services under test, in-process as the integration tests run them: a real auth service,
  * a private s3rver and a push API with file pushes, against their own databases and Redis
- * prefixes. The general rate limits (push create, retrieve and invalid tokens, the auth service's
- * failed client-authentication throttle) and the passphrase attempt limits are raised so that
- * inputs reach validation instead of 429; the audit cap is raised so that every audited refusal is
- * stored. X-Forwarded-For is believed from the loopback address, so the header is live input.
- * Set-up creates the tokens and the pushes that the generators mix in: one pool per group of
- * endpoints (sized from the number of inputs), so that deletes and reveals of one group cannot
- * expire the pushes another group needs to reach its handler.
+ * prefixes. The general rate limits (push create, shared by the API and the web app's create
+ * form, retrieve and invalid tokens, the auth service's failed client-authentication throttle)
+ * and the passphrase attempt limits are raised so that inputs reach validation instead of 429.
+ * The invalid-token limit counts every refused credential per address (access tokens, personal
+ * tokens, legacy pairs) and gates the lookups of uncached ones: it is set to its maximum,
+ * 1,000,000 a minute, far above what a run sends. The audit cap is raised so that every audited
+ * refusal is stored. X-Forwarded-For is believed from the loopback address, so the header is live
+ * input. Set-up creates the tokens (the auth service's access tokens, and two users with personal
+ * API tokens, made through the push service's domain service as sign-in will) and the pushes that
+ * the generators mix in: one pool per group of endpoints (sized from the number of inputs), so
+ * that deletes and reveals of one group cannot expire the pushes another group needs to reach its
+ * handler.
  */
 
 /** The passphrase of the protected pushes of the pools (generators send it, or a wrong one). */
@@ -57,7 +64,10 @@ function logTap(): LogTap {
 export interface Pools {
   /** GET /pushes/:t and POST …/reveal: text, url and qr pushes, some protected, mixed owners. */
   retrieve: string[];
-  /** Preview and audit (read-only): mostly the main client's pushes, some of another, some anonymous. */
+  /**
+   * Preview and audit (read-only): mostly the main client's pushes, some of another client, some of
+   * the user of the personal tokens, some anonymous.
+   */
   read: string[];
   /** DELETE /pushes/:t: some not deletable by viewers, mixed owners. */
   remove: string[];
@@ -111,6 +121,38 @@ export interface PoolSizes {
 
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
 
+/**
+ * Two users and their personal API tokens, made as the API's user-token tests make them (the
+ * domain service over the push database): one with a verified email (tokens with both scopes,
+ * `pushes:read` only, and a revoked one), one whose email is not verified.
+ */
+async function personalTokens(push: TestPush): Promise<PersonalTokens> {
+  const users = createUserTokenService({ store: createUserRepository(push.db) });
+  const verified = await users.upsertUser({
+    issuer: 'https://idp.fuzz.test',
+    subject: 'fuzz-person',
+    email: 'Fuzz.Person@Example.test',
+    emailVerified: true,
+  });
+  const unverified = await users.upsertUser({
+    issuer: 'https://idp.fuzz.test',
+    subject: 'fuzz-unverified',
+    email: 'unverified@example.test',
+    emailVerified: false,
+  });
+  const both = ['pushes:read', 'pushes:write'];
+  const revoked = await users.createToken(verified.id, { name: 'fuzz revoked', scopes: both });
+  await users.revokeToken(verified.id, revoked.token.id);
+  return {
+    readWrite: (await users.createToken(verified.id, { name: 'fuzz read write', scopes: both })).value,
+    readOnly: (await users.createToken(verified.id, { name: 'fuzz read', scopes: ['pushes:read'] })).value,
+    revoked: revoked.value,
+    email: verified.email!,
+    unverified: (await users.createToken(unverified.id, { name: 'fuzz unverified', scopes: both })).value,
+    unverifiedEmail: unverified.email!,
+  };
+}
+
 export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise<Fixture> {
   const logs = { push: logTap(), auth: logTap() };
   const auth = await startAuth({
@@ -148,6 +190,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     readOnly: await auth.token(main, 'pushes:read'),
     writeOnly: await auth.token(main, 'pushes:write'),
     otherClient: await auth.token(other),
+    personal: await personalTokens(push),
   };
 
   const ok = async (req: HttpRequest, expected: number) => {
@@ -168,6 +211,18 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     );
     return body.url_token as string;
   };
+  // The generators count on the personal token and the legacy pair being valid: a broken set-up
+  // would only show as fewer 200s.
+  const personalHeaders: [string, string][][] = [
+    [['Authorization', `Bearer ${tokens.personal.readWrite}`]],
+    [
+      ['X-User-Email', tokens.personal.email],
+      ['X-User-Token', tokens.personal.readWrite],
+    ],
+  ];
+  for (const headers of personalHeaders) {
+    await ok({ method: 'GET', target: '/api/v2/pushes/active', headers }, 200);
+  }
   /** `n` pushes of varied kinds and owners; every `protectEvery`-th has the passphrase. */
   const pool = async (
     n: number,
@@ -177,7 +232,15 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     const kinds = options.kinds ?? ['text', 'text', 'text', 'url', 'qr'];
     for (let i = 0; i < n; i++) {
       const kind = kinds[i % kinds.length]!;
-      const owner = i % 5 === 4 ? undefined : i % 5 === 3 ? tokens.otherClient : tokens.readWrite;
+      // Mostly the main client's; else another client's, a user's (personal token), or anonymous.
+      const owner =
+        i % 5 === 4
+          ? undefined
+          : i % 10 === 8
+            ? tokens.personal.readWrite
+            : i % 5 === 3
+              ? tokens.otherClient
+              : tokens.readWrite;
       out.push(
         await create(
           {

@@ -7,13 +7,15 @@ import { type EndpointStats, fuzzEndpoint } from './runner';
 
 /*
  * The hostile-input suite (issue "Hardening", part 7): property-based inputs (fast-check) against
- * every endpoint of the push API, its recipient pages and the auth service, in-process, with real
- * PostgreSQL, Redis and an s3rver. Each endpoint gets its share of FUZZ_RUNS inputs (bodies,
- * headers, paths and query strings from the generators in this folder) and each answer is judged
- * (runner.ts): never a 5xx, never a hang, a refusal changes nothing, an audited refusal adds its
- * one audit entry. Each endpoint's test also asserts that at least 80% of its inputs reached
- * validation (endpoints.ts says what that means per endpoint). The report (per-endpoint table and
- * every distinct failure with its shrunk request) is printed and written to test-artifacts/fuzz/.
+ * every endpoint of the push API (with the auth service's access tokens, personal API tokens and
+ * the legacy X-User-Email + X-User-Token pair), the web app's create form, the recipient pages and
+ * the auth service, in-process, with real PostgreSQL, Redis and an s3rver. Each endpoint gets its
+ * share of FUZZ_RUNS inputs (bodies, headers, paths and query strings from the generators in this
+ * folder) and each answer is judged (runner.ts): never a 5xx, never a hang, a refusal changes
+ * nothing, an audited refusal adds its one audit entry. Each endpoint's test also asserts that at
+ * least 80% of its inputs reached validation (endpoints.ts says what that means per endpoint). The
+ * report (per-endpoint table and every distinct failure with its shrunk request) is printed and
+ * written to test-artifacts/fuzz/.
  *
  * Environment:
  *   FUZZ_RUNS                 total inputs across both services (default 20000, the CI size)

@@ -21,7 +21,10 @@ import { type Snapshot, changedKeys, describeChange } from './row-counts';
  *   answer for an expired push, which is audited.
  *
  * Requests are sequential, so the snapshot after one request is the snapshot before the next.
- * Accepted requests (2xx, 3xx) may change state; they only feed the next comparison.
+ * Accepted requests (2xx, 3xx) may change state (a 201 of POST /pushes or of the web app's create
+ * form, POST /, adds its push); they only feed the next comparison. The create form's refusals
+ * (403 of its CSRF guard, 422 with the form again, the body reader's 400/413/415) are held to the
+ * API's rules: they change nothing.
  *
  * fast-check drives the generation. Each problem gets a signature (endpoint, kind, and the logged
  * error for a 5xx or the input family otherwise). The first input showing a new signature makes
