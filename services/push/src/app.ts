@@ -23,6 +23,8 @@ import { type versionBody, versionHandler } from './http/version.routes';
 import { createPagesRoutes } from './pages/create.routes';
 import { type SignInDeps, signInRoutes } from './pages/sign-in.routes';
 import type { WebSessions } from './session/web-session';
+import type { UserTokenService } from './domain/user-tokens';
+import { tokenPagesRoutes } from './pages/tokens.routes';
 import { pagesRoutes } from './pages/pages.routes';
 
 export interface AppDeps {
@@ -47,7 +49,7 @@ export interface AppDeps {
   openapi: object;
   docsHtml: string;
   /** Sign-in and sessions of the web app: absent when no OpenID issuer is configured. */
-  web?: { sessions: WebSessions; signIn: SignInDeps };
+  web?: { sessions: WebSessions; signIn: SignInDeps; users: UserTokenService };
 }
 
 /** Existing clients address every route also with a `.json` suffix (`/pushes/TOKEN.json`). */
@@ -150,7 +152,17 @@ export function createApp(deps: AppDeps): Express {
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   app.use('/api/v2', api);
   if (deps.features.pushesEnabled) {
-    if (deps.web) app.use(signInRoutes(deps.web.signIn));
+    if (deps.web) {
+      app.use(signInRoutes(deps.web.signIn));
+      app.use(
+        tokenPagesRoutes({
+          sessions: deps.web.sessions,
+          users: deps.web.users,
+          publicUrl: deps.publicUrl,
+          logger: deps.logger,
+        }),
+      );
+    }
     app.use(
       createPagesRoutes({
         ...(deps.web ? { sessions: deps.web.sessions } : {}),

@@ -138,6 +138,7 @@ export async function startPushServer(
         });
         return {
           sessions,
+          users,
           signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
         };
       })()

@@ -63,6 +63,12 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 header.site nav { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0 0 1rem;
   padding-bottom: 0.5rem; border-bottom: 1px solid var(--border); }
 form.inline { display: inline; margin: 0; }
+table.list { width: 100%; border-collapse: collapse; margin: 0 0 1.5rem; font-size: 0.95rem; }
+table.list caption { text-align: left; font-weight: 600; margin-bottom: 0.5rem; }
+table.list th, table.list td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0; border-bottom: 1px solid var(--border); vertical-align: top; }
+.issued { border: 2px solid var(--accent); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1.5rem; }
+.issued h2, h2 { font-size: 1.15rem; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0;
   min-height: 2.75rem; font-weight: 400; }
 `;
@@ -88,6 +94,7 @@ export const PAGES_JS = `(function () {
         say('Copied to the clipboard.');
       };
       var select = function () {
+        if (target.select) { target.select(); say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).'); return; }
         var range = document.createRange();
         range.selectNodeContents(target);
         var selection = window.getSelection();
@@ -96,7 +103,7 @@ export const PAGES_JS = `(function () {
         say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).');
       };
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(target.textContent).then(done, select);
+        navigator.clipboard.writeText(target.value !== undefined ? target.value : target.textContent).then(done, select);
       } else {
         select();
       }

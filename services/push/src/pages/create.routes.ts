@@ -70,6 +70,11 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     if (caller.kind === 'unavailable') return undefined;
     return caller.kind === 'signed-in' ? { email: caller.session.email } : null;
   }
+  /** The header of a page for this caller (with the sign-out form's CSRF token). */
+  function headerFor(req: Request, user: { email: string | null } | null) {
+    const caller = webCallerOf(req);
+    return { signInEnabled, user, ...(caller.kind === 'signed-in' ? { csrf: caller.session.csrf } : {}) };
+  }
   const unavailable = (res: Response) =>
     send(
       res,
@@ -85,7 +90,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     const user = whoIs(req);
     if (user === undefined) return unavailable(res);
     const notice = noticeFor(user !== null);
-    const header = { signInEnabled, user };
+    const header = headerFor(req, user);
     send(res, 200, createFormPage({ rules: formRules, header, ...(notice ? { notice } : {}) }));
   });
 
@@ -102,7 +107,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     if (user === undefined) return unavailable(res);
     const caller = webCallerOf(req);
     const owner = caller.kind === 'signed-in' ? userPrincipalId(caller.session.userId) : null;
-    const header = { signInEnabled, user };
+    const header = headerFor(req, user);
     const notice = noticeFor(owner !== null);
     if (notice) return send(res, 403, createFormPage({ rules: formRules, header, notice }));
     const body = (req.body ?? {}) as Record<string, unknown>;

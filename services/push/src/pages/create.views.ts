@@ -2,6 +2,7 @@ import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from './html';
 import { layout } from './layout';
+import { type WebHeader, webHeader as header } from './web-header';
 
 /** The instance's create settings as the form shows them (defaults and bounds). */
 export interface FormRules {
@@ -21,31 +22,6 @@ export interface FormValues {
   expire_after_views?: string;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
-}
-
-/** Who is looking, for the web app's header: `user` null when nobody is signed in. */
-export interface WebHeader {
-  signInEnabled: boolean;
-  user: { email: string | null } | null;
-}
-
-/** The web app's header: the form, and sign-in or the signed-in person with sign-out. */
-function header(h: WebHeader | undefined): Html {
-  if (!h) return html``;
-  const account = h.user
-    ? html`<span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
-        <form method="post" action="/sign-out" class="inline">
-          <button type="submit" class="link">Sign out</button>
-        </form>`
-    : h.signInEnabled
-      ? html`<a href="/sign-in">Sign in</a>`
-      : '';
-  return html`<header class="site">
-    <nav aria-label="Account">
-      <a href="/">Share a secret</a>
-      ${account}
-    </nav>
-  </header>`;
 }
 
 const KIND_LABEL: Record<PushKind, string> = {

@@ -1,4 +1,5 @@
-import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { parseCookie } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
@@ -22,6 +23,9 @@ export interface SignInDeps {
   publicUrl: string;
   logger: Logger;
 }
+
+/** The sign-out form: its CSRF token only. */
+const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
 
 /** How long a begun sign-in may take at the provider before its callback is refused. */
 const PENDING_SECONDS = 600;
@@ -115,6 +119,7 @@ export function signInRoutes(deps: SignInDeps): Router {
         ...(person.refreshToken ? { refreshToken: person.refreshToken } : {}),
         createdAt: now,
         checkedAt: now,
+        csrf: randomBytes(32).toString('base64url'),
       });
       sessions.setCookie(res, sessionId);
       res.redirect(303, '/');
@@ -129,10 +134,17 @@ export function signInRoutes(deps: SignInDeps): Router {
   };
   router.get('/sign-in/callback', callback);
 
-  router.post('/sign-out', sameOriginPosts(publicUrl), sessions.load, async (req, res) => {
+  router.post('/sign-out', sameOriginPosts(publicUrl), readForm, sessions.load, async (req, res) => {
     setPageHeaders(res);
     const caller = webCallerOf(req);
     if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
+    if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
+      return send(
+        res,
+        403,
+        errorPage('Not allowed', 'This form is out of date. Please go back, reload and try again.'),
+      );
+    }
     sessions.clearCookie(res);
     if (caller.kind !== 'signed-in') return res.redirect(303, '/');
     try {

@@ -26,6 +26,8 @@ export interface SessionData {
   createdAt: number;
   /** When the issuer last confirmed the user (ms since the epoch). */
   checkedAt: number;
+  /** The token every form of a signed-in page carries (synchronizer token against CSRF). */
+  csrf: string;
 }
 
 export interface SessionLifetimes {

@@ -1,4 +1,6 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { HttpError } from '@secret-push/http-kit';
 import { parseCookie as parseCookies } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
@@ -44,6 +46,14 @@ export interface WebSessions {
   clearCookie(res: Response): void;
   cookieOptions: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: string };
   cookieName: string;
+  /** Whether the form's `csrf` field is this session's token (read after a body parser). */
+  csrfMatches(req: Request, session: SessionData): boolean;
+  /**
+   * For the pages of signed-in people: a session that could not be read answers 503; nobody
+   * signed in is sent to sign in (GET) or refused (POST); a POST must carry the session's CSRF
+   * token. Runs after {@link WebSessions.load} (and, for POSTs, a form body parser).
+   */
+  requireSignedIn: RequestHandler;
 }
 
 export function createWebSessions(deps: WebSessionDeps): WebSessions {
@@ -106,5 +116,38 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
     next();
   };
 
-  return { load, setCookie, clearCookie, cookieOptions, cookieName: settings.cookieName };
+  function csrfMatches(req: Request, session: SessionData): boolean {
+    const given = (req.body as { csrf?: unknown } | undefined)?.csrf;
+    if (typeof given !== 'string') return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(session.csrf);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  const requireSignedIn: RequestHandler = (req, res, next) => {
+    const caller = webCallerOf(req);
+    if (caller.kind === 'unavailable') {
+      return next(new HttpError(503, 'dependency_unavailable', 'Your session cannot be read right now.'));
+    }
+    if (caller.kind === 'anonymous') {
+      if (req.method === 'GET') return res.redirect(303, '/sign-in');
+      return next(new HttpError(403, 'forbidden', 'Please sign in first.'));
+    }
+    if (req.method === 'POST' && !csrfMatches(req, caller.session)) {
+      return next(
+        new HttpError(403, 'forbidden', 'This form is out of date. Please go back, reload and try again.'),
+      );
+    }
+    next();
+  };
+
+  return {
+    load,
+    setCookie,
+    clearCookie,
+    cookieOptions,
+    cookieName: settings.cookieName,
+    csrfMatches,
+    requireSignedIn,
+  };
 }

@@ -62,6 +62,7 @@ beforeAll(async () => {
       PUSH_OIDC_CLIENT_ID: 'push-web',
       PUSH_OIDC_CLIENT_SECRET: 'push-web-secret',
       PUSH_SESSION_RECHECK_SECONDS: '1',
+      PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0',
     },
   });
   const provider = new Provider(issuer, providerConfig(push.url));
@@ -168,7 +169,12 @@ describe('sign-in through an external OpenID provider', () => {
       order by p.created_at desc limit 1`.execute(push.db);
     expect(rows[0]).toEqual({ owner: expect.stringMatching(/^user:/), issuer, subject: 'alice' });
 
-    const out = await b.fetch(`${push.url}/sign-out`, { method: 'POST' });
+    const csrf = /name="csrf" value="([^"]+)"/.exec((await form(b)).body)![1]!;
+    const out = await b.fetch(`${push.url}/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${csrf}`,
+    });
     expect(out.status).toBe(303);
     expect(out.headers.get('location')).toMatch(new RegExp(`^${issuer}/session/end\\?`));
     expect(b.cookies.has('sp_session')).toBe(false);
@@ -250,5 +256,107 @@ describe('sign-in through an external OpenID provider', () => {
     } finally {
       await redis.start();
     }
+  }, 30_000);
+});
+
+describe('/users/token: personal API tokens of a signed-in person', () => {
+  const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+  const post = (b: Browser, path: string, body: Record<string, string | string[]>) =>
+    b.fetch(`${push.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(
+        Object.entries(body).flatMap(([k, v]) =>
+          (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
+        ),
+      ).toString(),
+    });
+  const valueOf = (page: string) => /id="new-token"[^>]*value="(spu_[^"]+)"/s.exec(page)?.[1];
+  const api = (path: string, headers: Record<string, string>) =>
+    fetch(`${push.url}/api/v2${path}`, { headers });
+
+  it('sends nobody signed in to sign in', async () => {
+    const res = await new Browser().fetch(`${push.url}/users/token`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/sign-in');
+  });
+
+  it('creates a token shown once, used over the API and the legacy headers; regenerate and revoke', async () => {
+    const b = new Browser();
+    await b.signIn('carol');
+    const empty = await b.follow(`${push.url}/users/token`);
+    expect(empty.body).toContain('You have no API tokens yet.');
+    expect(empty.body).toContain('>Create token</button>');
+    const csrf = csrfOf(empty.body);
+
+    const created = await post(b, '/users/token', {
+      csrf,
+      name: '',
+      scopes: ['pushes:read', 'pushes:write'],
+    });
+    expect(created.status).toBe(201);
+    const page = await created.text();
+    expect(page).toContain('<label for="new-token">Your new API token</label>');
+    const value = valueOf(page)!;
+    expect(value).toMatch(/^spu_[A-Za-z0-9_-]{43}$/);
+
+    const bearer = { authorization: `Bearer ${value}` };
+    expect((await api('/pushes/active', bearer)).status).toBe(200);
+    const legacy = { 'x-user-email': 'carol@example.org', 'x-user-token': value };
+    expect((await api('/pushes/active', legacy)).status).toBe(200);
+    // The list shows the token, never its value.
+    const listed = await b.follow(`${push.url}/users/token`);
+    expect(listed.body).toContain('API token ');
+    expect(listed.body).not.toContain(value);
+
+    const id = /action="\/users\/token\/([0-9a-f-]{36})\/regenerate"/.exec(listed.body)![1]!;
+    const regenerated = await post(b, `/users/token/${id}/regenerate`, { csrf });
+    const fresh = valueOf(await regenerated.text())!;
+    expect(fresh).not.toBe(value);
+    expect((await api('/pushes/active', bearer)).status).toBe(401);
+    expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(200);
+
+    const revoked = await post(b, `/users/token/${id}/revoke`, { csrf });
+    expect(revoked.status).toBe(303);
+    expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(401);
+    expect((await b.follow(`${push.url}/users/token`)).body).toContain('You have no API tokens yet.');
+  }, 30_000);
+
+  it('a read-only token cannot create; forms without the session token or from another site are refused', async () => {
+    const b = new Browser();
+    await b.signIn('dave');
+    const csrf = csrfOf((await b.follow(`${push.url}/users/token`)).body);
+    const ro = valueOf(
+      await (await post(b, '/users/token', { csrf, name: 'ro', scopes: 'pushes:read' })).text(),
+    )!;
+    const create = await fetch(`${push.url}/api/v2/pushes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ro}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ push: { payload: 'x' } }),
+    });
+    expect(create.status).toBe(403);
+
+    expect((await post(b, '/users/token', { name: 'no csrf', scopes: 'pushes:read' })).status).toBe(403);
+    expect(
+      (await post(b, '/users/token', { csrf: 'x'.repeat(43), name: 'bad', scopes: 'pushes:read' })).status,
+    ).toBe(403);
+    const crossSite = await fetch(`${push.url}/users/token`, {
+      method: 'POST',
+      headers: {
+        cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: `csrf=${csrf}&name=forged&scopes=pushes:read`,
+      redirect: 'manual',
+    });
+    expect(crossSite.status).toBe(403);
+    const names = [
+      ...(await b.follow(`${push.url}/users/token`)).body.matchAll(/<td>([^<]+)<\/td>\s*<td>pushes/g),
+    ].map((m) => m[1]);
+    expect(names).toEqual(['ro']);
+    // Sign-out needs the session's token too.
+    expect((await post(b, '/sign-out', {})).status).toBe(403);
+    expect((await post(b, '/sign-out', { csrf })).status).toBe(303);
   }, 30_000);
 });

@@ -1,0 +1,140 @@
+import type { PersonalToken } from '../domain/user';
+import { type Html, html } from './html';
+import { layout } from './layout';
+import { type WebHeader, webHeader } from './web-header';
+
+const day = (d: Date | null) =>
+  d
+    ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`
+    : 'never';
+
+function tokenTable(tokens: readonly PersonalToken[], csrf: string): Html {
+  if (tokens.length === 0) return html`<p>You have no API tokens yet.</p>`;
+  return html`<table class="list">
+    <caption>
+      Your API tokens
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Name</th>
+        <th scope="col">Scopes</th>
+        <th scope="col">Created</th>
+        <th scope="col">Last used</th>
+        <th scope="col">Expires</th>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${tokens.map(
+        (t) =>
+          html`<tr>
+            <td>${t.name}</td>
+            <td>${t.scopes.join(' ')}</td>
+            <td>${day(t.createdAt)}</td>
+            <td>${day(t.lastUsedAt)}</td>
+            <td>${t.expiresAt ? day(t.expiresAt) : 'no expiry'}</td>
+            <td>
+              <form method="post" action="/users/token/${t.id}/regenerate" class="inline">
+                <input type="hidden" name="csrf" value="${csrf}" />
+                <button type="submit" class="secondary" aria-label="Regenerate ${t.name}">Regenerate</button>
+              </form>
+              <form method="post" action="/users/token/${t.id}/revoke" class="inline">
+                <input type="hidden" name="csrf" value="${csrf}" />
+                <button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button>
+              </form>
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/**
+ * `/users/token`: the person's personal API tokens (never their values), the form to create one,
+ * and, right after a create or a regenerate, the new value, shown this once.
+ */
+export function tokensPage(options: {
+  header: WebHeader;
+  csrf: string;
+  tokens: readonly PersonalToken[];
+  issued?: { name: string; value: string };
+  errors?: Record<string, string[]>;
+  values?: { name?: string; expires_days?: string };
+}): Html {
+  const { csrf, tokens, issued } = options;
+  const errors = options.errors ?? {};
+  const problem = (name: string) =>
+    errors[name]?.length ? html`<p class="error" id="${name}-error">${errors[name].join(' ')}</p>` : '';
+  const shown = issued
+    ? html`<section class="issued" aria-labelledby="issued-title">
+        <h2 id="issued-title">Token "${issued.name}"</h2>
+        <label for="new-token">Your new API token</label>
+        <p class="muted" id="new-token-hint">
+          Copy it now: it is shown only once, and stored only as a hash.
+        </p>
+        <input
+          id="new-token"
+          type="text"
+          readonly
+          value="${issued.value}"
+          aria-describedby="new-token-hint"
+          autocomplete="off"
+          spellcheck="false"
+        />
+        <button type="button" class="secondary" data-copy="new-token" hidden>Copy the token</button>
+        <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
+        <p class="muted">
+          Use it as <code>Authorization: Bearer &lt;token&gt;</code>, or with Password Pusher's clients as
+          <code>X-User-Token</code> with your email in <code>X-User-Email</code>.
+        </p>
+      </section>`
+    : '';
+  return layout(
+    'API tokens',
+    html`${webHeader(options.header)}
+      <h1>API tokens</h1>
+      <p>Personal API tokens let your scripts and tools use the API as you.</p>
+      ${shown} ${tokenTable(tokens, csrf)}
+      <h2>Create a token</h2>
+      <form method="post" action="/users/token" class="create">
+        <input type="hidden" name="csrf" value="${csrf}" />
+        <label for="name">Name (optional)</label>
+        <p class="muted" id="name-hint">To tell your tokens apart, e.g. "CI pipeline".</p>
+        ${problem('name')}
+        <input
+          id="name"
+          name="name"
+          type="text"
+          maxlength="100"
+          value="${options.values?.name ?? ''}"
+          aria-describedby="name-hint${errors.name?.length ? ' name-error' : ''}"
+        />
+        <fieldset>
+          <legend>Scopes</legend>
+          ${problem('scopes')}
+          <div class="choice">
+            <input type="checkbox" id="scope-read" name="scopes" value="pushes:read" checked />
+            <label for="scope-read">pushes:read (list your pushes and their audit logs)</label>
+          </div>
+          <div class="choice">
+            <input type="checkbox" id="scope-write" name="scopes" value="pushes:write" checked />
+            <label for="scope-write">pushes:write (create and expire pushes)</label>
+          </div>
+        </fieldset>
+        <label for="expires_days">Expires after days (optional)</label>
+        <p class="muted" id="expires_days-hint">Empty: the token does not expire; revoke it when done.</p>
+        ${problem('expires_days')}
+        <input
+          id="expires_days"
+          name="expires_days"
+          type="number"
+          inputmode="numeric"
+          min="1"
+          max="3650"
+          value="${options.values?.expires_days ?? ''}"
+          aria-describedby="expires_days-hint${errors.expires_days?.length ? ' expires_days-error' : ''}"
+        />
+        <button type="submit">Create token</button>
+      </form>`,
+  );
+}

@@ -1,0 +1,30 @@
+import { type Html, html } from './html';
+
+/** Who is looking, for the web app's header: `user` null when nobody is signed in. */
+export interface WebHeader {
+  signInEnabled: boolean;
+  user: { email: string | null } | null;
+  /** The session's CSRF token, for the sign-out form. */
+  csrf?: string;
+}
+
+/** The web app's header: its pages, and sign-in or the signed-in person with sign-out. */
+export function webHeader(h: WebHeader | undefined): Html {
+  if (!h) return html``;
+  const account = h.user
+    ? html`<a href="/users/token">API tokens</a>
+        <span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
+        <form method="post" action="/sign-out" class="inline">
+          ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}
+          <button type="submit" class="link">Sign out</button>
+        </form>`
+    : h.signInEnabled
+      ? html`<a href="/sign-in">Sign in</a>`
+      : '';
+  return html`<header class="site">
+    <nav aria-label="Site">
+      <a href="/">Share a secret</a>
+      ${account}
+    </nav>
+  </header>`;
+}
