@@ -25,6 +25,7 @@ import { type SignInDeps, signInRoutes } from './pages/sign-in.routes';
 import type { WebSessions } from './session/web-session';
 import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
+import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
 
 export interface AppDeps {
@@ -154,6 +155,14 @@ export function createApp(deps: AppDeps): Express {
   if (deps.features.pushesEnabled) {
     if (deps.web) {
       app.use(signInRoutes(deps.web.signIn));
+      app.use(
+        ownerPagesRoutes({
+          pushes: deps.pushes,
+          sessions: deps.web.sessions,
+          publicUrl: deps.publicUrl,
+          logger: deps.logger,
+        }),
+      );
       app.use(
         tokenPagesRoutes({
           sessions: deps.web.sessions,

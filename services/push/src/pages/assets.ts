@@ -63,6 +63,8 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 header.site nav { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0 0 1rem;
   padding-bottom: 0.5rem; border-bottom: 1px solid var(--border); }
 form.inline { display: inline; margin: 0; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.pager { display: flex; gap: 1rem; margin: 0 0 1rem; }
 table.list { width: 100%; border-collapse: collapse; margin: 0 0 1.5rem; font-size: 0.95rem; }
 table.list caption { text-align: left; font-weight: 600; margin-bottom: 0.5rem; }
 table.list th, table.list td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0; border-bottom: 1px solid var(--border); vertical-align: top; }

@@ -149,6 +149,9 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
           push: created.snapshot.push,
           now: created.snapshot.now,
           header,
+          ...(caller.kind === 'signed-in'
+            ? { expire: { urlToken: created.urlToken, csrf: caller.session.csrf } }
+            : {}),
         }),
       );
     } catch (err) {

@@ -238,6 +238,8 @@ export function createdPage(options: {
   push: Push;
   now: Date;
   header?: WebHeader;
+  /** For a signed-in creator: the Expire now button (the push is theirs). */
+  expire?: { urlToken: string; csrf: string };
 }): Html {
   const { link, qr, push, now } = options;
   const views = viewsRemaining(push);
@@ -260,6 +262,14 @@ export function createdPage(options: {
         >, whichever comes
         first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
       </p>
+      ${
+        options.expire
+          ? html`<form method="post" action="/pushes/${options.expire.urlToken}/expire">
+              <input type="hidden" name="csrf" value="${options.expire.csrf}" />
+              <button type="submit" class="danger">Expire now</button>
+            </form>`
+          : ''
+      }
       <p><a href="/">Share another secret</a></p>`,
   );
 }

@@ -12,7 +12,8 @@ export interface WebHeader {
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
   const account = h.user
-    ? html`<a href="/users/token">API tokens</a>
+    ? html`<a href="/pushes">Your pushes</a>
+        <a href="/users/token">API tokens</a>
         <span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
         <form method="post" action="/sign-out" class="inline">
           ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}

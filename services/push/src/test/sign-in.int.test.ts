@@ -360,3 +360,78 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     expect((await post(b, '/sign-out', { csrf })).status).toBe(303);
   }, 30_000);
 });
+
+describe('/pushes: a signed-in person sees, audits and expires only their own pushes', () => {
+  const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+  const createInForm = (b: Browser, payload: string) =>
+    b.fetch(`${push.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `kind=text&payload=${payload}&expire_after_days=1&expire_after_views=3&retrieval_step=false`,
+    });
+  const tokenOf = (page: string) =>
+    /<pre class="secret" id="link"[^>]*>[^<]*\/p\/([\w-]{22})/.exec(page)![1]!;
+
+  it('lists, audits and expires; Expire now after creating; another person gets not found', async () => {
+    const erin = new Browser();
+    await erin.signIn('erin');
+    const created = await createInForm(erin, 'first');
+    const createdPage = await created.text();
+    expect(createdPage).toContain('>Expire now</button>');
+    const first = tokenOf(createdPage);
+    const second = tokenOf(await (await createInForm(erin, 'second')).text());
+    await fetch(`${push.url}/api/v2/pushes/${first}`); // a view, for the audit log
+
+    const list = await erin.follow(`${push.url}/pushes`);
+    expect(list.res.status).toBe(200);
+    expect(list.body).toContain(`/pushes/${first}/audit`);
+    expect(list.body).toContain(`/pushes/${second}/audit`);
+    const audit = await erin.follow(`${push.url}/pushes/${first}/audit`);
+    expect(audit.body).toContain('Created');
+    expect(audit.body).toContain('Viewed');
+
+    // Another person: the same URLs are not found, and their list is empty.
+    const frank = new Browser();
+    await frank.signIn('frank');
+    expect((await frank.fetch(`${push.url}/pushes/${first}/audit`)).status).toBe(404);
+    const frankCsrf = csrfOf((await frank.follow(`${push.url}/pushes`)).body);
+    const stolen = await frank.fetch(`${push.url}/pushes/${first}/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${frankCsrf}`,
+    });
+    expect(stolen.status).toBe(404);
+    expect((await frank.follow(`${push.url}/pushes`)).body).toContain('No active pushes');
+
+    // Erin expires the first: it moves to the expired list, and the API no longer serves it.
+    const csrf = csrfOf(list.body);
+    const expired = await erin.fetch(`${push.url}/pushes/${first}/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${csrf}`,
+    });
+    expect(expired.status).toBe(303);
+    expect((await erin.follow(`${push.url}/pushes`)).body).not.toContain(`/pushes/${first}/audit`);
+    expect((await erin.follow(`${push.url}/pushes?state=expired`)).body).toContain(`/pushes/${first}/audit`);
+    expect(
+      ((await (await fetch(`${push.url}/api/v2/pushes/${first}`)).json()) as { expired: boolean }).expired,
+    ).toBe(true);
+    // Without the session's token the button does nothing.
+    const forged = await erin.fetch(`${push.url}/pushes/${second}/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrf=nope',
+    });
+    expect(forged.status).toBe(403);
+
+    // Signed out, /pushes sends to sign-in.
+    await erin.fetch(`${push.url}/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${csrf}`,
+    });
+    const after = await erin.fetch(`${push.url}/pushes`);
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/sign-in');
+  }, 30_000);
+});
