@@ -110,6 +110,44 @@ describe('loadAuthConfig', () => {
     expect(ok.issuer).toBe('https://auth.example');
   });
 
+  it('marks the sign-in cookies Secure in production with an https issuer only', () => {
+    const prod = { ...base, NODE_ENV: 'production', AUTH_JWKS: prodKey, AUTH_COOKIE_KEYS: 'k'.repeat(40) };
+    expect(loadAuthConfig({ ...prod, AUTH_ISSUER: 'https://auth.example' }).secureCookies).toBe(true);
+    expect(loadAuthConfig({ ...prod, AUTH_ISSUER: 'http://localhost:4000' }).secureCookies).toBe(false);
+    expect(loadAuthConfig({ ...base, AUTH_ISSUER: 'https://auth.example' }).secureCookies).toBe(false);
+    expect(loadAuthConfig({ ...base, NODE_ENV: 'test' }).secureCookies).toBe(false);
+  });
+
+  it('refuses an http issuer in production unless it is a loopback host (people sign in there)', () => {
+    const prod = { ...base, NODE_ENV: 'production', AUTH_JWKS: prodKey, AUTH_COOKIE_KEYS: 'k'.repeat(40) };
+    expect(problems({ ...prod, AUTH_ISSUER: 'http://auth.example' })).toEqual([
+      'AUTH_ISSUER: must be https in production (people sign in there); http only for a loopback host',
+    ]);
+    for (const local of [
+      'http://localhost:4000',
+      'http://127.0.0.1:4000',
+      'http://[::1]:4000',
+      'http://auth.app.localhost',
+    ]) {
+      expect(problems({ ...prod, AUTH_ISSUER: local })).toEqual([]);
+    }
+  });
+
+  it('has the login throttle and session defaults, and keeps the per-account cap above the per-(account, IP) one', () => {
+    const c = loadAuthConfig(base);
+    expect(c.sessionTtlSeconds).toBe(43_200);
+    expect(c.loginThrottle).toEqual({
+      windowSeconds: 900,
+      maxPerAccountIp: 10,
+      maxPerIp: 100,
+      maxPerAccount: 50,
+      slowSeconds: 5,
+    });
+    expect(problems({ ...base, AUTH_LOGIN_MAX_PER_ACCOUNT: '5' })).toEqual([
+      'AUTH_LOGIN_MAX_PER_ACCOUNT: must not be below AUTH_LOGIN_MAX_PER_ACCOUNT_IP (it counts every IP)',
+    ]);
+  });
+
   it('reads secrets from mounted files', () => {
     expect(problems({ ...base, AUTH_JWKS_FILE: '/nonexistent/jwks.json' })).toEqual([
       'AUTH_JWKS_FILE: cannot read /nonexistent/jwks.json (ENOENT)',

@@ -77,6 +77,12 @@ const schema = z.object({
   AUTH_THROTTLE_MAX_PER_CLIENT_IP: envInt(1, 100_000).default(10),
   AUTH_THROTTLE_MAX_PER_IP: envInt(1, 1_000_000).default(100),
   AUTH_PURGE_INTERVAL_SECONDS: envInt(10, 86_400).default(600),
+  AUTH_SESSION_TTL_SECONDS: envInt(300, 30 * 86_400).default(12 * 3600),
+  AUTH_LOGIN_THROTTLE_WINDOW_SECONDS: envInt(1, 86_400).default(900),
+  AUTH_LOGIN_MAX_PER_ACCOUNT_IP: envInt(1, 10_000).default(10),
+  AUTH_LOGIN_MAX_PER_IP: envInt(1, 1_000_000).default(100),
+  AUTH_LOGIN_MAX_PER_ACCOUNT: envInt(1, 1_000_000).default(50),
+  AUTH_LOGIN_SLOW_SECONDS: envInt(1, 3600).default(5),
 });
 
 type Vars = z.infer<typeof schema>;
@@ -95,13 +101,42 @@ function consistency(v: Vars): string[] {
   if (v.AUTH_METRICS_PORT !== 0 && v.AUTH_METRICS_PORT === v.AUTH_PORT) {
     problems.push('AUTH_METRICS_PORT: must differ from AUTH_PORT (the Ingress routes AUTH_PORT)');
   }
+  if (v.AUTH_LOGIN_MAX_PER_ACCOUNT < v.AUTH_LOGIN_MAX_PER_ACCOUNT_IP) {
+    problems.push(
+      'AUTH_LOGIN_MAX_PER_ACCOUNT: must not be below AUTH_LOGIN_MAX_PER_ACCOUNT_IP (it counts every IP)',
+    );
+  }
   return [...problems, ...productionProblems(v)];
+}
+
+/** Loopback names and addresses: a browser reaches them only from the same machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/**
+ * Whether the sign-in cookies carry `Secure`: in production, whenever the issuer is https (the
+ * service is then reached through a TLS-terminating proxy, which must be in AUTH_TRUSTED_PROXIES so
+ * that its `X-Forwarded-Proto: https` is believed). Never in development or test, and not for an
+ * http issuer, which is only fit for a machine of one's own (docker compose on localhost): a
+ * Secure cookie cannot be set over plain HTTP.
+ */
+function secureCookies(v: Vars, issuer: string): boolean {
+  return v.NODE_ENV === 'production' && new URL(issuer).protocol === 'https:';
 }
 
 function productionProblems(v: Vars): string[] {
   if (v.NODE_ENV !== 'production') return [];
   const problems: string[] = [];
   if (!v.AUTH_ISSUER) problems.push('AUTH_ISSUER: required in production');
+  else if (new URL(v.AUTH_ISSUER).protocol === 'http:' && !isLoopbackHost(new URL(v.AUTH_ISSUER).hostname)) {
+    problems.push(
+      'AUTH_ISSUER: must be https in production (people sign in there); http only for a loopback host',
+    );
+  }
   if (!v.AUTH_JWKS) problems.push('AUTH_JWKS: required in production (or AUTH_JWKS_FILE)');
   else if (v.AUTH_JWKS.keys.some((k) => k.kid.startsWith(DEV_KEY_PREFIX) || k.d === undefined)) {
     problems.push('AUTH_JWKS: development keys (kid "dev-…") or public-only keys are refused in production');
@@ -114,6 +149,9 @@ function productionProblems(v: Vars): string[] {
   }
   return problems;
 }
+
+const issuerOf = (v: Vars): string =>
+  (v.AUTH_ISSUER ?? `http://${v.AUTH_HOST}:${v.AUTH_PORT}`).replace(/\/$/, '');
 
 /**
  * The service's configuration (also the operator CLI's). This module is the only one that reads
@@ -143,7 +181,9 @@ export function loadAuthConfig(env: Env = process.env) {
       },
       // /metrics (and /healthz, /readyz) on a port of its own, which the Ingress does not route.
       metrics: { host: v.AUTH_HOST, port: v.AUTH_METRICS_PORT },
-      issuer: (v.AUTH_ISSUER ?? `http://${v.AUTH_HOST}:${v.AUTH_PORT}`).replace(/\/$/, ''),
+      issuer: issuerOf(v),
+      /** The sign-in cookies (oidc-provider's session and interaction cookies) carry `Secure`. */
+      secureCookies: secureCookies(v, issuerOf(v)),
       db: {
         url: v.AUTH_DATABASE_URL,
         poolSize: v.AUTH_DATABASE_POOL_SIZE,
@@ -166,6 +206,15 @@ export function loadAuthConfig(env: Env = process.env) {
         maxPerIp: v.AUTH_THROTTLE_MAX_PER_IP,
       },
       purgeIntervalSeconds: v.AUTH_PURGE_INTERVAL_SECONDS,
+      /** A sign-in lasts this long at most: the provider's session, its grants and refresh tokens. */
+      sessionTtlSeconds: v.AUTH_SESSION_TTL_SECONDS,
+      loginThrottle: {
+        windowSeconds: v.AUTH_LOGIN_THROTTLE_WINDOW_SECONDS,
+        maxPerAccountIp: v.AUTH_LOGIN_MAX_PER_ACCOUNT_IP,
+        maxPerIp: v.AUTH_LOGIN_MAX_PER_IP,
+        maxPerAccount: v.AUTH_LOGIN_MAX_PER_ACCOUNT,
+        slowSeconds: v.AUTH_LOGIN_SLOW_SECONDS,
+      },
     }),
     {
       secretFiles: ['AUTH_JWKS', 'AUTH_COOKIE_KEYS', 'AUTH_DATABASE_URL', 'AUTH_REDIS_URL'],

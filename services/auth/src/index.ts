@@ -2,9 +2,13 @@
 //   main.ts, main-migrate.ts, cli/main.ts        entry points (nothing imports them)
 //   server.ts, testing.ts, cli/run-cli.ts         wiring
 //   http/        Koa middleware (operations endpoints, throttle check, response fix-ups)
+//   interactions/  Koa routes of the login pages (/interaction/:uid), their CSRF checks
 //   clients/     client administration (validates metadata through the provider)
-//   provider/    oidc-provider: its configuration, events, the throttle's hook; never imports http/
-//   policy/      rules with no HTTP in them: the failed-auth throttle, client secrets
+//   provider/    oidc-provider: its configuration, sign-in policy, events, the throttle's hook,
+//                the pages it renders; never imports http/ or interactions/
+//   users/       accounts: email and password rules, the password check of a sign-in
+//   policy/      rules with no HTTP in them: the failed-auth and sign-in throttles, client secrets
+//   pages/       HTML of the sign-in pages, their CSP and stylesheet; imports nothing of ours
 //   observability/  metric definitions
 //   storage/     the database: tables, repository, oidc-provider adapter, migrations
 //   config.ts, errors.ts                           leaves (config.ts alone reads the environment)

@@ -21,13 +21,16 @@ import {
 } from './http/middleware';
 import { operationalEndpoints } from './http/operations';
 import { createAuthMetrics } from './observability/metrics';
+import { interactionRoutes } from './interactions/routes';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
+import { LoginThrottle } from './policy/login-throttle';
 import { installClientThrottle } from './provider/client-throttle';
-import { createProvider } from './provider/create-provider';
+import { cookieKeys, createProvider } from './provider/create-provider';
 import { attachProviderEvents } from './provider/events';
 import type { AuthDatabase } from './storage/database';
 import { createKyselyAdapter } from './storage/kysely-adapter';
 import { deleteExpiredPayloads } from './storage/oidc-payload.repository';
+import { findSignInAccount } from './users/sign-in';
 
 export interface AuthServer {
   url: string;
@@ -35,6 +38,33 @@ export interface AuthServer {
   metricsUrl: string;
   provider: Provider;
   close(): Promise<void>;
+}
+
+/**
+ * An interaction's uid is also the value of its cookies (oidc-provider's design): the paths that
+ * carry it (`/interaction/:uid…`, the resume `/connect/authorize/:uid`) are logged without it.
+ */
+function maskInteractionUid(path: string): string {
+  return path
+    .replace(/^\/interaction\/[^/]+/, '/interaction/:uid')
+    .replace(/^\/connect\/authorize\/[^/]+/, '/connect/authorize/:uid');
+}
+
+/**
+ * The sign-in cookies are Secure in production with an https issuer (config.ts); the service
+ * itself speaks plain HTTP, so it must learn from a trusted proxy that the request came over
+ * HTTPS, or no sign-in cookie can be set (oidc-provider then fails every authorization request).
+ */
+function warnAboutCookies(config: AuthConfig, logger: Logger): void {
+  if (config.secureCookies && config.http.trustedProxies.length === 0) {
+    logger.warn(
+      'sign-in cookies are Secure but AUTH_TRUSTED_PROXIES is empty: list the TLS-terminating proxy, ' +
+        'or browsers cannot sign in (the service cannot tell that requests came over HTTPS)',
+    );
+  }
+  if (config.env === 'production' && !config.secureCookies) {
+    logger.warn('sign-in cookies are not Secure: AUTH_ISSUER is http (fit for a loopback host only)');
+  }
 }
 
 /**
@@ -52,7 +82,17 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   const metrics = createAuthMetrics();
   const throttle = new ClientAuthThrottle(redis, { ...config.throttle, prefix: config.redis.prefix }, logger);
 
-  const provider = createProvider(config, createKyselyAdapter(db));
+  const loginThrottle = new LoginThrottle(
+    redis,
+    { ...config.loginThrottle, prefix: config.redis.prefix },
+    logger,
+  );
+  const keys = cookieKeys(config);
+  const provider = createProvider(config, createKyselyAdapter(db), {
+    findAccount: (id) => findSignInAccount(db, id),
+    cookieKeys: keys,
+  });
+  warnAboutCookies(config, logger);
   installClientThrottle(provider, throttle);
   attachProviderEvents(provider, { logger, metrics, throttle });
   provider.use(
@@ -60,13 +100,15 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       createHttpLogger(logger, {
         ignorePaths: [...OPERATIONS_PATHS],
         slowMs: config.logSlowRequestMs,
+        maskPath: maskInteractionUid,
       }),
       metrics,
     ),
   );
   // Ready means "can serve its core": clients, tokens and introspection live in the database.
   // Without Redis the failed-authentication throttle fails open and every token request still
-  // works: Redis is reported (/readyz, auth_dependency_up), not required.
+  // works: Redis is reported (/readyz, auth_dependency_up), not required. (Sign-in needs it: the
+  // login form answers 503 without it, never unthrottled.)
   const readiness = exportDependencyStates(
     createReadiness({
       database: { check: () => sql`select 1`.execute(db), required: true },
@@ -77,6 +119,17 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   );
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
+  provider.use(
+    interactionRoutes({
+      provider,
+      db,
+      throttle: loginThrottle,
+      cookieKeys: keys,
+      issuer: config.issuer,
+      logger,
+      metrics,
+    }),
+  );
   provider.use(throttleFailedClientAuth(throttle));
   provider.use(responseFixups());
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { type Logger, createLogger } from '@secret-push/logger';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
@@ -12,6 +13,25 @@ export interface ClientCredentials {
   client_id: string;
   client_secret: string;
   scope: string;
+}
+
+export interface WebClientCredentials extends ClientCredentials {
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+}
+
+/** Another auth process on the same database, Redis prefix, keys and issuer (a second replica). */
+export interface AuthReplica {
+  /** Its own base URL (a port of its own; the issuer stays the first server's). */
+  url: string;
+  server: AuthServer;
+  close(): Promise<void>;
 }
 
 export interface CliResult {
@@ -31,6 +51,19 @@ export interface TestAuth {
   /** The push service's introspection credentials. */
   resourceServer: ClientCredentials;
   createClient(scopes?: string, name?: string): Promise<ClientCredentials>;
+  /** A first-party web client (sign-in) through `clients create-web`. */
+  createWebClient(options: {
+    redirectUris: string[];
+    postLogoutRedirectUris?: string[];
+    name?: string;
+  }): Promise<WebClientCredentials>;
+  /** A user through `users create --password-stdin` (a random password when none is given). */
+  createUser(email: string, password?: string): Promise<TestUser>;
+  /**
+   * Starts another auth server sharing everything with this one but its port (and, when given,
+   * logger and extra environment), as a second replica behind a load balancer would.
+   */
+  startReplica(options?: { env?: Record<string, string>; logger?: Logger }): Promise<AuthReplica>;
   /** A fresh access token for the client (optionally with a narrower scope). */
   token(client: ClientCredentials, scope?: string): Promise<string>;
   /** Runs `secret-push-auth` in-process against this service's environment. */
@@ -41,6 +74,15 @@ export interface TestAuth {
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A signing key of the test's own (what `secret-push-auth keys generate --dev` prints). */
+function testJwks(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = `dev-test-${randomBytes(4).toString('hex')}`;
+  return JSON.stringify({
+    keys: [{ ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }],
+  });
 }
 
 /**
@@ -54,6 +96,9 @@ export async function startAuth(
   const port = await freePort();
   const prefix = uniquePrefix('auth');
   const env: Record<string, string> = {
+    // Keys of the test's own, in the environment, so that replicas (and the CLI) share them.
+    AUTH_JWKS: testJwks(),
+    AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     AUTH_HOST: '127.0.0.1',
@@ -84,6 +129,33 @@ export async function startAuth(
     if (res.code !== 0) throw new Error(`clients create failed: ${res.err}`);
     return JSON.parse(res.out) as ClientCredentials;
   };
+  const createWebClient = async (options: {
+    redirectUris: string[];
+    postLogoutRedirectUris?: string[];
+    name?: string;
+  }) => {
+    const args = ['clients', 'create-web', '--name', options.name ?? 'test web app', '--json'];
+    for (const uri of options.redirectUris) args.push('--redirect-uri', uri);
+    for (const uri of options.postLogoutRedirectUris ?? []) args.push('--post-logout-redirect-uri', uri);
+    const res = await cli(...args);
+    if (res.code !== 0) throw new Error(`clients create-web failed: ${res.err}`);
+    return JSON.parse(res.out) as WebClientCredentials;
+  };
+  const createUser = async (email: string, password = randomBytes(18).toString('base64url')) => {
+    const res = await cli(
+      { stdin: password },
+      'users',
+      'create',
+      '--email',
+      email,
+      '--password-stdin',
+      '--json',
+    );
+    if (res.code !== 0) throw new Error(`users create failed: ${res.err}`);
+    const user = JSON.parse(res.out) as { id: string; email: string };
+    return { id: user.id, email: user.email, password };
+  };
+  const replicas = new Set<AuthReplica>();
   const rs = await cli('clients', 'create-resource-server', '--name', 'push-api', '--json');
   if (rs.code !== 0) throw new Error(`create-resource-server failed: ${rs.err}`);
 
@@ -102,7 +174,31 @@ export async function startAuth(
     },
     resourceServer: JSON.parse(rs.out) as ClientCredentials,
     createClient,
+    createWebClient,
+    createUser,
     cli,
+    async startReplica(replicaOptions = {}) {
+      const replicaEnv = {
+        ...env,
+        AUTH_ISSUER: issuer,
+        AUTH_PORT: String(await freePort()),
+        ...replicaOptions.env,
+      };
+      const replicaServer = await startAuthServer(
+        loadAuthConfig(replicaEnv),
+        replicaOptions.logger ?? logger,
+      );
+      const replica: AuthReplica = {
+        url: replicaServer.url,
+        server: replicaServer,
+        async close() {
+          if (!replicas.delete(replica)) return;
+          await replicaServer.close();
+        },
+      };
+      replicas.add(replica);
+      return replica;
+    },
     async token(client, scope) {
       const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
       const res = await fetch(`${issuer}/connect/token`, {
@@ -126,6 +222,7 @@ export async function startAuth(
       server ??= await startAuthServer(config, logger);
     },
     async stop() {
+      await Promise.all([...replicas].map((r) => r.close()));
       await server?.close();
       server = undefined;
       await database.drop();

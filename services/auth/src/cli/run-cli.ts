@@ -8,6 +8,7 @@ import {
   type IssuedCredentials,
   createClient,
   createResourceServer,
+  createWebClient,
   deleteClient,
   listClients,
   rotateSecret,
@@ -31,6 +32,10 @@ export interface CliIo {
 const USAGE = `usage: secret-push-auth <command>
   clients create --name NAME --scopes "pushes:read pushes:write" [--json]
   clients create-resource-server --name push-api [--json]
+  clients create-web --name NAME --redirect-uri URL [--redirect-uri URL…]
+                     [--post-logout-redirect-uri URL…] [--json]
+                               a first-party web application that signs people in
+                               (OpenID Connect, authorization code + PKCE S256)
   clients list [--json]
   clients rotate-secret CLIENT_ID [--json]
   clients delete CLIENT_ID
@@ -55,11 +60,17 @@ function generateJwks(dev: boolean): string {
   });
 }
 
-function printCredentials(io: CliIo, creds: IssuedCredentials, json: boolean): void {
+function printCredentials(
+  io: CliIo,
+  creds: IssuedCredentials & { redirect_uris?: string[]; post_logout_redirect_uris?: string[] },
+  json: boolean,
+): void {
   if (json) return io.out(JSON.stringify(creds));
   io.out(`client_id:     ${creds.client_id}`);
   io.out(`client_secret: ${creds.client_secret}`);
   if (creds.scope) io.out(`scope:         ${creds.scope}`);
+  for (const uri of creds.redirect_uris ?? []) io.out(`redirect_uri:  ${uri}`);
+  for (const uri of creds.post_logout_redirect_uris ?? []) io.out(`post_logout_redirect_uri: ${uri}`);
   io.out('The secret is shown only now; it is stored as a hash.');
 }
 
@@ -74,6 +85,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         name: { type: 'string' },
         scopes: { type: 'string' },
         email: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        'post-logout-redirect-uri': { type: 'string', multiple: true },
         'password-stdin': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         dev: { type: 'boolean', default: false },
@@ -143,12 +156,34 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           opts.json,
         );
         return 0;
+      case 'create-web':
+        if (!opts.name || !opts['redirect-uri']?.length) {
+          throw new ClientAdminError('clients create-web needs --name and at least one --redirect-uri');
+        }
+        printCredentials(
+          io,
+          await createWebClient(
+            { db, provider },
+            {
+              name: opts.name,
+              redirectUris: opts['redirect-uri'],
+              postLogoutRedirectUris: opts['post-logout-redirect-uri'] ?? [],
+            },
+          ),
+          opts.json,
+        );
+        return 0;
       case 'list': {
         const clients = await listClients(db);
         if (opts.json) io.out(JSON.stringify(clients));
         else {
           for (const c of clients) {
-            io.out(`${c.client_id}\t${c.name}\t${c.resource_server ? '(resource server)' : c.scope}`);
+            const kind = c.resource_server
+              ? '(resource server)'
+              : c.web
+                ? `(web) ${(c.redirect_uris ?? []).join(' ')}`
+                : c.scope;
+            io.out(`${c.client_id}\t${c.name}\t${kind}`);
           }
         }
         return 0;

@@ -1,6 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
-import { API_SCOPES, RESOURCE_SERVER_PROPERTY, isApiScope } from '../provider/api';
+import {
+  API_SCOPES,
+  FIRST_PARTY_PROPERTY,
+  RESOURCE_SERVER_PROPERTY,
+  SIGN_IN_SCOPES,
+  isApiScope,
+  isFirstParty,
+} from '../provider/api';
 import { generateClientId, generateClientSecret, hashClientSecret } from '../policy/client-secret';
 import type { AuthDatabase } from '../storage/database';
 
@@ -17,7 +24,17 @@ export interface ClientSummary {
   name: string;
   scope: string;
   resource_server: boolean;
+  /** A first-party web client (sign-in), made by `createWebClient`. */
+  web: boolean;
+  /** Web clients only: where people are sent back after signing in and out. */
+  redirect_uris?: string[];
+  post_logout_redirect_uris?: string[];
   created_at: string;
+}
+
+export interface WebClientCredentials extends IssuedCredentials {
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
 }
 
 interface Deps {
@@ -92,6 +109,82 @@ export async function createResourceServer(deps: Deps, input: { name: string }):
   return { client_id: metadata.client_id, client_secret: secret, scope: '' };
 }
 
+/** Loopback hosts, where plain http stays on the machine (a browser treats them as secure). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/**
+ * A redirect URI people's browsers are sent to with an authorization code (or after a logout):
+ * absolute, https (http only on a loopback host), no fragment, no credentials. oidc-provider
+ * validates the metadata too; this says what is wrong in words an operator can act on.
+ */
+function checkRedirectUri(option: string, uri: string): string {
+  const url = URL.parse(uri);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ClientAdminError(`${option} ${uri}: must be an absolute http(s) URL`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new ClientAdminError(
+      `${option} ${uri}: must be https (http only for localhost, 127.0.0.1 or [::1])`,
+    );
+  }
+  if (url.hash !== '' || uri.includes('#')) {
+    throw new ClientAdminError(`${option} ${uri}: must not have a fragment`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ClientAdminError(`${option} ${uri}: must not hold credentials`);
+  }
+  return uri;
+}
+
+/**
+ * A first-party web application that signs people in (OpenID Connect authorization code with PKCE
+ * S256, `client_secret_basic`, refresh tokens, scopes `openid email`): people are not asked to
+ * consent to it. At least one redirect URI; post-logout redirect URIs are optional (without one,
+ * a logout ends on the auth service's own "signed out" page).
+ */
+export async function createWebClient(
+  deps: Deps,
+  input: { name: string; redirectUris: readonly string[]; postLogoutRedirectUris?: readonly string[] },
+): Promise<WebClientCredentials> {
+  if (input.redirectUris.length === 0) {
+    throw new ClientAdminError('clients create-web needs at least one --redirect-uri');
+  }
+  const redirectUris = [...new Set(input.redirectUris.map((u) => checkRedirectUri('--redirect-uri', u)))];
+  const postLogout = [
+    ...new Set(
+      (input.postLogoutRedirectUris ?? []).map((u) => checkRedirectUri('--post-logout-redirect-uri', u)),
+    ),
+  ];
+  const secret = generateClientSecret();
+  const scope = SIGN_IN_SCOPES.join(' ');
+  const metadata = {
+    ...baseMetadata(input.name, secret),
+    application_type: 'web',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: redirectUris,
+    post_logout_redirect_uris: postLogout,
+    scope,
+    [FIRST_PARTY_PROPERTY]: true,
+  };
+  await validateAndStore(deps, metadata);
+  return {
+    client_id: metadata.client_id,
+    client_secret: secret,
+    scope,
+    redirect_uris: redirectUris,
+    post_logout_redirect_uris: postLogout,
+  };
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
 export async function listClients(db: Kysely<AuthDatabase>): Promise<ClientSummary[]> {
   const rows = await db
     .selectFrom('oidc_payload')
@@ -99,13 +192,21 @@ export async function listClients(db: Kysely<AuthDatabase>): Promise<ClientSumma
     .where('model', '=', 'Client')
     .orderBy('created_at')
     .execute();
-  return rows.map((r) => ({
-    client_id: r.id,
-    name: text(r.payload.client_name),
-    scope: text(r.payload.scope),
-    resource_server: r.payload[RESOURCE_SERVER_PROPERTY] === true,
-    created_at: r.created_at.toISOString(),
-  }));
+  return rows.map((r) => {
+    const web = isFirstParty(r.payload);
+    return {
+      client_id: r.id,
+      name: text(r.payload.client_name),
+      scope: text(r.payload.scope),
+      resource_server: r.payload[RESOURCE_SERVER_PROPERTY] === true,
+      web,
+      ...(web && {
+        redirect_uris: strings(r.payload.redirect_uris),
+        post_logout_redirect_uris: strings(r.payload.post_logout_redirect_uris),
+      }),
+      created_at: r.created_at.toISOString(),
+    };
+  });
 }
 
 /** A new secret; the old one stops working at once. Live tokens stay valid until they expire. */

@@ -60,11 +60,20 @@ export function throttleFailedClientAuth(throttle: ClientAuthThrottle): Middlewa
 /** What this server supports, and so all that discovery (RFC 8414 / OpenID) lists. */
 const DISCOVERY_KEYS = [
   'issuer',
+  'authorization_endpoint',
   'token_endpoint',
+  'userinfo_endpoint',
+  'end_session_endpoint',
   'jwks_uri',
   'grant_types_supported',
   'response_types_supported',
+  'response_modes_supported',
+  'code_challenge_methods_supported',
   'scopes_supported',
+  'claims_supported',
+  'subject_types_supported',
+  'id_token_signing_alg_values_supported',
+  'authorization_response_iss_parameter_supported',
   'token_endpoint_auth_methods_supported',
   'introspection_endpoint',
   'introspection_endpoint_auth_methods_supported',
@@ -76,7 +85,8 @@ const DISCOVERY_KEYS = [
  * - RFC 6749 §5.2 says `unauthorized_client` when a client may not use a grant; oidc-provider
  *   says `invalid_request`.
  * - A 503 from a down dependency carries Retry-After.
- * - Discovery lists exactly what is supported: no authorization endpoint, no `openid` scope.
+ * - Discovery lists exactly what is supported, and nothing oidc-provider lists for features that
+ *   are off or that no client here may use (request objects, claims parameter, …).
  */
 export function responseFixups(): Middleware {
   return async (ctx, next) => {
@@ -89,7 +99,6 @@ export function responseFixups(): Middleware {
         revocation_endpoint_auth_methods_supported: methods,
       };
       for (const key of DISCOVERY_KEYS) if (doc[key] !== undefined) picked[key] = doc[key];
-      picked.scopes_supported = (doc.scopes_supported as string[]).filter((s) => s !== 'openid');
       ctx.body = Object.fromEntries(DISCOVERY_KEYS.filter((k) => k in picked).map((k) => [k, picked[k]]));
       return;
     }

@@ -14,8 +14,14 @@ export function createAuthMetrics() {
     }),
     refusals: new Counter({
       name: 'auth_refusals_total',
-      help: 'Refused token, introspection and revocation requests, by endpoint and OAuth error (client only when it exists)',
+      help: 'Refused token, introspection, revocation, authorization, userinfo and logout requests, by endpoint and OAuth error (client only when it exists)',
       labelNames: ['endpoint', 'error', 'client_id'],
+      registers: [registry],
+    }),
+    signIns: new Counter({
+      name: 'auth_sign_ins_total',
+      help: 'Sign-in attempts at the login page, by outcome: success, refused (wrong email or password, disabled account), throttled, unavailable (Redis or the database down), forbidden (CSRF, cross-site, not first-party)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     requestDuration: httpRequestDuration(registry, 'auth'),

@@ -10,3 +10,16 @@ export const RESOURCE_SERVER_PROPERTY = 'urn:secret-push:resource_server';
 export function isApiScope(s: string): s is ApiScope {
   return (API_SCOPES as readonly string[]).includes(s);
 }
+
+/**
+ * Client metadata property marking a first-party web client: one the operator registered for an
+ * application of this system (`clients create-web`). People are not asked to consent to it.
+ */
+export const FIRST_PARTY_PROPERTY = 'urn:secret-push:first_party';
+
+/** The scopes a web client (sign-in) asks for and is allowed: an id token with the email. */
+export const SIGN_IN_SCOPES = ['openid', 'email'] as const;
+
+export function isFirstParty(client: object | undefined): boolean {
+  return (client as Record<string, unknown> | undefined)?.[FIRST_PARTY_PROPERTY] === true;
+}

@@ -1,10 +1,25 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { type Adapter, type Configuration, Provider } from 'oidc-provider';
+import { type Adapter, type Configuration, Provider, errors } from 'oidc-provider';
 import type { AuthConfig, Jwks } from '../config';
 import { clientSecretMatches } from '../policy/client-secret';
-import { API_SCOPES, PUSH_API_RESOURCE, RESOURCE_SERVER_PROPERTY } from './api';
+import { API_SCOPES, FIRST_PARTY_PROPERTY, RESOURCE_SERVER_PROPERTY } from './api';
 import { forwardedFromTrustedProxiesOnly, trustProxies } from './client-address';
-import { introspectionAllowed, resourceServerInfo, revocationAllowed } from './resource-server';
+import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
+import {
+  defaultResource,
+  introspectionAllowed,
+  resourceServerInfo,
+  revocationAllowed,
+} from './resource-server';
+import {
+  type AccountLookup,
+  SIGN_IN_CLAIMS,
+  findAccount,
+  issueRefreshToken,
+  loadExistingGrant,
+  signInPolicy,
+  signInTtl,
+} from './sign-in';
 
 /** A throwaway signing key for development and tests when AUTH_JWKS is not set (never in production). */
 function ephemeralJwks(): Jwks {
@@ -23,25 +38,73 @@ function ephemeralJwks(): Jwks {
   };
 }
 
+/** oidc-provider's cookies, named apart from the push service's (ports do not separate cookies). */
+export const COOKIE_NAMES = {
+  session: 'auth_session',
+  interaction: 'auth_interaction',
+  resume: 'auth_interaction_resume',
+} as const;
+
+/** What the provider is given besides its configuration. */
+export interface ProviderDeps {
+  /** The account behind a `sub`; the CLI, which only validates clients, needs none. */
+  findAccount?: AccountLookup;
+  /** The cookie keys (`cookieKeys(config)`), shared with the login routes; resolved here when absent. */
+  cookieKeys?: readonly string[];
+}
+
 /**
- * The provider's whole configuration: client credentials only, opaque `push-api` tokens, Basic or
- * form client authentication, introspection and revocation; everything interactive is off.
+ * The keys that sign cookies and bind the login form's CSRF token: AUTH_COOKIE_KEYS, or outside
+ * production (where it is required) one random key for this process. Replicas must share them.
+ */
+export function cookieKeys(config: AuthConfig): string[] {
+  return config.cookieKeys.length > 0 ? [...config.cookieKeys] : [randomBytes(32).toString('hex')];
+}
+
+/**
+ * The provider's whole configuration. Machine clients: client credentials, opaque `push-api`
+ * tokens, Basic or form client authentication, introspection and revocation. People: OpenID
+ * Connect sign-in for first-party web clients, authorization code with PKCE (S256 only, always
+ * required), refresh tokens, userinfo and RP-initiated logout; the login page is ours
+ * (interactions/), oidc-provider's development pages are off.
  */
 export function providerConfiguration(
   config: AuthConfig,
   adapter: new (model: string) => Adapter,
+  deps: ProviderDeps = {},
 ): Configuration {
+  // Signed (keygrip, the cookie keys): a cookie's value alone (an interaction's uid is also in its
+  // URL) is not enough to forge it.
+  const cookie = { httpOnly: true, sameSite: 'lax', signed: true, secure: config.secureCookies } as const;
   return {
     adapter,
     clients: [],
     jwks: config.jwks ?? ephemeralJwks(),
     cookies: {
-      keys: config.cookieKeys.length > 0 ? [...config.cookieKeys] : [randomBytes(32).toString('hex')],
+      keys: [...(deps.cookieKeys ?? cookieKeys(config))],
+      names: { ...COOKIE_NAMES },
+      long: cookie,
+      short: cookie,
     },
     scopes: [...API_SCOPES],
+    claims: SIGN_IN_CLAIMS,
+    // The id token carries the granted claims (the email) too, not only userinfo: the
+    // application learns who signed in from the token exchange alone.
+    conformIdTokenClaims: false,
+    // Only what the signing keys can do: AUTH_JWKS holds RS256 keys.
+    enabledJWA: { idTokenSigningAlgValues: ['RS256'] },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
-    responseTypes: [],
-    extraClientMetadata: { properties: [RESOURCE_SERVER_PROPERTY] },
+    responseTypes: ['code'],
+    // oidc-provider 9 knows S256 only (a `plain` challenge is refused); required of every client.
+    pkce: { required: () => true },
+    extraClientMetadata: {
+      properties: [RESOURCE_SERVER_PROPERTY, FIRST_PARTY_PROPERTY],
+      validator(_ctx, key, value) {
+        if ((key === RESOURCE_SERVER_PROPERTY || key === FIRST_PARTY_PROPERTY) && value !== undefined) {
+          if (typeof value !== 'boolean') throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
+        }
+      },
+    },
     clientDefaults: {
       grant_types: ['client_credentials'],
       response_types: [],
@@ -49,31 +112,42 @@ export function providerConfiguration(
       token_endpoint_auth_method: 'client_secret_basic',
     },
     routes: {
+      authorization: '/connect/authorize',
+      userinfo: '/connect/userinfo',
+      end_session: '/connect/endsession',
       token: '/connect/token',
       introspection: '/connect/introspect',
       revocation: '/connect/revocation',
       jwks: '/.well-known/jwks',
     },
-    ttl: { ClientCredentials: config.accessTokenTtlSeconds },
-    // Machine-to-machine only: no browser may call these endpoints cross-origin.
-    clientBasedCORS: () => false,
-    // JSON error bodies even when the caller sends `Accept: text/html`.
-    renderError(ctx, out) {
-      ctx.type = 'json';
-      ctx.body = out;
+    ttl: signInTtl(config.sessionTtlSeconds, config.accessTokenTtlSeconds),
+    findAccount: findAccount(deps.findAccount ?? (() => Promise.resolve(undefined))),
+    interactions: {
+      policy: signInPolicy(),
+      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
     },
+    loadExistingGrant,
+    issueRefreshToken,
+    // Every refresh returns a new refresh token; a reused one revokes the whole grant.
+    rotateRefreshToken: true,
+    // No browser may call the token, introspection, revocation or userinfo endpoints
+    // cross-origin: the web applications call them from their servers.
+    clientBasedCORS: () => false,
+    // JSON error bodies from the machine endpoints even when the caller sends `Accept: text/html`;
+    // pages for the browser's endpoints (provider/pages.ts).
+    renderError,
     features: {
       devInteractions: { enabled: false },
       dPoP: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       pushedAuthorizationRequests: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: introspectionAllowed as never },
       revocation: { enabled: true, allowedPolicy: revocationAllowed },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => PUSH_API_RESOURCE,
+        defaultResource,
         useGrantedResource: () => true,
         getResourceServerInfo: resourceServerInfo(config.accessTokenTtlSeconds),
       },
@@ -81,8 +155,12 @@ export function providerConfiguration(
   };
 }
 
-export function createProvider(config: AuthConfig, adapter: new (model: string) => Adapter): Provider {
-  const provider = new Provider(config.issuer, providerConfiguration(config, adapter));
+export function createProvider(
+  config: AuthConfig,
+  adapter: new (model: string) => Adapter,
+  deps: ProviderDeps = {},
+): Provider {
+  const provider = new Provider(config.issuer, providerConfiguration(config, adapter, deps));
   // koa believes X-Forwarded-Proto/Host (the scheme and host of discovery's endpoint URLs) only
   // when some proxy is trusted, and the first middleware drops them (and X-Forwarded-For) from any
   // peer that is not one; it also sets ctx.ip the way Express does. Installed here, first, with the

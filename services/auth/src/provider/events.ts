@@ -13,6 +13,10 @@ const ENDPOINT_EVENTS = {
   'grant.error': 'token',
   'introspection.error': 'introspection',
   'revocation.error': 'revocation',
+  'authorization.error': 'authorization',
+  'userinfo.error': 'userinfo',
+  'end_session.error': 'end_session',
+  'end_session_confirm.error': 'end_session_confirm',
 } as const;
 
 /**
@@ -41,6 +45,10 @@ export function attachProviderEvents(
       );
     });
   }
+
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    logger.info({ client_id: ctx.oidc.client?.clientId, ip: ctx.ip }, 'signed out');
+  });
 
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
     logger.error({ err, path: ctx.path, route: ctx.oidc?.route }, 'auth server error');

@@ -47,6 +47,26 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
   return db.selectFrom('account').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** What signing in reads of an account, by id. */
+export interface SignInAccountRow {
+  id: string;
+  email: string;
+  disabled_at: Date | null;
+  password_changed_at: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account with this id; undefined for none, and for a string that is not a uuid at all. */
+export async function findAccountById(db: Db, id: string): Promise<SignInAccountRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return db
+    .selectFrom('account')
+    .select(['id', 'email', 'disabled_at', 'password_changed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Applies `changes` (and a new `updated_at`) to the account; undefined when there is none. */
 async function updateAccount(
   db: Db,

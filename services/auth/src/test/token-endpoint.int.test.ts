@@ -197,13 +197,15 @@ describe('POST /connect/token', () => {
     const oidc = await request(auth.issuer).get('/.well-known/openid-configuration');
     const rfc8414 = await request(auth.issuer).get('/.well-known/oauth-authorization-server');
     expect(rfc8414.body).toEqual(oidc.body);
-    expect(oidc.body).toEqual({
+    // The sign-in half (authorization code + PKCE, userinfo, logout) is checked in
+    // oidc-login.int.test.ts; here, that the machine half is still all there.
+    expect(oidc.body).toMatchObject({
       issuer: auth.issuer,
       token_endpoint: `${auth.issuer}/connect/token`,
       jwks_uri: `${auth.issuer}/.well-known/jwks`,
-      grant_types_supported: ['client_credentials'],
-      response_types_supported: [],
-      scopes_supported: ['pushes:read', 'pushes:write'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      response_types_supported: ['code'],
+      scopes_supported: ['pushes:read', 'pushes:write', 'openid', 'email'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       introspection_endpoint: `${auth.issuer}/connect/introspect`,
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
@@ -216,7 +218,7 @@ describe('POST /connect/token', () => {
     expect(jwks.body.keys[0].d).toBeUndefined();
   });
 
-  it('has no interactive endpoints', async () => {
+  it("serves nothing at oidc-provider's default interactive paths (sign-in lives under /connect)", async () => {
     for (const path of ['/me', '/session/end', '/request', '/auth']) {
       const res = await request(auth.issuer).get(path);
       expect([400, 404]).toContain(res.status);

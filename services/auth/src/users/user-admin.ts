@@ -70,8 +70,10 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
 }
 
 /**
- * A disabled account may not sign in; its data stays, and `enableUser` lets it back in. Sign-in
- * sessions and grants do not exist yet: they come with sign-in, which ends them here too.
+ * A disabled account may not sign in; its data stays, and `enableUser` lets it back in. Its
+ * sessions, grants and tokens stay stored but are refused from then on: the provider no longer
+ * finds the account (provider/sign-in.ts `findAccount`), so refreshes and userinfo fail and a
+ * browser session must sign in again.
  */
 export async function disableUser(db: Db, email: string): Promise<AccountRef> {
   const normalised = normaliseEmail(email);
@@ -85,7 +87,9 @@ export async function enableUser(db: Db, email: string): Promise<AccountRef> {
 
 /**
  * Replaces the password by a generated one, returned once; the old one stops working at once and
- * `password_changed_at` records the change. The second factor is left as it is (see `resetMfa`).
+ * `password_changed_at` records the change, which also ends every sign-in from before it (the
+ * provider refuses sessions and tokens older than the password). The second factor is left as it
+ * is (see `resetMfa`).
  */
 export async function resetPassword(
   db: Db,

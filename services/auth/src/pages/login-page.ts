@@ -1,0 +1,49 @@
+import { html } from './html';
+import { layout } from './layout';
+
+export interface LoginPageInput {
+  /** Where the form posts (`/interaction/:uid/login`). */
+  action: string;
+  csrfToken: string;
+  /** The application the person signs in to. */
+  clientName: string;
+  /** What was typed last time (never the password), or a `login_hint`. */
+  email?: string;
+  /** Shown above the form, announced to screen readers. */
+  error?: string;
+}
+
+/** The email + password form. Every field is labelled; the password is never put back. */
+export function loginPage(input: LoginPageInput): string {
+  const email = input.email ?? '';
+  const focusPassword = email !== '';
+  return layout(
+    'Sign in',
+    html`<p class="lead">to continue to <strong>${input.clientName}</strong></p>
+      ${input.error ? html`<p class="error" role="alert" id="login-error">${input.error}</p>` : ''}
+      <form method="post" action="${input.action}">
+        <input type="hidden" name="csrf" value="${input.csrfToken}" />
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          maxlength="254"
+          spellcheck="false"
+          value="${email}"
+          ${focusPassword ? '' : html` autofocus`}${input.error ? html` aria-describedby="login-error"` : ''}
+        />
+        <label for="password">Password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required${focusPassword ? html` autofocus` : ''}
+        />
+        <button type="submit">Sign in</button>
+      </form>`,
+  );
+}

@@ -1,0 +1,44 @@
+import { html } from './html';
+import { loginPage } from './login-page';
+import { formTarget, pageCsp } from './page-headers';
+
+describe('formTarget', () => {
+  it('is the origin of an http(s) URL, the scheme alone for an IPv6 literal, nothing otherwise', () => {
+    expect(formTarget('https://push.example:8443/auth/callback?x=1')).toBe('https://push.example:8443');
+    expect(formTarget('http://127.0.0.1:3000/cb')).toBe('http://127.0.0.1:3000');
+    expect(formTarget('http://[::1]:3000/cb')).toBe('http:');
+    expect(formTarget('com.example.app:/cb')).toBeUndefined();
+    expect(formTarget('javascript:alert(1)')).toBeUndefined();
+    expect(formTarget('not a url')).toBeUndefined();
+    expect(formTarget(undefined)).toBeUndefined();
+  });
+});
+
+describe('pageCsp', () => {
+  it("allows forms to 'self' and the given targets only, once each", () => {
+    expect(pageCsp(['https://a.example', undefined, 'https://a.example'])).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' https://a.example; " +
+        "frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(pageCsp()).toContain("form-action 'self';");
+  });
+});
+
+describe('the pages', () => {
+  it('escape every interpolated value', () => {
+    expect(html`<p title="${'"><script>'}">${'<b>&'}</p>`.value).toBe(
+      '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p>',
+    );
+    const page = loginPage({
+      action: '/interaction/abc/login',
+      csrfToken: 'tok"en',
+      clientName: '<App & Co>',
+      email: '"><img src=x onerror=alert(1)>',
+      error: 'Incorrect email or password.',
+    });
+    expect(page).not.toContain('<img');
+    expect(page).toContain('&lt;App &amp; Co&gt;');
+    expect(page).toContain('value="tok&quot;en"');
+    expect(page).toContain('aria-describedby="login-error"');
+  });
+});
