@@ -4,7 +4,8 @@
 #   which production refuses), database and Redis URLs;
 # - every run: creates the databases if needed and applies migrations;
 # - when missing from the database (first run, or a dropped database): the push service's
-#   resource-server client and a demo client, whose credentials are (re)written to the file.
+#   resource-server client, a demo client, the web app's sign-in client (clients create-web) and
+#   a demo user, whose credentials are (re)written to the file.
 # Later runs reuse everything, so tokens, clients and pushes survive restarts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,4 +72,27 @@ if ! has_client "${DEMO_CLIENT_ID:-}"; then
   set_var DEMO_CLIENT_ID "$(json_field client_id <<<"$creds")"
   set_var DEMO_CLIENT_SECRET "$(json_field client_secret <<<"$creds")"
   echo "dev-env: created the demo client" >&2
+fi
+
+# The push web app's sign-in: a first-party web client at the local auth service (the issuer),
+# and a demo user whose email and password `make up` prints.
+AUTH_BASE="http://${AUTH_HOST:-127.0.0.1}:${AUTH_PORT:-4000}"
+PUSH_BASE="http://${PUSH_HOST:-127.0.0.1}:${PUSH_PORT:-3000}"
+if ! has_client "${PUSH_OIDC_CLIENT_ID:-}"; then
+  creds="$($CLI clients create-web --name push-web --redirect-uri "$PUSH_BASE/sign-in/callback" \
+    --post-logout-redirect-uri "$PUSH_BASE/" --json)"
+  set_var PUSH_OIDC_ISSUER "$AUTH_BASE"
+  set_var PUSH_OIDC_CLIENT_ID "$(json_field client_id <<<"$creds")"
+  set_var PUSH_OIDC_CLIENT_SECRET "$(json_field client_secret <<<"$creds")"
+  echo "dev-env: created the push web app's sign-in client" >&2
+fi
+if [ -z "${DEMO_USER_EMAIL:-}" ] || ! $CLI users list --json | grep -q "\"email\":\"$DEMO_USER_EMAIL\""; then
+  user="$($CLI users create --email demo@example.org --json 2>/dev/null || true)"
+  if [ -z "$user" ]; then
+    # The demo user exists but its password is not in the file (e.g. a new file): give it a new one.
+    user="$($CLI users reset-password demo@example.org --json)"
+  fi
+  set_var DEMO_USER_EMAIL "$(json_field email <<<"$user")"
+  set_var DEMO_USER_PASSWORD "$(json_field password <<<"$user")"
+  echo "dev-env: created the demo user" >&2
 fi

@@ -34,6 +34,10 @@ banner() {
                   worker http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
    local S3       $PUSH_S3_ENDPOINT  (s3rver, bucket $PUSH_S3_BUCKET, data in .local/s3)
 
+ Web app          $PUSH_URL/   (sign in with the demo user: kept in .local/dev.env)
+   email          $DEMO_USER_EMAIL
+   password       $DEMO_USER_PASSWORD
+
  Demo client (kept in .local/dev.env):
    client_id      $DEMO_CLIENT_ID
    client_secret  $DEMO_CLIENT_SECRET

@@ -4,6 +4,7 @@ import Provider, { type Configuration } from 'oidc-provider';
 import { createLogger } from '@secret-push/logger';
 import { type PrivateRedis, captureLogs, freePort, startPrivateRedis } from '@secret-push/testing';
 import { type TestPush, startPush } from '../testing';
+import { Browser } from './browser';
 import { type Harness, harness } from './helpers';
 
 /*
@@ -78,77 +79,13 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** A browser: cookies by name for the whole host (ports share them), redirects followed by hand. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly setCookies: string[] = [];
-  readonly visited: string[] = [];
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    if (init.method === 'POST') headers.set('sec-fetch-site', 'same-origin');
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1);
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line) || value === '') {
-        this.cookies.delete(name);
-      } else {
-        this.cookies.set(name, value);
-      }
-    }
-    return res;
-  }
-
-  /** Follows redirects from `url`; returns the last answer and its URL. */
-  async follow(url: string, init?: RequestInit): Promise<{ res: Response; url: string; body: string }> {
-    let res = await this.fetch(url, init);
-    let at = url;
-    for (let i = 0; i < 15 && res.status >= 300 && res.status < 400; i++) {
-      at = new URL(res.headers.get('location')!, at).href;
-      this.visited.push(at);
-      res = await this.fetch(at);
-    }
-    return { res, url: at, body: await res.text() };
-  }
-
-  /** Submits the page's first form (its action, its hidden fields, plus `fields`) and follows. */
-  async submit(page: { url: string; body: string }, fields: Record<string, string> = {}) {
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)!;
-    const values = new URLSearchParams();
-    for (const m of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
-      values.set(m[1]!, m[2]!);
-    }
-    for (const [k, v] of Object.entries(fields)) values.set(k, v);
-    return this.follow(new URL(form[1]!, page.url).href, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: values.toString(),
-    });
-  }
-
-  /** Signs in as `login` at the test provider; returns the page the push service ends on. */
-  async signIn(login: string) {
-    const loginPage = await this.follow(`${push.url}/sign-in`);
-    // Already signed in at the provider (single sign-on): straight back to the push service.
-    if (!loginPage.url.startsWith(issuer)) return loginPage;
-    const consent = await this.submit(loginPage, { login, password: 'any' });
-    // The development consent page ("Authorize"), then the callback, then the form.
-    return consent.url.startsWith(issuer) ? this.submit(consent) : consent;
-  }
-}
-
 const form = (b: Browser) => b.follow(`${push.url}/`);
 
 describe('sign-in through an external OpenID provider', () => {
   it('signs in (PKCE, state, nonce), shows the email, creates pushes as the user, signs out at both ends', async () => {
     const b = new Browser();
     expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
-    const landed = await b.signIn('alice');
+    const landed = await b.signIn(push.url, issuer, { login: 'alice', password: 'any' });
     expect(landed.url).toBe(`${push.url}/`);
     expect(landed.body).toContain('Signed in as <strong>alice@example.org</strong>');
 
@@ -193,9 +130,9 @@ describe('sign-in through an external OpenID provider', () => {
 
   it('each sign-in is a new session id; a callback not begun by this browser, or replayed, is refused', async () => {
     const b = new Browser();
-    await b.signIn('alice');
+    await b.signIn(push.url, issuer, { login: 'alice', password: 'any' });
     const first = b.cookies.get('sp_session');
-    await b.signIn('alice');
+    await b.signIn(push.url, issuer, { login: 'alice', password: 'any' });
     expect(b.cookies.get('sp_session')).not.toBe(first);
 
     // Another browser begins; this one cannot finish it (no pending cookie of its own).
@@ -207,14 +144,14 @@ describe('sign-in through an external OpenID provider', () => {
 
     // A callback replayed by the browser that made it: its sign-in was taken once.
     const c = new Browser();
-    await c.signIn('alice');
+    await c.signIn(push.url, issuer, { login: 'alice', password: 'any' });
     const callback = c.visited.find((u) => u.startsWith(`${push.url}/sign-in/callback?`))!;
     expect((await c.fetch(callback)).status).toBe(400);
   }, 30_000);
 
   it('the same email from two issuers are two users; a user disabled here or at the provider is signed out', async () => {
     const b = new Browser();
-    await b.signIn('bob');
+    await b.signIn(push.url, issuer, { login: 'bob', password: 'any' });
     const users = await sql<{ id: string; issuer: string }>`
       select id, issuer from app_user where email = 'bob@example.org'`.execute(push.db);
     expect(users.rows.map((u) => u.issuer)).toEqual([issuer]);
@@ -235,7 +172,7 @@ describe('sign-in through an external OpenID provider', () => {
     expect((await push.cli('users', 'enable', id)).code).toBe(0);
 
     // Disabled at the provider: its refresh is refused, and that ends the session.
-    await b.signIn('bob');
+    await b.signIn(push.url, issuer, { login: 'bob', password: 'any' });
     expect((await form(b)).body).toContain('Signed in as');
     disabledAtIdp.add('bob');
     await new Promise((r) => setTimeout(r, 1100));
@@ -245,7 +182,7 @@ describe('sign-in through an external OpenID provider', () => {
 
   it('with Redis down, a signed-in page answers 503 while the anonymous form and retrieve keep working', async () => {
     const b = new Browser();
-    await b.signIn('alice');
+    await b.signIn(push.url, issuer, { login: 'alice', password: 'any' });
     await redis.stop();
     try {
       const signedIn = await b.fetch(`${push.url}/`);
@@ -283,7 +220,7 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
 
   it('creates a token shown once, used over the API and the legacy headers; regenerate and revoke', async () => {
     const b = new Browser();
-    await b.signIn('carol');
+    await b.signIn(push.url, issuer, { login: 'carol', password: 'any' });
     const empty = await b.follow(`${push.url}/users/token`);
     expect(empty.body).toContain('You have no API tokens yet.');
     expect(empty.body).toContain('>Create token</button>');
@@ -324,7 +261,7 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
 
   it('a read-only token cannot create; forms without the session token or from another site are refused', async () => {
     const b = new Browser();
-    await b.signIn('dave');
+    await b.signIn(push.url, issuer, { login: 'dave', password: 'any' });
     const csrf = csrfOf((await b.follow(`${push.url}/users/token`)).body);
     const ro = valueOf(
       await (await post(b, '/users/token', { csrf, name: 'ro', scopes: 'pushes:read' })).text(),
@@ -374,7 +311,7 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
 
   it('lists, audits and expires; Expire now after creating; another person gets not found', async () => {
     const erin = new Browser();
-    await erin.signIn('erin');
+    await erin.signIn(push.url, issuer, { login: 'erin', password: 'any' });
     const created = await createInForm(erin, 'first');
     const createdPage = await created.text();
     expect(createdPage).toContain('>Expire now</button>');
@@ -392,7 +329,7 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
 
     // Another person: the same URLs are not found, and their list is empty.
     const frank = new Browser();
-    await frank.signIn('frank');
+    await frank.signIn(push.url, issuer, { login: 'frank', password: 'any' });
     expect((await frank.fetch(`${push.url}/pushes/${first}/audit`)).status).toBe(404);
     const frankCsrf = csrfOf((await frank.follow(`${push.url}/pushes`)).body);
     const stolen = await frank.fetch(`${push.url}/pushes/${first}/expire`, {
