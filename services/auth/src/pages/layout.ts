@@ -1,4 +1,4 @@
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 import { STYLESHEET_PATH } from './stylesheet';
 
 /** The shell of every sign-in page: English, our stylesheet, one `main` with a heading. */

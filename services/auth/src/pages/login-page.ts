@@ -1,4 +1,4 @@
-import { html } from './html';
+import { html } from '@secret-push/html';
 import { layout } from './layout';
 
 export interface LoginPageInput {

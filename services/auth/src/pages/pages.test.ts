@@ -1,4 +1,4 @@
-import { html } from './html';
+import { html } from '@secret-push/html';
 import { loginPage } from './login-page';
 import { formTarget, pageCsp } from './page-headers';
 

@@ -7,7 +7,7 @@ import type { PushService } from '../domain/push-service';
 import { auditContext } from '../http/audit-context';
 import { htmlUrl } from '../http/push.presenter';
 import { type CreateRules, MAX_TEXT_PAYLOAD, parseCreateBody } from '../http/push.schemas';
-import { type Html } from './html';
+import { type Html } from '@secret-push/html';
 import { type FormValues, createFormPage, createdPage } from './create.views';
 import { userPrincipalId } from '../domain/user';
 import { type WebSessions, webCallerOf } from '../session/web-session';

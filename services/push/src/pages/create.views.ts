@@ -1,6 +1,6 @@
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 

@@ -1,4 +1,4 @@
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 
 /**
  * The frame of every page. Title and Open Graph tags are generic on purpose: link unfurlers show

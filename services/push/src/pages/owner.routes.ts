@@ -6,7 +6,7 @@ import { userPrincipalId } from '../domain/user';
 import { auditContext } from '../http/audit-context';
 import { parsePage } from '../http/push.schemas';
 import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from './html';
+import type { Html } from '@secret-push/html';
 import { auditPage, pushesPage } from './owner.views';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';

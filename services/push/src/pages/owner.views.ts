@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditKind, Push } from '../domain/push';
 import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 

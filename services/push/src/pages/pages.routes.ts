@@ -14,7 +14,7 @@ import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { PAGES_CSS, PAGES_JS } from './assets';
-import type { Html } from './html';
+import type { Html } from '@secret-push/html';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
 import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';

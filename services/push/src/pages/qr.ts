@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { type Html, trusted } from './html';
+import { type Html, trusted } from '@secret-push/html';
 
 /**
  * The QR image as inline SVG, generated on the server by `qrcode` (no script, no third-party

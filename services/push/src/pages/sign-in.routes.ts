@@ -11,7 +11,7 @@ import {
 } from '../session/relying-party';
 import type { SessionStore } from '../session/session-store';
 import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from './html';
+import type { Html } from '@secret-push/html';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { errorPage } from './views';
 

@@ -3,7 +3,7 @@ import type { Logger } from '@secret-push/logger';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected } from '../domain/errors';
 import type { UserTokenService } from '../domain/user-tokens';
 import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from './html';
+import type { Html } from '@secret-push/html';
 import { sameOriginPosts, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { tokensPage } from './tokens.views';

@@ -1,5 +1,5 @@
 import type { PersonalToken } from '../domain/user';
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 

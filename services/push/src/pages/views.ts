@@ -1,7 +1,7 @@
 import type { FileLink } from '../domain/ports';
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 
 export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };

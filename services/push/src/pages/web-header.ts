@@ -1,4 +1,4 @@
-import { type Html, html } from './html';
+import { type Html, html } from '@secret-push/html';
 
 /** Who is looking, for the web app's header: `user` null when nobody is signed in. */
 export interface WebHeader {

@@ -1,4 +1,4 @@
-import { escapeHtml, html, trusted } from './html';
+import { escapeHtml, html, trusted } from './index';
 
 /** Under another name, so that prettier leaves the exact markup of these templates alone. */
 const tag = html;

@@ -1,5 +1,6 @@
 /**
- * HTML by tagged templates: every interpolated value is escaped unless it is already `Html`
+ * HTML by tagged templates, for the server-rendered pages of both services (the push service's
+ * web app and recipient pages, the auth service's sign-in pages): every interpolated value is escaped unless it is already `Html`
  * (built by this tag, or marked with `trusted` for markup we generate ourselves, such as the QR
  * SVG). Chosen over a template engine because the pages are few and small: no dependency, the
  * templates are type-checked TypeScript, and forgetting to escape takes an explicit `trusted()`.
