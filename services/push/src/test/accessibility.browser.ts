@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { type LocalS3, startS3 } from '@secret-push/testing';
+import { expectAccessible } from './axe';
 import { type Harness, createPush, harness } from './helpers';
 
 /**
@@ -13,8 +14,6 @@ import { type Harness, createPush, harness } from './helpers';
  * script, so this context bypasses CSP to load axe (the other browser tests keep it on).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 let h: Harness;
 let s3: LocalS3;
@@ -43,41 +42,10 @@ afterAll(async () => {
   await s3?.close();
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations on the page as it is now. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  // A string, evaluated in the page (this file has no DOM types).
-  const result = await page.evaluate<{ violations: Violation[] }>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} } })`,
-  );
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 async function htmlUrl(fields: Record<string, unknown>): Promise<string> {
   const res = await createPush(h.push.url, fields, h.token);
   if (res.status !== 201) throw new Error(`create failed: ${res.status}`);
   return (res.body as { html_url: string }).html_url;
-}
-
-/** Checks the page in both colour schemes (the pages have a dark palette). */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect({ page: name, colorScheme, violations: await violations(page) }).toEqual({
-      page: name,
-      colorScheme,
-      violations: [],
-    });
-  }
 }
 
 test('the create form, its problems and the created link', async () => {

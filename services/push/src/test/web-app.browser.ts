@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
+import { freePort } from '@secret-push/testing';
+import { type TestPush, startPush } from '../testing';
+import { expectAccessible } from './axe';
+
+/*
+ * The web app end to end in Chromium, wired as `make up` wires it: the auth service is the OpenID
+ * provider (its login page, a web client from `clients create-web`, a user from `users create`).
+ * A person signs in, shares a secret, makes a personal API token that a script then uses, sees the
+ * push in /pushes with its audit log, expires it, and signs out at both ends; a recipient opens
+ * the link in another browser. axe-core checks every page on the way (this context bypasses CSP
+ * to load axe; the recipient page tests keep CSP on).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(__dirname, '../../../../test-artifacts/screenshots');
+
+let auth: TestAuth;
+let push: TestPush;
+let user: { email: string; password: string };
+let context: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
+  }
+  auth = await startAuth();
+  const port = await freePort();
+  const pushUrl = `http://127.0.0.1:${port}`;
+  const web = await auth.cli(
+    'clients',
+    'create-web',
+    '--name',
+    'push-web',
+    '--redirect-uri',
+    `${pushUrl}/sign-in/callback`,
+    '--post-logout-redirect-uri',
+    `${pushUrl}/`,
+    '--json',
+  );
+  const client = JSON.parse(web.out) as ClientCredentials;
+  user = JSON.parse((await auth.cli('users', 'create', '--email', 'demo@example.org', '--json')).out) as {
+    email: string;
+    password: string;
+  };
+  push = await startPush(auth, {
+    env: {
+      PUSH_PORT: String(port),
+      PUSH_OIDC_ISSUER: auth.issuer,
+      PUSH_OIDC_CLIENT_ID: client.client_id,
+      PUSH_OIDC_CLIENT_SECRET: client.client_secret,
+      PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0',
+    },
+  });
+  profile = await mkdtemp(path.join(tmpdir(), 'secret-push-web-app-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    bypassCSP: true,
+    viewport: { width: 1024, height: 800 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: push.url });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+  await push?.stop();
+  await auth?.stop();
+});
+
+const api = (p: string, headers: Record<string, string>) => fetch(`${push.url}/api/v2${p}`, { headers });
+
+test('sign in, share, make and use a token, list, audit, expire, sign out; every page accessible', async () => {
+  const page = await context.newPage();
+  await page.goto(`${push.url}/`);
+  await expectAccessible(page, 'create form, signed out');
+
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.waitForURL(`${auth.issuer}/**`);
+  await expectAccessible(page, 'auth login page');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await page.getByText('Incorrect email or password.').waitFor();
+  await expectAccessible(page, 'auth login page, wrong password');
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await page.getByText('Signed in as').waitFor();
+  await expectAccessible(page, 'create form, signed in');
+
+  await page.getByLabel('Secret', { exact: true }).fill('shared by demo');
+  await page.getByLabel('Click to reveal').uncheck();
+  await page.getByRole('button', { name: 'Create the secret link' }).click();
+  await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
+  await expectAccessible(page, 'created link, signed in');
+  const link = (await page.locator('#link').textContent())!;
+  await page.screenshot({ path: path.join(SHOTS, '30-created-signed-in.png'), fullPage: true });
+
+  // A recipient in another browser.
+  const recipient = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const other = await recipient.newPage();
+  await other.goto(link);
+  await expect(other.locator('#secret').textContent()).resolves.toBe('shared by demo');
+  await recipient.close();
+
+  // A personal API token, used by a script as Bearer and as Password Pusher's legacy pair.
+  await page.getByRole('link', { name: 'API tokens' }).click();
+  await expectAccessible(page, 'API tokens, none yet');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const field = page.getByLabel('Your new API token');
+  await field.waitFor();
+  await expectAccessible(page, 'API tokens, a new one shown');
+  const token = await field.inputValue();
+  expect(token).toMatch(/^spu_[A-Za-z0-9_-]{43}$/);
+  await page.getByRole('button', { name: 'Copy the token' }).click();
+  await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(token);
+  await page.screenshot({ path: path.join(SHOTS, '31-new-api-token.png'), fullPage: true });
+  expect((await api('/pushes/active', { authorization: `Bearer ${token}` })).status).toBe(200);
+  const legacy = { 'x-user-email': user.email, 'x-user-token': token };
+  const listed = (await (await api('/pushes/active', legacy)).json()) as { url_token: string }[];
+  expect(listed.map((p) => link.endsWith(`/p/${p.url_token}`))).toContain(true);
+  // Regenerated: the old value is refused at once (cache 0 here).
+  await page.getByRole('button', { name: /^Regenerate/ }).click();
+  await field.waitFor();
+  expect(await field.inputValue()).not.toBe(token);
+  expect((await api('/pushes/active', { authorization: `Bearer ${token}` })).status).toBe(401);
+
+  await page.getByRole('link', { name: 'Your pushes' }).click();
+  await expectAccessible(page, 'your pushes');
+  await page
+    .getByRole('link', { name: /^Audit log/ })
+    .first()
+    .click();
+  await page.getByRole('heading', { name: /^Audit log/ }).waitFor();
+  await expect(page.getByRole('cell', { name: 'Viewed' }).count()).resolves.toBe(1);
+  await expectAccessible(page, 'audit log');
+  await page.goBack();
+  await page
+    .getByRole('button', { name: /^Expire/ })
+    .first()
+    .click();
+  await page.waitForURL(`${push.url}/pushes`);
+  await expect(page.getByText('No active pushes').isVisible()).resolves.toBe(true);
+
+  // Sign out: confirmed at the auth service, then back here, signed out at both ends.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(`${auth.issuer}/**`);
+  await expectAccessible(page, 'auth sign-out confirmation');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(`${push.url}/`);
+  await expect(page.getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+  await page.goto(`${push.url}/pushes`);
+  await page.waitForURL(`${auth.issuer}/**`); // /pushes → /sign-in → the provider's login page
+  await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
+  await page.close();
+}, 90_000);
