@@ -254,6 +254,16 @@ describe('files', () => {
       const bytes = await readAll(download.body);
       expect(sha256(bytes)).toBe(sha256(data));
       expect(received.at(-1)).toBe(data.length);
+      expect(download.size).toBe(data.length);
+
+      // Through node:http (no fetch of the caller's own): a link not good any more is a typed error;
+      // with a fetch of the caller's own, the same through it.
+      const forged = `${got.files[0]!.url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`;
+      await expect(client.downloadNode(forged)).rejects.toBeInstanceOf(NotFoundError);
+      const { counts, fetch: f } = countingFetch();
+      await expect(newClient(f).downloadNode(forged)).rejects.toBeInstanceOf(NotFoundError);
+      expect(counts.api).toBe(1);
+      await expect(client.downloadNode('https://elsewhere.example/files/x')).rejects.toThrow(TypeError);
     },
     TIMEOUT,
   );

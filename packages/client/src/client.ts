@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { PushExpiredError } from './errors.ts';
 import { type FileInput, checkFiles, multipartBody } from './multipart.ts';
+import { nodeDownload } from './node-download.ts';
 import { type AccessToken, type ClientCredentialsAuth, TokenCache } from './token-cache.ts';
 import { type CallOptions, Transport, retryDelay, sleep } from './transport.ts';
 import type {
@@ -218,12 +219,17 @@ export function createClient(options: ClientOptions): SecretPushClient {
     };
   }
 
-  async function download(file: PushFile | string, call: DownloadOptions = {}): Promise<Download> {
+  /** The link is the credential: it is fetched only from the API's own origin, and without the token. */
+  function checkedLink(file: PushFile | string): string {
     const link = typeof file === 'string' ? file : file.url;
-    // The link is the credential: it is fetched only from the API's own origin, and without the token.
     if (new URL(link).origin !== apiOrigin) {
       throw new TypeError(`The download link is not on ${apiOrigin}`);
     }
+    return link;
+  }
+
+  async function download(file: PushFile | string, call: DownloadOptions = {}): Promise<Download> {
+    const link = checkedLink(file);
     const res = await transport.send({
       ...call,
       method: 'GET',
@@ -379,13 +385,31 @@ export function createClient(options: ClientOptions): SecretPushClient {
     active: (call) => pushList('/pushes/active', call),
     expired: (call) => pushList('/pushes/expired', call),
     download,
-    async downloadNode(file, call) {
-      // Loaded here, not at the top: the rest of the SDK also runs in browsers.
-      const { Readable: NodeReadable } = await import('node:stream');
-      const { body, ...rest } = await download(file, call);
+    async downloadNode(file, call = {}) {
+      if (options.fetch) {
+        // A fetch of the caller's own (a proxy, logging): every request goes through it.
+        // Loaded here, not at the top: the rest of the SDK also runs in browsers.
+        const { Readable: NodeReadable } = await import('node:stream');
+        const { body, ...rest } = await download(file, call);
+        return { ...rest, body: NodeReadable.fromWeb(body) };
+      }
+      const link = checkedLink(file);
+      const { body, headers } = await nodeDownload({
+        url: link,
+        userAgent: options.userAgent,
+        timeoutMs: call.timeoutMs ?? timeoutMs,
+        signal: call.signal,
+        retries,
+        maxRetryDelayMs,
+        onProgress: call.onProgress,
+      });
+      const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+      const length = one(headers['content-length']);
       return {
-        ...rest,
-        body: NodeReadable.fromWeb(body),
+        body,
+        filename: filenameOf(one(headers['content-disposition']) ?? null),
+        contentType: one(headers['content-type']),
+        size: length === undefined ? undefined : Number(length),
       };
     },
   };
