@@ -152,3 +152,59 @@ export async function startStack(
     },
   };
 }
+
+/** The web app wired as `make up` wires it: see {@link startWebStack}. */
+export interface TestWebStack {
+  auth: TestAuth;
+  push: TestPush;
+  /** A user of the auth service (`users create`), to sign in with. */
+  user: { email: string; password: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * The auth service as the web app's OpenID provider (a first-party web client made with
+ * `clients create-web`, a user made with `users create`) and a push service signing people in
+ * with it. `pushEnv` overrides variables of the push service.
+ */
+export async function startWebStack(
+  options: { pushEnv?: Record<string, string> } = {},
+): Promise<TestWebStack> {
+  const auth = await startAuth();
+  const port = await freePort();
+  const pushUrl = `http://127.0.0.1:${port}`;
+  const web = await auth.cli(
+    'clients',
+    'create-web',
+    '--name',
+    'push-web',
+    '--redirect-uri',
+    `${pushUrl}/sign-in/callback`,
+    '--post-logout-redirect-uri',
+    `${pushUrl}/`,
+    '--json',
+  );
+  if (web.code !== 0) throw new Error(`clients create-web failed: ${web.err}`);
+  const client = JSON.parse(web.out) as ClientCredentials;
+  const created = await auth.cli('users', 'create', '--email', 'demo@example.org', '--json');
+  if (created.code !== 0) throw new Error(`users create failed: ${created.err}`);
+  const user = JSON.parse(created.out) as { email: string; password: string };
+  const push = await startPush(auth, {
+    env: {
+      PUSH_PORT: String(port),
+      PUSH_OIDC_ISSUER: auth.issuer,
+      PUSH_OIDC_CLIENT_ID: client.client_id,
+      PUSH_OIDC_CLIENT_SECRET: client.client_secret,
+      ...options.pushEnv,
+    },
+  });
+  return {
+    auth,
+    push,
+    user,
+    async stop() {
+      await push.stop();
+      await auth.stop();
+    },
+  };
+}

@@ -1,6 +1,5 @@
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { freePort } from '@secret-push/testing';
-import { type TestPush, startPush } from '../testing';
+import type { TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestWebStack, startWebStack } from '../testing';
 import { Browser } from './browser';
 
 /*
@@ -9,41 +8,17 @@ import { Browser } from './browser';
  * with `users create`; the person signs in, creates a personal API token, and a client uses it the
  * way the Password Pusher CLI does. Then signs out at both ends.
  */
+let stack: TestWebStack;
 let auth: TestAuth;
 let push: TestPush;
 let user: { email: string; password: string };
 
 beforeAll(async () => {
-  auth = await startAuth();
-  const port = await freePort();
-  const pushUrl = `http://127.0.0.1:${port}`;
-  const web = await auth.cli(
-    'clients',
-    'create-web',
-    '--name',
-    'push-web',
-    '--redirect-uri',
-    `${pushUrl}/sign-in/callback`,
-    '--post-logout-redirect-uri',
-    `${pushUrl}/`,
-    '--json',
-  );
-  expect(web.code).toBe(0);
-  const client = JSON.parse(web.out) as ClientCredentials;
-  const created = await auth.cli('users', 'create', '--email', 'demo@example.org', '--json');
-  user = JSON.parse(created.out) as { email: string; password: string };
-  push = await startPush(auth, {
-    env: {
-      PUSH_PORT: String(port),
-      PUSH_OIDC_ISSUER: auth.issuer,
-      PUSH_OIDC_CLIENT_ID: client.client_id,
-      PUSH_OIDC_CLIENT_SECRET: client.client_secret,
-    },
-  });
+  stack = await startWebStack();
+  ({ auth, push, user } = stack);
 }, 60_000);
 afterAll(async () => {
-  await push?.stop();
-  await auth?.stop();
+  await stack?.stop();
 });
 
 it('signs in at the auth service, makes a token on /users/token, uses it as the Password Pusher CLI does, signs out', async () => {

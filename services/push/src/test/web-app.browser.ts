@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
-import { freePort } from '@secret-push/testing';
-import { type TestPush, startPush } from '../testing';
+import type { TestAuth } from '@secret-push/auth/testing';
+import { type TestPush, type TestWebStack, startWebStack } from '../testing';
 import { expectAccessible } from './axe';
 
 /*
@@ -19,6 +18,7 @@ import { expectAccessible } from './axe';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '../../../../test-artifacts/screenshots');
 
+let stack: TestWebStack;
 let auth: TestAuth;
 let push: TestPush;
 let user: { email: string; password: string };
@@ -29,34 +29,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
   }
-  auth = await startAuth();
-  const port = await freePort();
-  const pushUrl = `http://127.0.0.1:${port}`;
-  const web = await auth.cli(
-    'clients',
-    'create-web',
-    '--name',
-    'push-web',
-    '--redirect-uri',
-    `${pushUrl}/sign-in/callback`,
-    '--post-logout-redirect-uri',
-    `${pushUrl}/`,
-    '--json',
-  );
-  const client = JSON.parse(web.out) as ClientCredentials;
-  user = JSON.parse((await auth.cli('users', 'create', '--email', 'demo@example.org', '--json')).out) as {
-    email: string;
-    password: string;
-  };
-  push = await startPush(auth, {
-    env: {
-      PUSH_PORT: String(port),
-      PUSH_OIDC_ISSUER: auth.issuer,
-      PUSH_OIDC_CLIENT_ID: client.client_id,
-      PUSH_OIDC_CLIENT_SECRET: client.client_secret,
-      PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0',
-    },
-  });
+  stack = await startWebStack({ pushEnv: { PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0' } });
+  ({ auth, push, user } = stack);
   profile = await mkdtemp(path.join(tmpdir(), 'secret-push-web-app-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -71,8 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
-  await push?.stop();
-  await auth?.stop();
+  await stack?.stop();
 });
 
 const api = (p: string, headers: Record<string, string>) => fetch(`${push.url}/api/v2${p}`, { headers });
