@@ -21,7 +21,7 @@ import {
   requestFingerprint,
 } from './idempotency';
 import type { AttemptLimiter, FileLink, NewPushRecord, PushStore, StoredPush, Visit } from './ports';
-import type { AuditContext, AuditEntry, NewPush, PushSnapshot } from './push';
+import type { AuditContext, AuditEntry, NewPush, Push, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import { canView, isPastWindow } from './view-policy';
 
@@ -300,10 +300,10 @@ export function createPushService(deps: PushServiceDeps) {
       urlToken: string,
       principal: string,
       page: number,
-    ): Promise<{ entries: AuditEntry[]; dropped: number }> {
+    ): Promise<{ push: Push; entries: AuditEntry[]; dropped: number }> {
       const { push } = await find(urlToken);
       if (push.owner !== principal) throw new NotOwner();
-      return { entries: await store.listAuditEntries(push.id, page), dropped: push.auditDropped };
+      return { push, entries: await store.listAuditEntries(push.id, page), dropped: push.auditDropped };
     },
 
     /**

@@ -7,11 +7,12 @@ import type { PushService } from '../domain/push-service';
 import { auditContext } from '../http/audit-context';
 import { htmlUrl } from '../http/push.presenter';
 import { type CreateRules, MAX_TEXT_PAYLOAD, parseCreateBody } from '../http/push.schemas';
-import { type Html } from '@secret-push/html';
+
 import { type FormValues, createFormPage, createdPage } from './create.views';
+import { headerOf } from './web-header';
 import { userPrincipalId } from '../domain/user';
 import { type WebSessions, webCallerOf } from '../session/web-session';
-import { sameOriginPosts, setPageHeaders } from './page-security';
+import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { errorPage } from './views';
 import { qrSvg } from './qr';
@@ -30,17 +31,6 @@ export interface CreatePagesDeps {
 
 /** The kinds the form offers: those the instance enables; files need sign-in, which comes later. */
 const FORM_KINDS: readonly PushKind[] = ['text', 'url', 'qr'];
-
-function send(res: Response, status: number, page: Html): void {
-  res.status(status).type('html').send(page.value);
-}
-
-/** A form field as one string: a checkbox after its hidden `false` sends both; the last one counts. */
-function field(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  const last = Array.isArray(value) ? (value as unknown[]).at(-1) : value;
-  return typeof last === 'string' ? last : undefined;
-}
 
 /**
  * The web app's create form: `GET /` shows it, `POST /` creates the push through the same rules
@@ -64,19 +54,8 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
         ? 'Sign in to share a secret on this instance.'
         : 'Creating a secret on this instance needs an account; sign-in is not configured. Use the API with a token.');
   const load: RequestHandler[] = deps.sessions ? [deps.sessions.load] : [];
-  /** The header's view of the caller; `undefined` when the session could not be read (503). */
-  function whoIs(req: Request): { email: string | null } | null | undefined {
-    const caller = webCallerOf(req);
-    if (caller.kind === 'unavailable') return undefined;
-    return caller.kind === 'signed-in' ? { email: caller.session.email } : null;
-  }
-  /** The header of a page for this caller (with the sign-out form's CSRF token). */
-  function headerFor(req: Request, user: { email: string | null } | null) {
-    const caller = webCallerOf(req);
-    return { signInEnabled, user, ...(caller.kind === 'signed-in' ? { csrf: caller.session.csrf } : {}) };
-  }
   const unavailable = (res: Response) =>
-    send(
+    sendPage(
       res,
       503,
       errorPage(
@@ -87,11 +66,10 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
 
   router.get('/', ...load, (req, res) => {
     setPageHeaders(res);
-    const user = whoIs(req);
-    if (user === undefined) return unavailable(res);
-    const notice = noticeFor(user !== null);
-    const header = headerFor(req, user);
-    send(res, 200, createFormPage({ rules: formRules, header, ...(notice ? { notice } : {}) }));
+    const header = headerOf(req, signInEnabled);
+    if (!header) return unavailable(res);
+    const notice = noticeFor(header.user !== null);
+    sendPage(res, 200, createFormPage({ rules: formRules, header, ...(notice ? { notice } : {}) }));
   });
 
   const readForm = express.urlencoded({
@@ -103,23 +81,22 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
 
   const create: RequestHandler = async (req: Request, res) => {
     setPageHeaders(res);
-    const user = whoIs(req);
-    if (user === undefined) return unavailable(res);
+    const header = headerOf(req, signInEnabled);
+    if (!header) return unavailable(res);
     const caller = webCallerOf(req);
     const owner = caller.kind === 'signed-in' ? userPrincipalId(caller.session.userId) : null;
-    const header = headerFor(req, user);
     const notice = noticeFor(owner !== null);
-    if (notice) return send(res, 403, createFormPage({ rules: formRules, header, notice }));
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (notice) return sendPage(res, 403, createFormPage({ rules: formRules, header, notice }));
+    const body: unknown = req.body;
     const values: FormValues = {
-      kind: field(body, 'kind'),
-      payload: field(body, 'payload'),
-      expire_after_days: field(body, 'expire_after_days'),
-      expire_after_views: field(body, 'expire_after_views'),
-      retrieval_step: field(body, 'retrieval_step') === 'true',
-      deletable_by_viewer: field(body, 'deletable_by_viewer') === 'true',
+      kind: formField(body, 'kind'),
+      payload: formField(body, 'payload'),
+      expire_after_days: formField(body, 'expire_after_days'),
+      expire_after_views: formField(body, 'expire_after_views'),
+      retrieval_step: formField(body, 'retrieval_step') === 'true',
+      deletable_by_viewer: formField(body, 'deletable_by_viewer') === 'true',
     };
-    const passphrase = field(body, 'passphrase');
+    const passphrase = formField(body, 'passphrase');
     const push: Record<string, unknown> = {
       kind: values.kind,
       payload: values.payload,
@@ -140,7 +117,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
       if (!decision.ok) throw new HttpError(403, 'forbidden', 'You may not create this kind of secret here.');
       const created = await deps.pushes.create(input, owner, auditContext(req));
       const link = htmlUrl(deps.publicUrl, created.urlToken, created.snapshot.push.retrievalStep);
-      send(
+      sendPage(
         res,
         201,
         createdPage({
@@ -157,7 +134,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     } catch (err) {
       if (err instanceof HttpError && err.status === 422) {
         const fields = err.options.fields ?? {};
-        return send(res, 422, createFormPage({ rules: formRules, values, errors: fields, header }));
+        return sendPage(res, 422, createFormPage({ rules: formRules, values, errors: fields, header }));
       }
       throw err;
     }

@@ -1,15 +1,15 @@
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, Router } from 'express';
 import type { Logger } from '@secret-push/logger';
 import { NotOwner, PushNotFound } from '../domain/errors';
 import type { PushService } from '../domain/push-service';
 import { userPrincipalId } from '../domain/user';
 import { auditContext } from '../http/audit-context';
 import { parsePage } from '../http/push.schemas';
-import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from '@secret-push/html';
+import { type WebSessions, signedInSession } from '../session/web-session';
 import { auditPage, pushesPage } from './owner.views';
-import { sameOriginPosts, setPageHeaders } from './page-security';
+import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import { headerOf } from './web-header';
 import { errorPage } from './views';
 
 export interface OwnerPagesDeps {
@@ -22,10 +22,6 @@ export interface OwnerPagesDeps {
 /** A page of the lists holds this many pushes (the store's page size). */
 const PAGE_SIZE = 50;
 
-function send(res: Response, status: number, page: Html): void {
-  res.status(status).type('html').send(page.value);
-}
-
 /**
  * The signed-in person's pushes: `/pushes` (active or expired, paged), `/pushes/:url_token/audit`
  * and the Expire button, through the same domain service as `GET /api/v2/pushes/active`,
@@ -37,40 +33,30 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
   const router = Router();
   const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
   const guard = [sessions.load, sessions.requireSignedIn];
-  const me = (req: Request) => {
-    const caller = webCallerOf(req);
-    if (caller.kind !== 'signed-in') throw new Error('unreachable: the guard admits the signed-in only');
-    return caller.session;
-  };
-  const headerOf = (req: Request) => {
-    const s = me(req);
-    return { signInEnabled: true, user: { email: s.email }, csrf: s.csrf };
-  };
   const token = (req: Request) => String(req.params.token);
 
   router.get('/pushes', ...guard, async (req, res) => {
     setPageHeaders(res);
     const state = req.query.state === 'expired' ? 'expired' : 'active';
     const page = parsePage(req.query.page);
-    const owned = await pushes.list(userPrincipalId(me(req).userId), state, page);
+    const owned = await pushes.list(userPrincipalId(signedInSession(req).userId), state, page);
     const items = owned.map((o) => ({ push: o.snapshot.push, urlToken: o.urlToken, now: o.snapshot.now }));
     const html = pushesPage({
-      header: headerOf(req),
-      csrf: me(req).csrf,
+      header: headerOf(req, true)!,
+      csrf: signedInSession(req).csrf,
       state,
       page,
       hasNext: owned.length === PAGE_SIZE,
       items,
     });
-    send(res, 200, html);
+    sendPage(res, 200, html);
   });
 
   router.get('/pushes/:token/audit', ...guard, async (req, res) => {
     setPageHeaders(res);
-    const owner = userPrincipalId(me(req).userId);
-    const log = await pushes.auditLog(token(req), owner, parsePage(req.query.page));
-    const { push } = await pushes.preview(token(req));
-    send(res, 200, auditPage({ header: headerOf(req), push, entries: log.entries, dropped: log.dropped }));
+    const owner = userPrincipalId(signedInSession(req).userId);
+    const { push, entries, dropped } = await pushes.auditLog(token(req), owner, parsePage(req.query.page));
+    sendPage(res, 200, auditPage({ header: headerOf(req, true)!, push, entries, dropped }));
   });
 
   router.post(
@@ -80,7 +66,7 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
     ...guard,
     async (req, res) => {
       const caller = {
-        id: userPrincipalId(me(req).userId),
+        id: userPrincipalId(signedInSession(req).userId),
         scopes: new Set(['pushes:read', 'pushes:write']),
       };
       const { push } = await pushes.preview(token(req));
@@ -94,7 +80,7 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
   router.use('/pushes', ((err, _req, res, next) => {
     if (err instanceof PushNotFound || err instanceof NotOwner) {
       setPageHeaders(res);
-      return send(res, 404, errorPage('Not found', 'There is no such push among yours.'));
+      return sendPage(res, 404, errorPage('Not found', 'There is no such push among yours.'));
     }
     next(err);
   }) as express.ErrorRequestHandler);

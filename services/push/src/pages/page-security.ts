@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import type { Html } from '@secret-push/html';
 import { HttpError } from '@secret-push/http-kit';
 
 /**
@@ -16,6 +17,21 @@ export function pageCsp(formLeavesSite = false): string {
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** Answers with a rendered page. */
+export function sendPage(res: Response, status: number, page: Html): void {
+  res.status(status).type('html').send(page.value);
+}
+
+/**
+ * A field of a parsed urlencoded form as one string. A field sent more than once (a checkbox
+ * after its hidden `false`) counts by its last value; anything else is absent.
+ */
+export function formField(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  const last = Array.isArray(value) ? (value as unknown[]).at(-1) : value;
+  return typeof last === 'string' ? last : undefined;
 }
 
 /** Recipient pages are never cached or indexed and never leak their URL as a referrer. */

@@ -14,8 +14,7 @@ import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { PAGES_CSS, PAGES_JS } from './assets';
-import type { Html } from '@secret-push/html';
-import { sameOriginPosts, setPageHeaders } from './page-security';
+import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
 import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';
 
@@ -29,10 +28,6 @@ export interface PagesDeps {
 
 const token = (req: Request) => String(req.params.token);
 const isWebUrl = (s: string) => /^https?:\/\//i.test(s) && URL.canParse(s);
-
-function send(res: Response, status: number, page: Html): void {
-  res.status(status).type('html').send(page.value);
-}
 
 /** A reveal's download links (file pushes). */
 const filesOf = (result: RetrieveResult): readonly FileLink[] =>
@@ -67,9 +62,9 @@ export function pagesRoutes(deps: PagesDeps): Router {
     async (req, res) => {
       const { push, now } = await pushes.open(token(req), auditContext(req));
       setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
-      if (isEffectivelyExpired(push, now)) return send(res, 404, gonePage());
+      if (isEffectivelyExpired(push, now)) return sendPage(res, 404, gonePage());
       const autoSubmit = !retrievalStepPath && !push.retrievalStep;
-      send(res, 200, openPage({ token: token(req), push, now, autoSubmit }));
+      sendPage(res, 200, openPage({ token: token(req), push, now, autoSubmit }));
     };
   router.get('/p/:token', deps.rateLimit, show(false));
   router.get('/p/:token/r', deps.rateLimit, show(true));
@@ -79,10 +74,10 @@ export function pagesRoutes(deps: PagesDeps): Router {
     const { push, now } = await pushes.preview(token(req));
     setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
     // Attempts are counted before the push is looked at: an expired one still gets the one page.
-    if (isEffectivelyExpired(push, now)) return send(res, 404, gonePage());
+    if (isEffectivelyExpired(push, now)) return sendPage(res, 404, gonePage());
     if (problem.kind === 'too_many') res.set('Retry-After', String(problem.retryAfterSeconds));
     const status = problem.kind === 'wrong' ? 401 : 429;
-    send(res, status, openPage({ token: token(req), push, now, autoSubmit: false, problem }));
+    sendPage(res, status, openPage({ token: token(req), push, now, autoSubmit: false, problem }));
   }
 
   const reveal: RequestHandler = async (req, res) => {
@@ -99,20 +94,20 @@ export function pagesRoutes(deps: PagesDeps): Router {
       throw err;
     }
     setPageHeaders(res);
-    if (result.outcome === 'expired') return send(res, 404, gonePage());
+    if (result.outcome === 'expired') return sendPage(res, 404, gonePage());
     const { push, now } = result.snapshot;
     const payload = result.payload;
     if (push.kind === 'url' && payload !== null && isWebUrl(payload)) return res.redirect(303, payload);
     const qr = push.kind === 'qr' && payload ? await qrSvg(payload) : undefined;
     const page = revealedPage({ token: token(req), push, now, payload, qr, files: filesOf(result) });
-    send(res, 200, page);
+    sendPage(res, 200, page);
   };
   router.post(['/p/:token', '/p/:token/r'], ...forms, deps.rateLimit, reveal);
 
   router.post('/p/:token/delete', ...forms, deps.rateLimit, async (req, res) => {
     await pushes.expire(token(req), undefined, auditContext(req));
     setPageHeaders(res);
-    send(res, 200, deletedPage());
+    sendPage(res, 200, deletedPage());
   });
 
   router.use(pageErrors(deps.logger, 'a recipient page'));
@@ -123,28 +118,28 @@ export function pagesRoutes(deps: PagesDeps): Router {
 export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     setPageHeaders(res);
-    if (err instanceof PushNotFound) return send(res, 404, gonePage());
+    if (err instanceof PushNotFound) return sendPage(res, 404, gonePage());
     const mapped = toHttpError(err);
     const status = mapped instanceof HttpError ? mapped.status : statusOf(err);
     if (mapped instanceof HttpError) res.set(mapped.options.headers ?? {});
     res.removeHeader('WWW-Authenticate');
     if (status === 401 || status === 403) {
       const message = mapped instanceof HttpError ? mapped.message : 'Not allowed.';
-      return send(res, 403, errorPage('Not allowed', message));
+      return sendPage(res, 403, errorPage('Not allowed', message));
     }
     if (status === 429) {
       const wait = res.get('Retry-After') ?? '60';
-      return send(res, 429, errorPage('Too many requests', `Please wait ${wait} seconds and try again.`));
+      return sendPage(res, 429, errorPage('Too many requests', `Please wait ${wait} seconds and try again.`));
     }
     if (status >= 400 && status < 500) {
-      return send(res, status, errorPage('Bad request', 'The request was not understood.'));
+      return sendPage(res, status, errorPage('Bad request', 'The request was not understood.'));
     }
     if (status === 503) {
-      return send(res, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
+      return sendPage(res, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
     }
     // Never the path: a recipient page's path holds its url_token.
     logger.error({ err, method: req.method }, `unhandled error on ${where}`);
-    send(res, 500, errorPage('Something went wrong', 'Please try again later.'));
+    sendPage(res, 500, errorPage('Something went wrong', 'Please try again later.'));
   };
 }
 

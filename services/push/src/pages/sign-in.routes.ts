@@ -11,8 +11,7 @@ import {
 } from '../session/relying-party';
 import type { SessionStore } from '../session/session-store';
 import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from '@secret-push/html';
-import { sameOriginPosts, setPageHeaders } from './page-security';
+import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { errorPage } from './views';
 
 export interface SignInDeps {
@@ -29,10 +28,6 @@ const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLi
 
 /** How long a begun sign-in may take at the provider before its callback is refused. */
 const PENDING_SECONDS = 600;
-
-function send(res: Response, status: number, page: Html): void {
-  res.status(status).type('html').send(page.value);
-}
 
 /**
  * Sign-in and sign-out of the web app (OpenID Connect, authorization code + PKCE):
@@ -51,7 +46,7 @@ export function signInRoutes(deps: SignInDeps): Router {
   const pendingCookieOptions = { ...sessions.cookieOptions, path: '/sign-in' };
 
   const unavailable = (res: Response) =>
-    send(
+    sendPage(
       res,
       503,
       errorPage(
@@ -83,7 +78,7 @@ export function signInRoutes(deps: SignInDeps): Router {
     const ours = parseCookie(req.headers.cookie ?? '')[pendingCookie];
     res.clearCookie(pendingCookie, pendingCookieOptions);
     const refused = () =>
-      send(
+      sendPage(
         res,
         400,
         errorPage('Sign-in not completed', 'The sign-in could not be completed. Please sign in again.'),
@@ -106,7 +101,11 @@ export function signInRoutes(deps: SignInDeps): Router {
         emailVerified: person.emailVerified,
       });
       if (user.disabledAt !== null) {
-        return send(res, 403, errorPage('Account disabled', 'This account is disabled on this instance.'));
+        return sendPage(
+          res,
+          403,
+          errorPage('Account disabled', 'This account is disabled on this instance.'),
+        );
       }
       const now = Date.now();
       const sessionId = await store.create({
@@ -139,7 +138,7 @@ export function signInRoutes(deps: SignInDeps): Router {
     const caller = webCallerOf(req);
     if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
     if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
-      return send(
+      return sendPage(
         res,
         403,
         errorPage('Not allowed', 'This form is out of date. Please go back, reload and try again.'),

@@ -2,10 +2,10 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import type { Logger } from '@secret-push/logger';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected } from '../domain/errors';
 import type { UserTokenService } from '../domain/user-tokens';
-import { type WebSessions, webCallerOf } from '../session/web-session';
-import type { Html } from '@secret-push/html';
-import { sameOriginPosts, setPageHeaders } from './page-security';
+import { type WebSessions, signedInSession } from '../session/web-session';
+import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import { headerOf } from './web-header';
 import { tokensPage } from './tokens.views';
 import { errorPage } from './views';
 
@@ -15,15 +15,6 @@ export interface TokenPagesDeps {
   publicUrl: string;
   logger: Logger;
 }
-
-function send(res: Response, status: number, page: Html): void {
-  res.status(status).type('html').send(page.value);
-}
-
-const field = (req: Request, name: string): string | undefined => {
-  const v = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v : undefined;
-};
 
 /**
  * `/users/token` (signed in): the person's personal API tokens through the same domain service
@@ -37,30 +28,23 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
   const guard: RequestHandler[] = [sessions.load, sessions.requireSignedIn];
   const guardPost: RequestHandler[] = [sameOriginPosts(deps.publicUrl), readForm, ...guard];
 
-  /** The signed-in caller (the guard let only them through). */
-  const me = (req: Request) => {
-    const caller = webCallerOf(req);
-    if (caller.kind !== 'signed-in') throw new Error('unreachable: the guard admits the signed-in only');
-    return caller.session;
-  };
-
   async function page(
     req: Request,
     res: Response,
     status: number,
     extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values'> = {},
   ) {
-    const session = me(req);
+    const session = signedInSession(req);
     const tokens = await users.listTokens(session.userId);
     setPageHeaders(res);
-    const header = { signInEnabled: true, user: { email: session.email }, csrf: session.csrf };
-    send(res, status, tokensPage({ header, csrf: session.csrf, tokens, ...extra }));
+    const header = headerOf(req, true)!;
+    sendPage(res, status, tokensPage({ header, csrf: session.csrf, tokens, ...extra }));
   }
 
   router.get('/users/token', ...guard, (req, res) => page(req, res, 200));
 
   router.post('/users/token', ...guardPost, async (req, res) => {
-    const session = me(req);
+    const session = signedInSession(req);
     const given = (req.body as { scopes?: unknown } | undefined)?.scopes;
     const scopes = Array.isArray(given)
       ? given.filter((s) => typeof s === 'string')
@@ -68,9 +52,10 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
         ? [given]
         : [];
     const name =
-      field(req, 'name')?.trim() || `API token ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`;
-    const days = field(req, 'expires_days')?.trim();
-    const values = { name: field(req, 'name') ?? '', expires_days: days ?? '' };
+      formField(req.body, 'name')?.trim() ||
+      `API token ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`;
+    const days = formField(req.body, 'expires_days')?.trim();
+    const values = { name: formField(req.body, 'name') ?? '', expires_days: days ?? '' };
     if (days && !/^\d{1,4}$/.test(days)) {
       return page(req, res, 422, {
         errors: { expires_days: ['Give a whole number of days, or leave it empty.'] },
@@ -88,23 +73,23 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
   });
 
   router.post('/users/token/:id/regenerate', ...guardPost, async (req, res) => {
-    const issued = await users.regenerateToken(me(req).userId, String(req.params.id));
+    const issued = await users.regenerateToken(signedInSession(req).userId, String(req.params.id));
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });
   });
 
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
-    await users.revokeToken(me(req).userId, String(req.params.id));
+    await users.revokeToken(signedInSession(req).userId, String(req.params.id));
     res.redirect(303, '/users/token');
   });
 
   router.use('/users/token', ((err, _req, res, next) => {
     if (err instanceof PersonalTokenNotFound) {
       setPageHeaders(res);
-      return send(res, 404, errorPage('No such token', 'That token does not exist or was revoked.'));
+      return sendPage(res, 404, errorPage('No such token', 'That token does not exist or was revoked.'));
     }
     if (err instanceof UserDisabled) {
       setPageHeaders(res);
-      return send(res, 403, errorPage('Account disabled', 'This account is disabled on this instance.'));
+      return sendPage(res, 403, errorPage('Account disabled', 'This account is disabled on this instance.'));
     }
     next(err);
   }) as express.ErrorRequestHandler);

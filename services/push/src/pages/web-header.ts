@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import { type Html, html } from '@secret-push/html';
+import { webCallerOf } from '../session/web-session';
 
 /** Who is looking, for the web app's header: `user` null when nobody is signed in. */
 export interface WebHeader {
@@ -6,6 +8,17 @@ export interface WebHeader {
   user: { email: string | null } | null;
   /** The session's CSRF token, for the sign-out form. */
   csrf?: string;
+}
+
+/**
+ * The header for this request's caller (with the sign-out form's CSRF token); `undefined` when a
+ * session cookie came but the session could not be read (the page answers 503).
+ */
+export function headerOf(req: Request, signInEnabled: boolean): WebHeader | undefined {
+  const caller = webCallerOf(req);
+  if (caller.kind === 'unavailable') return undefined;
+  if (caller.kind === 'anonymous') return { signInEnabled, user: null };
+  return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf };
 }
 
 /** The web app's header: its pages, and sign-in or the signed-in person with sign-out. */

@@ -30,6 +30,13 @@ export function webCallerOf(req: Request): WebCaller {
   return callers.get(req) ?? { kind: 'anonymous' };
 }
 
+/** The session of a request that {@link WebSessions.requireSignedIn} let through. */
+export function signedInSession(req: Request): SessionData {
+  const caller = webCallerOf(req);
+  if (caller.kind !== 'signed-in') throw new Error('unreachable: requireSignedIn admits the signed-in only');
+  return caller.session;
+}
+
 export interface WebSessionDeps {
   store: SessionStore;
   relyingParty: RelyingParty;
