@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import { parseCookie as parseCookies } from 'cookie';
 import type { Logger } from '@secret-push/logger';
+import { UserNotFound } from '../domain/errors';
 import type { UserTokenService } from '../domain/user-tokens';
 import { IssuerUnavailable, type RelyingParty, SignInRefused } from './relying-party';
 import type { SessionData, SessionStore } from './session-store';
@@ -89,7 +90,11 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
    */
   async function recheck(sessionId: string, session: SessionData): Promise<SessionData | undefined> {
     if (now() - session.checkedAt < settings.recheckSeconds * 1000) return session;
-    const user = await users.findUser(session.userId).catch(() => undefined);
+    // Only a user that is gone ends the session: a database that does not answer is "unavailable".
+    const user = await users.findUser(session.userId).catch((err: unknown) => {
+      if (err instanceof UserNotFound) return undefined;
+      throw err;
+    });
     if (!user || user.disabledAt !== null) return undefined;
     if (!session.refreshToken) return undefined; // nothing to re-check with: sign in again
     try {
@@ -116,7 +121,8 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
       }
       callers.set(req, { kind: 'signed-in', sessionId, session: checked });
     } catch (err) {
-      const what = err instanceof IssuerUnavailable ? 'the sign-in provider' : 'the session store';
+      const what =
+        err instanceof IssuerUnavailable ? 'the sign-in provider' : 'the session store or database';
       logger.warn({ err }, `web session not loaded: ${what} did not answer`);
       callers.set(req, { kind: 'unavailable' });
     }
