@@ -22,6 +22,7 @@ import type { CreateRules } from './http/push.schemas';
 import { type versionBody, versionHandler } from './http/version.routes';
 import { createPagesRoutes } from './pages/create.routes';
 import { type SignInDeps, signInRoutes } from './pages/sign-in.routes';
+import { type AccountPagesDeps, accountPagesRoutes } from './pages/account.routes';
 import type { WebSessions } from './session/web-session';
 import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
@@ -50,7 +51,12 @@ export interface AppDeps {
   openapi: object;
   docsHtml: string;
   /** Sign-in and sessions of the web app: absent when no OpenID issuer is configured. */
-  web?: { sessions: WebSessions; signIn: SignInDeps; users: UserTokenService };
+  web?: {
+    sessions: WebSessions;
+    signIn: SignInDeps;
+    users: UserTokenService;
+    account: Omit<AccountPagesDeps, 'sessions' | 'publicUrl' | 'logger'>;
+  };
 }
 
 /** Existing clients address every route also with a `.json` suffix (`/pushes/TOKEN.json`). */
@@ -167,6 +173,14 @@ export function createApp(deps: AppDeps): Express {
         tokenPagesRoutes({
           sessions: deps.web.sessions,
           users: deps.web.users,
+          publicUrl: deps.publicUrl,
+          logger: deps.logger,
+        }),
+      );
+      app.use(
+        accountPagesRoutes({
+          ...deps.web.account,
+          sessions: deps.web.sessions,
           publicUrl: deps.publicUrl,
           logger: deps.logger,
         }),

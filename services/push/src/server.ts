@@ -25,7 +25,10 @@ import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
 import { uploadFiles } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
-import { createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
+import { confirmingUsers, createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
+import { createIssuerAccounts } from './session/issuer-accounts';
+import { createUserStatus } from './session/user-status';
+import { createAccountDeletion } from './domain/account-deletion';
 import { createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
@@ -103,23 +106,9 @@ export async function startPushServer(
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
-  // Access tokens are introspected at the auth service; personal tokens (`spu_…`) are checked in
-  // our own database and never leave this service.
-  const verifier = routeTokens({
-    accessTokens: createIntrospectionVerifier({
-      ...config.auth,
-      audience: 'push-api',
-      onLookup: (outcome) => metrics.introspection.inc({ outcome }),
-    }),
-    personalTokens: createPersonalTokenVerifier({
-      tokens: users,
-      cacheSeconds: config.personalTokens.cacheSeconds,
-      onLookup: (outcome) => metrics.personalTokens.inc({ outcome }),
-      onUseNotRecorded: (err) =>
-        logger.warn({ err: (err as Error).message }, 'personal token last use not recorded'),
-    }),
-  });
-  // The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured.
+  // The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured;
+  // its users are also confirmed with the issuer at least once a minute when they use a personal
+  // token (session/user-status.ts), where the issuer has an accounts endpoint (ours does).
   const web = config.signIn
     ? (() => {
         const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
@@ -128,6 +117,12 @@ export async function startPushServer(
           redirectUri: `${config.publicUrl}/sign-in/callback`,
           postLogoutRedirectUri: `${config.publicUrl}/`,
           timeoutSeconds: 5,
+        });
+        const issuerAccounts = createIssuerAccounts(relyingParty, { ...config.signIn, timeoutSeconds: 5 });
+        const userStatus = createUserStatus({
+          accounts: issuerAccounts,
+          issuer: config.signIn.issuer,
+          intervalSeconds: config.sessions.recheckSeconds,
         });
         const sessions = createWebSessions({
           store: sessionStore,
@@ -139,10 +134,34 @@ export async function startPushServer(
         return {
           sessions,
           users,
+          userStatus,
           signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
+          account: {
+            store: sessionStore,
+            deleteAccount: createAccountDeletion({ pushes, users }),
+            issuerAccounts,
+            forgetUserStatus: (userId: string) => userStatus.forget(userId),
+          },
         };
       })()
     : undefined;
+  const personalTokens = createPersonalTokenVerifier({
+    tokens: users,
+    cacheSeconds: config.personalTokens.cacheSeconds,
+    onLookup: (outcome) => metrics.personalTokens.inc({ outcome }),
+    onUseNotRecorded: (err) =>
+      logger.warn({ err: (err as Error).message }, 'personal token last use not recorded'),
+  });
+  // Access tokens are introspected at the auth service; personal tokens (`spu_…`) are checked in
+  // our own database and never leave this service.
+  const verifier = routeTokens({
+    accessTokens: createIntrospectionVerifier({
+      ...config.auth,
+      audience: 'push-api',
+      onLookup: (outcome) => metrics.introspection.inc({ outcome }),
+    }),
+    personalTokens: web ? confirmingUsers(personalTokens, (u) => web.userStatus.isActive(u)) : personalTokens,
+  });
   const enabledKinds = new Set<PushKind>(['text']);
   if (f.urlPushes) enabledKinds.add('url');
   if (f.qrPushes) enabledKinds.add('qr');

@@ -159,6 +159,11 @@ export interface PushStore {
   countDue(limit: number): Promise<number>;
   /** DELETE: expired and deleted, secrets wiped, audited `expire`; undefined if already expired. */
   expireManually(pushId: string, ctx: AuditContext): Promise<PushSnapshot | undefined>;
+  /**
+   * Every active push of `owner` expired and deleted now (audited `expire`), and the files of its
+   * expired file pushes released for purging now; returns those it expired.
+   */
+  expireAllOwned(owner: string, ctx: AuditContext): Promise<PushSnapshot[]>;
   /** A noise entry (failed_view, failed_passphrase, link_opened, file_download) within the cap. */
   recordCappedAudit(pushId: string, kind: AuditKind, ctx: AuditContext, max: number): Promise<void>;
   listOwned(
@@ -256,6 +261,8 @@ export interface UserStore {
    */
   disableUser(userId: string): Promise<{ user: User; tokensRevoked: number } | undefined>;
   enableUser(userId: string): Promise<User | undefined>;
+  /** Deletes the user and (cascading) its tokens; false for an unknown user. */
+  deleteUser(userId: string): Promise<boolean>;
   /**
    * Inserts a token for a user that exists and is not disabled (checked under a lock that a
    * concurrent disable waits for); `undefined` otherwise. A name the user already uses, or an

@@ -328,6 +328,16 @@ export function createPushService(deps: PushServiceDeps) {
       return expired;
     },
 
+    /**
+     * Every push of `owner` expires now (a deleted account's: nothing of theirs is served after
+     * this), each audited `expire` and announced; returns how many were active.
+     */
+    async expireAllOwnedBy(owner: string, ctx: AuditContext): Promise<number> {
+      const expired = await store.expireAllOwned(owner, ctx);
+      for (const snapshot of expired) await events.expired(snapshot.push, 'manual');
+      return expired.length;
+    },
+
     async list(owner: string, state: 'active' | 'expired', page: number): Promise<OwnedPush[]> {
       const { pushes, now } = await store.listOwned(owner, state, page);
       return pushes.map(({ push, secrets }) => ({

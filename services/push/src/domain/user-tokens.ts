@@ -120,6 +120,11 @@ export function createUserTokenService(deps: UserTokenServiceDeps) {
       return done;
     },
 
+    /** Deletes the user and its tokens (what was theirs is expired first: domain/account-deletion.ts). */
+    async deleteUser(userId: string): Promise<void> {
+      if (!isId(userId) || !(await store.deleteUser(userId))) throw new UserNotFound();
+    },
+
     /** Lets a disabled user sign in again; its revoked tokens stay revoked. */
     async enableUser(userId: string): Promise<User> {
       const user = isId(userId) ? await store.enableUser(userId) : undefined;

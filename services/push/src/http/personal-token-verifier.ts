@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { LAST_USED_RESOLUTION_SECONDS, isLastUseStale, userPrincipalId } from '../domain/user';
 import type { UserTokenService, VerifiedToken } from '../domain/user-tokens';
 import { hashPersonalToken, isPersonalToken, isWellFormedPersonalToken } from '../security/personal-token';
+import { AuthServiceUnavailable } from './introspection-client';
 import type { TokenVerifier, UserPrincipal } from './principal';
 
 /** Longest time a lookup is reused: revoking a token, or disabling its user, takes effect within it. */
@@ -30,6 +31,8 @@ function principalOf({ user, token }: VerifiedToken): UserPrincipal {
     kind: 'user',
     id: userPrincipalId(user.id),
     userId: user.id,
+    issuer: user.issuer,
+    subject: user.subject,
     tokenId: token.id,
     email: user.email,
     emailVerified: user.emailVerified,
@@ -116,6 +119,29 @@ export function createPersonalTokenVerifier(options: PersonalTokenVerifierOption
     isCached(token) {
       return !isWellFormedPersonalToken(token) || cached(cacheKey(token)) !== undefined;
     },
+  };
+}
+
+/**
+ * Personal tokens whose users are also confirmed with the sign-in provider: `isActive` (see
+ * session/user-status.ts, which asks at most once a minute per user) refusing makes the token
+ * refused (401) however valid it is here; a provider that does not answer is a 503, as for an
+ * access token whose introspection fails.
+ */
+export function confirmingUsers(
+  verifier: TokenVerifier,
+  isActive: (user: UserPrincipal) => Promise<boolean>,
+): TokenVerifier {
+  return {
+    async verify(token) {
+      const principal = await verifier.verify(token);
+      if (principal?.kind !== 'user') return principal;
+      const active = await isActive(principal).catch((err: unknown) => {
+        throw new AuthServiceUnavailable('the sign-in provider did not answer about a user', { cause: err });
+      });
+      return active ? principal : null;
+    },
+    isCached: (token) => verifier.isCached(token),
   };
 }
 

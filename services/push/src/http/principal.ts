@@ -13,6 +13,9 @@ export interface UserPrincipal {
   /** `user:<uuid>`; the owner recorded on what the caller creates. */
   id: string;
   userId: string;
+  /** The sign-in provider and its `sub` for this user (to ask the provider whether it is still active). */
+  issuer: string;
+  subject: string;
   /** The token used: its scopes are the request's. */
   tokenId: string;
   /** For the legacy `X-User-Email` check only: an email is never an identity. */

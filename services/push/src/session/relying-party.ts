@@ -148,6 +148,11 @@ export function createRelyingParty(settings: RelyingPartySettings) {
       }
     },
 
+    /** The issuer's discovery document (fetched once); throws IssuerUnavailable. */
+    async metadata(): Promise<Readonly<oidc.ServerMetadata>> {
+      return (await configuration()).serverMetadata();
+    },
+
     /** The provider's end-session URL (RP-initiated logout), or undefined when it has none. */
     async signOutUrl(idToken: string | undefined): Promise<URL | undefined> {
       const config = await configuration();

@@ -114,12 +114,18 @@ export class SessionStore {
     return json === null ? undefined : (JSON.parse(json) as T);
   }
 
-  /** Ends every session of the user (disabled, or deleted its account). */
-  async destroyAllOf(userId: string): Promise<void> {
-    const keys = await this.redis.smembers(this.userKey(userId));
-    await this.redis
-      .multi()
-      .del(...keys, this.userKey(userId))
-      .exec();
+  /**
+   * Ends every session of the user (disabled, or deleted its account), or every one but `except`
+   * (the person's "sign out other sessions"); returns how many ended.
+   */
+  async destroyAllOf(userId: string, except?: string): Promise<number> {
+    const keep = except === undefined ? undefined : this.key(except);
+    const keys = (await this.redis.smembers(this.userKey(userId))).filter((k) => k !== keep);
+    const pipeline = this.redis.multi();
+    if (keys.length > 0) pipeline.del(...keys);
+    if (keep === undefined) pipeline.del(this.userKey(userId));
+    else if (keys.length > 0) pipeline.srem(this.userKey(userId), ...keys);
+    const results = await pipeline.exec();
+    return keys.length > 0 ? Number(results?.[0]?.[1] ?? 0) : 0;
   }
 }

@@ -31,12 +31,15 @@ export function webCallerOf(req: Request): WebCaller {
   return callers.get(req) ?? { kind: 'anonymous' };
 }
 
-/** The session of a request that {@link WebSessions.requireSignedIn} let through. */
-export function signedInSession(req: Request): SessionData {
+/** The session (and its id) of a request that {@link WebSessions.requireSignedIn} let through. */
+export function signedInCaller(req: Request): { sessionId: string; session: SessionData } {
   const caller = webCallerOf(req);
   if (caller.kind !== 'signed-in') throw new Error('unreachable: requireSignedIn admits the signed-in only');
-  return caller.session;
+  return caller;
 }
+
+/** The session of a request that {@link WebSessions.requireSignedIn} let through. */
+export const signedInSession = (req: Request): SessionData => signedInCaller(req).session;
 
 export interface WebSessionDeps {
   store: SessionStore;

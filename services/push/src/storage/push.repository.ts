@@ -442,6 +442,32 @@ async function expireOne(
 }
 
 /**
+ * Every push of an owner that is still active expires now, deleted, its secrets wiped, each audited
+ * `expire` (as a DELETE would); the files of its file pushes already expired but still in their
+ * grace period are released for purging now. One statement: the two updates touch disjoint rows
+ * (active / expired in the statement's snapshot); a concurrent view waits for the row lock and
+ * re-checks `not expired`, so nothing is served after this commits.
+ */
+async function expireAllOwned(db: Db, owner: string, ctx: AuditContext): Promise<PushSnapshot[]> {
+  const { rows } = await sql<RowWithNow>`
+    with e as (
+      update push set expired = true, deleted = true, expired_on = now(), ${WIPE_SECRETS},
+                      ${PURGE_FILES_NOW},
+                      audit_entries = audit_entries + 1, updated_at = now()
+      where owner = ${owner} and not expired
+      returning *
+    ), a as (
+      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
+      select id, ${auditValues('expire', ctx)} from e
+    ), released as (
+      update push set files_purge_after = now()
+      where owner = ${owner} and expired and kind = 'file' and not files_purged and files_purge_after > now()
+    )
+    select e.*, now() as db_now from e`.execute(db);
+  return rows.map(snapshot);
+}
+
+/**
  * The worker's tick: expires, in one statement, up to `batch` pushes that are past their window but
  * still active, oldest window first, skipping rows another worker or a reader holds (`SKIP LOCKED`),
  * so any number of workers can tick at once and each push is expired exactly once. The rows are
@@ -568,6 +594,8 @@ export function createPushRepository(db: Db): PushStore {
 
     expireManually: (pushId, ctx) =>
       expireOne(db, pushId, { condition: sql<boolean>`not expired`, deleted: true, kind: 'expire', ctx }),
+
+    expireAllOwned: (owner, ctx) => expireAllOwned(db, owner, ctx),
 
     refundView: (v) => refundView(db, v),
 

@@ -170,6 +170,11 @@ export function createUserRepository(db: Db): UserStore {
 
     disableUser: (userId) => disableUser(db, userId),
 
+    async deleteUser(userId) {
+      const r = await db.deleteFrom('app_user').where('id', '=', userId).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+
     async enableUser(userId) {
       const row = await db
         .updateTable('app_user')

@@ -1,0 +1,97 @@
+import { type Html, html } from '@secret-push/html';
+import { layout } from './layout';
+import { type WebHeader, webHeader } from './web-header';
+
+/**
+ * `/account`: who is signed in and with which provider, a link to the provider's own account page
+ * (password, second factor, recovery codes) when it has one, signing out the person's other
+ * sessions of this web app, and deleting the account (typing the email, or "delete", to confirm).
+ */
+export function accountPage(options: {
+  header: WebHeader;
+  csrf: string;
+  email: string | null;
+  issuer: string;
+  /** The provider's account page (our auth service has one), if any. */
+  providerPage?: string;
+  /** A message after an action (e.g. "2 other sessions were signed out."). */
+  notice?: string;
+  /** The confirmation typed did not match. */
+  confirmError?: string;
+}): Html {
+  const { csrf } = options;
+  const confirmWord = options.email ?? 'delete';
+  return layout(
+    'Your account',
+    html`${webHeader(options.header)}
+      <h1>Your account</h1>
+      ${options.notice ? html`<p role="status" class="notice">${options.notice}</p>` : ''}
+      <dl class="summary">
+        <dt>Email</dt>
+        <dd>${options.email ?? 'not given by your sign-in provider'}</dd>
+        <dt>Signed in with</dt>
+        <dd>${options.issuer}</dd>
+      </dl>
+
+      <h2>Password and two-factor authentication</h2>
+      ${
+        options.providerPage
+          ? html`<p>
+              Your password, your two-factor authentication and its recovery codes are kept by your sign-in
+              provider: <a href="${options.providerPage}">manage them there</a>.
+            </p>`
+          : html`<p>
+              Your password and second factor are managed by your sign-in provider (${options.issuer}).
+            </p>`
+      }
+
+      <h2>Sessions</h2>
+      <p>Sign out of this web app everywhere else, keeping this browser signed in.</p>
+      <form method="post" action="/account/sign-out-others">
+        <input type="hidden" name="csrf" value="${csrf}" />
+        <button type="submit" class="secondary">Sign out other sessions</button>
+      </form>
+
+      <h2>Delete your account</h2>
+      <p>
+        Every secret you created expires at once and can no longer be opened, your API tokens stop working,
+        and you are signed
+        out.${options.providerPage ? ' Your sign-in account at the provider is deleted too.' : ''} This cannot
+        be undone.
+      </p>
+      <form method="post" action="/account/delete">
+        <input type="hidden" name="csrf" value="${csrf}" />
+        <label for="confirm">Type <strong>${confirmWord}</strong> to confirm</label>
+        ${options.confirmError ? html`<p class="error" id="confirm-error">${options.confirmError}</p>` : ''}
+        <input
+          id="confirm"
+          name="confirm"
+          type="text"
+          autocomplete="off"
+          spellcheck="false"
+          required
+          ${options.confirmError ? html`aria-invalid="true" aria-describedby="confirm-error"` : ''}
+        />
+        <button type="submit" class="danger">Delete my account</button>
+      </form>`,
+  );
+}
+
+/** After a deletion: what was done, and what could not be (the provider's part). */
+export function accountDeletedPage(options: { expired: number; providerNotDeleted?: string }): Html {
+  const secrets = options.expired === 1 ? '1 active secret' : `${options.expired} active secrets`;
+  return layout(
+    'Account deleted',
+    html`<h1>Your account was deleted</h1>
+      <p>${secrets} expired, your API tokens were revoked and you were signed out.</p>
+      ${
+        options.providerNotDeleted
+          ? html`<p class="error">
+              Your sign-in account at ${options.providerNotDeleted} could not be deleted right now. Sign in
+              again later and delete your account once more to remove it.
+            </p>`
+          : ''
+      }
+      <p><a href="/">Back to the start page</a></p>`,
+  );
+}
