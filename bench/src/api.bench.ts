@@ -19,6 +19,7 @@ import { type LoadResult, SECONDS, load, msPerOperation, withMachineCpu } from '
 import { insertLoop, updateLoop } from './pg-loops';
 import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
 import { redisInfo } from './redis-info';
+import { SPLIT_COLUMNS, sampleCpu, splitPerOperation } from './cpu-split';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -60,6 +61,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const {
       auth,
       push,
+      worker,
       client,
       resourceServer: rs,
       pushEnv,
@@ -68,6 +70,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       pushDb,
       redisPrefix: prefix,
       logLevel: 'info',
+      worker: true,
       pushEnv: {
         PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
         PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
@@ -92,16 +95,29 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const bearer = await token(auth.url, client.client_id, client.client_secret);
     const memToken = await token(oidc.url, 'bench', 'bench-secret');
 
-    const runs: Record<string, LoadResult & { cpuMs?: number; machineCpuMs: number }> = {};
-    /** `server`: the service answering, whose CPU time per request is reported next to the throughput. */
+    const runs: Record<
+      string,
+      LoadResult & { cpuMs?: number; machineCpuMs: number; split?: ReturnType<typeof splitPerOperation> }
+    > = {};
+    const splitSources = { push, worker, auth, redisUrl: REDIS_URL };
+    /**
+     * `server`: the service answering, whose CPU time per request is reported next to the
+     * throughput; runs against our services (not the ceilings) also get the split by process.
+     */
     const run = async (name: string, opts: Parameters<typeof load>[0], server?: Proc) => {
       if (!wanted(name)) return;
       console.log(`api: ${name}`);
+      const ours = server === push || server === auth;
       const cpuBefore = server?.cpuSeconds() ?? 0;
+      const sampleBefore = ours ? await sampleCpu(splitSources) : undefined;
       const result = await withMachineCpu(() => load(opts));
+      const sampleAfter = ours ? await sampleCpu(splitSources) : undefined;
       runs[name] = {
         ...result,
         ...(server ? { cpuMs: msPerOperation(server.cpuSeconds() - cpuBefore, result.total) } : {}),
+        ...(sampleBefore && sampleAfter
+          ? { split: splitPerOperation(sampleBefore, sampleAfter, result.total) }
+          : {}),
       };
     };
     /** A form POST to an OAuth endpoint with HTTP Basic client authentication. */
@@ -344,6 +360,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       });
     }
     figures.push({ name: 'auth peak RSS', value: auth.peakRssMiB(), unit: 'MiB' });
+    if (worker) figures.push({ name: 'worker peak RSS', value: worker.peakRssMiB(), unit: 'MiB' });
     // The push pod's memory limit is 512 MiB (k8s/base/push/deployment.yaml): peak RSS under load
     // must leave a quarter of it for spikes (file transfers, GC).
     const pushRss = push.peakRssMiB();
@@ -354,7 +371,17 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       target: '< 384 MiB (75% of the pod limit)',
       pass: pushRss < 384,
     });
+    const splitRows = Object.entries(runs)
+      .filter(([, x]) => x.split)
+      .map(([name, x]) => [name, x.split!.machine, ...SPLIT_COLUMNS.map((c) => x.split![c])]);
     return {
+      tables: [
+        {
+          title: 'CPU per request by process (ms; machine = all processes, from /proc/stat)',
+          columns: ['run', 'machine', ...SPLIT_COLUMNS],
+          rows: splitRows,
+        },
+      ],
       benchmark: 'API throughput and latency',
       description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${PUSH_FLAGS_NOTE}`,
       figures,

@@ -10,10 +10,18 @@ export interface Figure {
   pass?: boolean;
 }
 
+/** A table printed after the figures (e.g. CPU per request split by process). */
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: (string | number)[][];
+}
+
 export interface BenchResult {
   benchmark: string;
   description: string;
   figures: Figure[];
+  tables?: Table[];
 }
 
 export function machine(): string {
@@ -39,6 +47,16 @@ export function writeResults(dir: string, results: BenchResult[]): string {
       lines.push(`| ${f.name} | ${f.value} ${f.unit} | ${f.target ?? ''} | ${mark} |`);
     }
     lines.push('');
+    for (const t of r.tables ?? []) {
+      lines.push(
+        `### ${t.title}`,
+        '',
+        `| ${t.columns.join(' | ')} |`,
+        `|${t.columns.map(() => '---').join('|')}|`,
+      );
+      for (const row of t.rows) lines.push(`| ${row.join(' | ')} |`);
+      lines.push('');
+    }
   }
   const md = lines.join('\n');
   const json = JSON.stringify({ date, machine: machine(), results }, null, 2);

@@ -6,6 +6,8 @@ import type { Proc } from './processes';
 export interface ServiceStack {
   auth: Proc;
   push: Proc;
+  /** The expiry worker, when asked for (`worker: true`), ticking as in `make up`. */
+  worker?: Proc;
   /** A client with pushes:read and pushes:write. */
   client: Credentials;
   /** The push service's introspection credentials. */
@@ -31,6 +33,8 @@ export async function startServiceStack(options: {
   redisPrefix: string;
   logLevel: string;
   pushEnv?: Record<string, string>;
+  /** Also start the expiry worker (main-worker.js) on the push database. */
+  worker?: boolean;
   start(script: string, env: Record<string, string>, readyUrl: string): Promise<Proc>;
 }): Promise<ServiceStack> {
   const ports = { auth: await freePort(), push: await freePort() };
@@ -82,5 +86,14 @@ export async function startServiceStack(options: {
     pushEnv,
     `http://127.0.0.1:${ports.push}/readyz`,
   );
-  return { auth, push, client, resourceServer: rs, pushEnv };
+  let worker: Proc | undefined;
+  if (options.worker) {
+    const port = await freePort();
+    worker = await options.start(
+      'services/push/dist/main-worker.js',
+      { ...pushEnv, PUSH_WORKER_PORT: String(port) },
+      `http://127.0.0.1:${port}/healthz`,
+    );
+  }
+  return { auth, push, ...(worker ? { worker } : {}), client, resourceServer: rs, pushEnv };
 }
