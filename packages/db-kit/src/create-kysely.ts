@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { isQueryTimeout } from './errors';
@@ -30,13 +31,33 @@ export interface DbOptions {
 }
 
 /**
- * The pool as Kysely sees it, with one change: a client whose statement passed `queryTimeoutMs`
- * is released as broken (pg-pool ends it, and pg destroys the socket of a client with a statement
- * in flight), so that nothing else queues behind the statement that never answered. Until then,
- * further statements on it (a transaction's ROLLBACK) fail at once with the same error instead of
- * queuing behind it for another deadline.
+ * A hot statement names itself with a leading SQL comment, `prepared:<name>` between `/*` and `*\/`, as
+ * the very first characters of its text: the driver sends
+ * it as a named prepared statement, so PostgreSQL parses and plans it once per connection instead
+ * of on every request (Kysely sends every statement unnamed). Only statements marked so are named:
+ * their number per connection stays small and fixed. The name sent is the marker's plus a hash of
+ * the text, so two texts can never share a name. Named statements live in the server session:
+ * they need session pooling (or PgBouncer 1.21+ with `max_prepared_statements`) in front of
+ * PostgreSQL (docs/operations.md).
  */
-function destroyingTimedOutClients(pool: pg.Pool): PostgresPool {
+const PREPARED = /^\/\*prepared:([a-z0-9_]{1,40})\*\//;
+
+export function preparedName(text: string): string | undefined {
+  const marker = PREPARED.exec(text)?.[1];
+  if (!marker) return undefined;
+  return `${marker}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * The pool as Kysely sees it, with two changes:
+ * - statements marked as hot are sent as named prepared statements ({@link preparedName});
+ * - with `destroyTimedOut`, a client whose statement passed `queryTimeoutMs` is released as broken
+ *   (pg-pool ends it, and pg destroys the socket of a client with a statement in flight), so that
+ *   nothing else queues behind the statement that never answered. Until then, further statements
+ *   on it (a transaction's ROLLBACK) fail at once with the same error instead of queuing behind it
+ *   for another deadline.
+ */
+function wrapPool(pool: pg.Pool, destroyTimedOut: boolean): PostgresPool {
   return {
     options: pool.options,
     end: () => pool.end(),
@@ -45,8 +66,10 @@ function destroyingTimedOutClients(pool: pg.Pool): PostgresPool {
       let timedOut: Error | undefined;
       const query = (...args: unknown[]) => {
         if (timedOut !== undefined) return Promise.reject(timedOut);
-        const result = (client.query as (...a: unknown[]) => unknown)(...args);
-        if (!(result instanceof Promise)) return result; // a cursor
+        const name = typeof args[0] === 'string' ? preparedName(args[0]) : undefined;
+        const call = name ? [{ name, text: args[0], values: args[1] }] : args;
+        const result = (client.query as (...a: unknown[]) => unknown)(...call);
+        if (!destroyTimedOut || !(result instanceof Promise)) return result; // or a cursor
         return result.catch((err: unknown) => {
           if (isQueryTimeout(err)) timedOut = err as Error;
           throw err;
@@ -83,7 +106,7 @@ export function createKysely<DB>(options: DbOptions): Kysely<DB> {
   const { onQuery } = options;
   return new Kysely<DB>({
     dialect: new PostgresDialect({
-      pool: options.queryTimeoutMs !== undefined ? destroyingTimedOutClients(pool) : pool,
+      pool: wrapPool(pool, options.queryTimeoutMs !== undefined),
     }),
     ...(onQuery && { log: (event) => onQuery(event.query.sql) }),
   });

@@ -13,6 +13,7 @@ import {
   isQueryTimeout,
   migrateDatabase,
   migrateToLatest,
+  preparedName,
   withDatabase,
 } from './index';
 
@@ -148,6 +149,29 @@ describe('createKysely', () => {
       }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
     await Promise.all(Array.from({ length: 6 }, () => sql`SELECT pg_sleep(0.05)`.execute(db)));
     expect((await backends()).rows[0]!.n).toBeLessThanOrEqual(2);
+  });
+
+  it('sends a statement marked /*prepared:name*/ as a named prepared statement, and no other', async () => {
+    const single = createKysely<TestDB>({ url, poolSize: 1 });
+    try {
+      const marked = (n: number) => sql<{ n: number }>`/*prepared:db_kit_test*/ SELECT ${n}::int AS n`;
+      expect((await marked(1).execute(single)).rows[0]!.n).toBe(1);
+      expect((await marked(2).execute(single)).rows[0]!.n).toBe(2); // the same statement, new values
+      await sql`SELECT 3 AS unmarked`.execute(single);
+      // One connection: what it has prepared is what this pool sent named.
+      const { rows } = await sql<{
+        name: string;
+        statement: string;
+      }>`SELECT name, statement FROM pg_prepared_statements`.execute(single);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.name).toBe(preparedName(rows[0]!.statement));
+      expect(rows[0]!.name).toMatch(/^db_kit_test_[0-9a-f]{12}$/);
+    } finally {
+      await single.destroy();
+    }
+    // Two texts under one marker get two names; no marker, no name.
+    expect(preparedName('/*prepared:a*/ SELECT 1')).not.toBe(preparedName('/*prepared:a*/ SELECT 2'));
+    expect(preparedName('SELECT 1 /*prepared:a*/')).toBeUndefined();
   });
 
   it('survives the server closing an idle connection (no crash), and reconnects', async () => {

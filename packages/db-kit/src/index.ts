@@ -1,4 +1,4 @@
-export { createKysely, type DbOptions } from './create-kysely';
+export { createKysely, preparedName, type DbOptions } from './create-kysely';
 export { dropDatabase, ensureDatabase, databaseName, withDatabase } from './database-admin';
 export { migrateToLatest, type MigrationSet } from './migrate';
 export { migrateDatabase, runMigrationsCommand } from './migrate-database';

@@ -77,7 +77,7 @@ function auditValues(kind: AuditKind, ctx: AuditContext | null) {
 
 /** Inserts the push and its `creation` entry in one statement; the window starts at the database's now(). */
 async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): Promise<PushSnapshot> {
-  const { rows } = await sql<RowWithNow>`
+  const { rows } = await sql<RowWithNow>`/*prepared:push_insert*/
     with p as (
       insert into push (id, token_hash, token_sealed, key_id, kind, owner, name, payload_sealed, note_sealed,
                         passphrase_hash, passphrase_protected, expire_after_days, expire_after_views, expires_at,
@@ -297,7 +297,7 @@ export async function claimStatement(
   at: Instant = NOW,
 ): Promise<Extract<Visit, { outcome: 'viewed' }> | undefined> {
   const rule = at === NOW ? RULE_NOW : ruleAt(at);
-  const { rows } = await sql<RowWithNow & ClaimColumns & { view_id: string }>`
+  const { rows } = await sql<RowWithNow & ClaimColumns & { view_id: string }>`/*prepared:push_claim*/
     with target as (
       select id, payload_sealed as old_payload, note_sealed as old_note, passphrase_hash as old_passphrase_hash,
              ${rule.last} as last
@@ -356,7 +356,7 @@ export async function visitStatement(db: Db, q: VisitRequest, at: Instant = NOW)
         noise: AuditKind | null;
         view_id: string | null;
       }
-  >`
+  >`/*prepared:push_visit*/
     with cur as (
       select id, payload_sealed as old_payload, note_sealed as old_note, passphrase_hash as old_passphrase_hash,
              ${rule.due} as due, ${rule.last} as last,
