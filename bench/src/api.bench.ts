@@ -388,10 +388,11 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     };
   } finally {
     await Promise.allSettled(procs.map((p) => p.stop()));
+    // `BENCH_KEEP_DATABASES=1`: the databases stay, for inspection (table statistics, EXPLAIN).
+    const keep = process.env.BENCH_KEEP_DATABASES === '1';
+    if (keep) console.log(`api: databases kept: ${authDb} ${pushDb} ${ceilingDb}`);
     await Promise.allSettled([
-      dropDatabase(authDb),
-      dropDatabase(pushDb),
-      dropDatabase(ceilingDb),
+      ...(keep ? [] : [dropDatabase(authDb), dropDatabase(pushDb), dropDatabase(ceilingDb)]),
       deleteRedisKeys(REDIS_URL, prefix),
       privateRedis?.stop(),
     ]);

@@ -4,6 +4,7 @@ import * as files from './2026_11_21_0002_files';
 import * as uploadIntentClaims from './2026_11_24_0001_upload_intent_claims';
 import * as idempotencyKey from './2026_11_24_0002_idempotency_key';
 import * as usersAndTokens from './2026_11_24_0003_users_and_tokens';
+import * as pushHotPath from './2026_11_25_0010_push_hot_path';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -12,4 +13,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_24_0001_upload_intent_claims': uploadIntentClaims,
   '2026_11_24_0002_idempotency_key': idempotencyKey,
   '2026_11_24_0003_users_and_tokens': usersAndTokens,
+  '2026_11_25_0010_push_hot_path': pushHotPath,
 };
