@@ -91,13 +91,42 @@ function batchedFind(
     });
 }
 
+/**
+ * How long a client's stored metadata is reused by this process, in seconds. oidc-provider looks
+ * the client up on every token and introspection request (it keeps the parsed client, keyed by a
+ * hash of what the store returned, but asks the store each time); reusing the row for two seconds
+ * saves most of those lookups. A client created, rotated or deleted through this process is
+ * forgotten at once; through another (the operator CLI, another replica) it takes effect within
+ * this time. Clients not found are not remembered.
+ */
+export const CLIENT_CACHE_SECONDS = 2;
+const CLIENT_CACHE_SIZE = 1000;
+
 /** oidc-provider's adapter contract (example/my_adapter.js) over the one `oidc_payload` table. */
-export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: string) => Adapter {
+export function createKyselyAdapter(
+  db: Kysely<AuthDatabase>,
+  options: { clientCacheSeconds?: number; now?: () => number } = {},
+): new (model: string) => Adapter {
   const findById = batchedFind(db);
+  const now = options.now ?? Date.now;
+  const clientTtlMs = (options.clientCacheSeconds ?? CLIENT_CACHE_SECONDS) * 1000;
+  const clients = new Map<string, { row: OidcPayloadRow; until: number }>();
+  async function findClient(key: string): Promise<OidcPayloadRow | undefined> {
+    const hit = clients.get(key);
+    if (hit && hit.until > now()) return hit.row;
+    clients.delete(key);
+    const row = await findById('Client', key);
+    if (row && clientTtlMs > 0) {
+      if (clients.size >= CLIENT_CACHE_SIZE) clients.delete(clients.keys().next().value!);
+      clients.set(key, { row, until: now() + clientTtlMs });
+    }
+    return row;
+  }
   return class KyselyAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.model === 'Client') clients.delete(id);
       const { jti: _jti, ...rest } = payload;
       const stored = TOKEN_MODELS.has(this.model) ? rest : payload;
       await guard(() =>
@@ -117,7 +146,8 @@ export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: strin
     async find(id: string): Promise<AdapterPayload | undefined> {
       const key = storageId(this.model, id);
       if (unstorable(key)) return undefined;
-      return toPayload(await findById(this.model, key), id);
+      const row = this.model === 'Client' ? await findClient(key) : await findById(this.model, key);
+      return toPayload(row, id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -139,6 +169,7 @@ export function createKyselyAdapter(db: Kysely<AuthDatabase>): new (model: strin
     async destroy(id: string): Promise<void> {
       const key = storageId(this.model, id);
       if (unstorable(key)) return;
+      if (this.model === 'Client') clients.delete(key);
       await guard(() => deletePayload(db, this.model, key));
     }
 

@@ -2,6 +2,9 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
 import { introspect, postForm } from './helpers';
 import { deleteExpiredPayloads } from '../storage/oidc-payload.repository';
+import { CLIENT_CACHE_SECONDS } from '../storage/kysely-adapter';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let auth: TestAuth;
 beforeAll(async () => {
@@ -129,6 +132,8 @@ describe('secret-push-auth CLI', () => {
     expect(rotated.code).toBe(0);
     const newSecret = (JSON.parse(rotated.out) as ClientCredentials).client_secret;
     expect(newSecret).not.toBe(client.client_secret);
+    // A running auth service reuses a client's stored metadata for CLIENT_CACHE_SECONDS.
+    await sleep(CLIENT_CACHE_SECONDS * 1000 + 200);
     const old = await postForm(auth.issuer, '/connect/token', { grant_type: 'client_credentials' }, client);
     expect(old.status).toBe(401);
     const fresh = await auth.token({ ...client, client_secret: newSecret });
@@ -139,6 +144,7 @@ describe('secret-push-auth CLI', () => {
     expect(deleted.out).toMatch(/2 live token\(s\) revoked/);
     expect((await introspect(auth.issuer, auth.resourceServer, token)).body).toEqual({ active: false });
     expect((await introspect(auth.issuer, auth.resourceServer, fresh)).body).toEqual({ active: false });
+    await sleep(CLIENT_CACHE_SECONDS * 1000 + 200);
     const after = await postForm(
       auth.issuer,
       '/connect/token',
