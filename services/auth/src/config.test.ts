@@ -148,6 +148,22 @@ describe('loadAuthConfig', () => {
     ]);
   });
 
+  it('has self sign-up off by default, with its throttle defaults, and reads each setting', () => {
+    expect(loadAuthConfig(base).signup).toEqual({ enabled: false, maxPerIp: 10, windowSeconds: 3600 });
+    expect(
+      loadAuthConfig({
+        ...base,
+        AUTH_SELF_SIGNUP: 'true',
+        AUTH_SIGNUP_MAX_PER_IP: '3',
+        AUTH_SIGNUP_WINDOW_SECONDS: '60',
+      }).signup,
+    ).toEqual({ enabled: true, maxPerIp: 3, windowSeconds: 60 });
+    expect(problems({ ...base, AUTH_SELF_SIGNUP: 'maybe' })).toEqual([
+      'AUTH_SELF_SIGNUP: must be true or false',
+    ]);
+    expect(problems({ ...base, AUTH_SIGNUP_MAX_PER_IP: '0' })).toHaveLength(1);
+  });
+
   it('reads secrets from mounted files', () => {
     expect(problems({ ...base, AUTH_JWKS_FILE: '/nonexistent/jwks.json' })).toEqual([
       'AUTH_JWKS_FILE: cannot read /nonexistent/jwks.json (ENOENT)',

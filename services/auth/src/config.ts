@@ -1,6 +1,6 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { commonEnv, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
+import { commonEnv, envBoolean, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
 
 /** Key ids and cookie keys written by `secret-push-auth keys generate --dev` start with this. */
 export const DEV_KEY_PREFIX = 'dev-';
@@ -83,6 +83,9 @@ const schema = z.object({
   AUTH_LOGIN_MAX_PER_IP: envInt(1, 1_000_000).default(100),
   AUTH_LOGIN_MAX_PER_ACCOUNT: envInt(1, 1_000_000).default(50),
   AUTH_LOGIN_SLOW_SECONDS: envInt(1, 3600).default(5),
+  AUTH_SELF_SIGNUP: envBoolean().default(false),
+  AUTH_SIGNUP_MAX_PER_IP: envInt(1, 1_000_000).default(10),
+  AUTH_SIGNUP_WINDOW_SECONDS: envInt(1, 30 * 86_400).default(3600),
 });
 
 type Vars = z.infer<typeof schema>;
@@ -214,6 +217,16 @@ export function loadAuthConfig(env: Env = process.env) {
         maxPerIp: v.AUTH_LOGIN_MAX_PER_IP,
         maxPerAccount: v.AUTH_LOGIN_MAX_PER_ACCOUNT,
         slowSeconds: v.AUTH_LOGIN_SLOW_SECONDS,
+      },
+      /**
+       * Self sign-up: people may create their own account from the login page (its email is not
+       * verified). Off by default: the operator creates accounts (`users create`).
+       */
+      signup: {
+        enabled: v.AUTH_SELF_SIGNUP,
+        /** Sign-up attempts (those that reach the database) per IP per window. */
+        maxPerIp: v.AUTH_SIGNUP_MAX_PER_IP,
+        windowSeconds: v.AUTH_SIGNUP_WINDOW_SECONDS,
       },
     }),
     {

@@ -13,6 +13,7 @@ import {
 } from '@secret-push/runtime';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import type { AuthConfig } from './config';
+import { accountsApi } from './http/accounts-api';
 import {
   authorizationServerMetadata,
   observeRequests,
@@ -24,6 +25,7 @@ import { createAuthMetrics } from './observability/metrics';
 import { interactionRoutes } from './interactions/routes';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
+import { SignupThrottle } from './policy/signup-throttle';
 import { installClientThrottle } from './provider/client-throttle';
 import { cookieKeys, createProvider } from './provider/create-provider';
 import { attachProviderEvents } from './provider/events';
@@ -87,6 +89,10 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     { ...config.loginThrottle, prefix: config.redis.prefix },
     logger,
   );
+  // Self sign-up (AUTH_SELF_SIGNUP): off, no throttle and no sign-up page.
+  const signupThrottle = config.signup.enabled
+    ? new SignupThrottle(redis, { ...config.signup, prefix: config.redis.prefix }, logger)
+    : undefined;
   const keys = cookieKeys(config);
   const provider = createProvider(config, createKyselyAdapter(db), {
     findAccount: (id) => findSignInAccount(db, id),
@@ -119,11 +125,13 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   );
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
+  provider.use(accountsApi({ provider, db, throttle, logger }));
   provider.use(
     interactionRoutes({
       provider,
       db,
       throttle: loginThrottle,
+      signupThrottle,
       cookieKeys: keys,
       issuer: config.issuer,
       logger,

@@ -75,7 +75,11 @@ export async function runUsersCommand(
       if (opts.json) io.out(JSON.stringify(users));
       else {
         for (const u of users) {
-          const state = [u.disabled ? 'disabled' : 'active', u.mfa ? 'mfa' : 'no mfa'];
+          const state = [
+            u.disabled ? 'disabled' : 'active',
+            u.mfa ? 'mfa' : 'no mfa',
+            u.email_verified ? 'email verified' : 'email not verified',
+          ];
           io.out(`${u.id}\t${u.email}\t${u.created_at}\t${state.join(', ')}`);
         }
       }

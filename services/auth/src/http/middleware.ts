@@ -79,6 +79,9 @@ const DISCOVERY_KEYS = [
   'introspection_endpoint_auth_methods_supported',
   'revocation_endpoint',
   'revocation_endpoint_auth_methods_supported',
+  // Ours (provider/api.ts accountDiscoveryFields): the accounts API and the account page.
+  'secret_push_accounts_endpoint',
+  'secret_push_account_page',
 ];
 
 /**

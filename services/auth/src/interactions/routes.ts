@@ -10,13 +10,15 @@ import { messagePage } from '../pages/message-page';
 import { formTarget, pageHeaders } from '../pages/page-headers';
 import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { LoginThrottleUnavailable, type LoginThrottle, accountKey } from '../policy/login-throttle';
+import { type SignupThrottle, SignupThrottleUnavailable } from '../policy/signup-throttle';
 import { isFirstParty } from '../provider/api';
 import type { AuthDatabase } from '../storage/database';
 import { normaliseEmail } from '../users/email';
 import { checkPassword } from '../users/sign-in';
 import { formToken, formTokenValid, fromOwnPage } from './csrf';
 import { FormError, readForm, single } from './form-body';
-import { afterPassword } from './sign-in-steps';
+import { type SignInStep, afterPassword } from './sign-in-steps';
+import { signupRoutes } from './signup';
 
 export interface InteractionDeps {
   provider: Provider;
@@ -27,19 +29,22 @@ export interface InteractionDeps {
   issuer: string;
   logger: Logger;
   metrics: AuthMetrics;
+  /** Self sign-up's throttle when AUTH_SELF_SIGNUP is on; undefined: no sign-up page (404). */
+  signupThrottle?: SignupThrottle;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type Client = NonNullable<Awaited<ReturnType<Provider['Client']['find']>>>;
 
 /** A pending login: oidc-provider's interaction and the (first-party) client it is for. */
-interface PendingLogin {
+export interface PendingLogin {
   details: Interaction;
   client: Client;
 }
 
 const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;
 const LOGIN = /^\/interaction\/([A-Za-z0-9_-]{1,64})\/login$/;
+const SIGNUP = /^\/interaction\/([A-Za-z0-9_-]{1,64})\/signup$/;
 const LOGIN_PURPOSE = 'login';
 const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
@@ -77,6 +82,7 @@ const unavailable = (ctx: Context) => {
 function routeLabel(path: string, logoutConfirm: string): string {
   if (path === STYLESHEET_PATH) return 'static';
   if (path === logoutConfirm) return 'end_session_confirm';
+  if (SIGNUP.test(path)) return 'interaction_signup';
   return LOGIN.test(path) ? 'interaction_login' : 'interaction';
 }
 
@@ -94,6 +100,9 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
  *   422, "Incorrect email or password.", the email kept, never the password.
  * - `POST /connect/endsession/confirm`: refused (403 page) unless sent from our own page; oidc-provider
  *   then checks its CSRF token.
+ *
+ * - `GET`/`POST /interaction/:uid/signup`: self sign-up (interactions/signup.ts) when
+ *   AUTH_SELF_SIGNUP is on (the login page then links to it); a 404 page when it is off.
  *
  * Only first-party clients (`clients create-web`) may use the login page; for any other the page
  * refuses (403) rather than ask for consent, which this service has no page for.
@@ -147,6 +156,9 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
     return { details, client };
   }
 
+  /** Where a form's answer may redirect: the application's redirect_uri (see `formTarget`). */
+  const formTargets = ({ details }: PendingLogin) => [formTarget(text(details.params.redirect_uri))];
+
   function showLogin(
     ctx: Context,
     { details, client }: PendingLogin,
@@ -163,8 +175,9 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
         clientName: client.clientName ?? client.clientId,
         email,
         error,
+        signupUrl: deps.signupThrottle ? `/interaction/${details.uid}/signup` : undefined,
       }),
-      [formTarget(text(details.params.redirect_uri))],
+      formTargets({ details, client }),
     );
   }
 
@@ -218,8 +231,16 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
       return showLogin(ctx, login, 422, email.trim(), WRONG_CREDENTIALS);
     }
     await deps.throttle.recordSuccess(key, ctx.ip);
+    return continueSignIn(ctx, login, afterPassword(result.account));
+  }
 
-    const next = afterPassword(result.account);
+  /**
+   * Carries on a sign-in whose step passed: the next step, or back to the provider (303 to its
+   * resume URL, which redirects to the application with a code). The login form and the sign-up
+   * form both end here.
+   */
+  async function continueSignIn(ctx: Context, login: PendingLogin, next: SignInStep) {
+    const clientId = login.client.clientId;
     if (next.step === 'second_factor') {
       metrics.signIns.inc({ outcome: 'forbidden' });
       logger.warn(
@@ -251,6 +272,18 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
     ctx.status = 303;
   }
 
+  const signup =
+    deps.signupThrottle &&
+    signupRoutes({
+      deps,
+      throttle: deps.signupThrottle,
+      pending,
+      page,
+      formTargets,
+      forbidden,
+      continueSignIn,
+    });
+
   /** Our handler for this request, or undefined when it is not ours. */
   function handlerFor(ctx: Context): (() => Promise<void> | void) | undefined {
     const { path, method } = ctx;
@@ -271,9 +304,15 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
       return () => getLogin(ctx, interactionPath[1]!);
     }
     if (loginPath && method === 'POST') return () => postLogin(ctx, loginPath[1]!);
-    if (!loginPath && !interactionPath) return undefined;
+    const signupPath = SIGNUP.exec(path);
+    if (signupPath && !signup) {
+      return () => page(ctx, 404, messagePage('Page not found', 'There is no such page.'));
+    }
+    if (signupPath && (method === 'GET' || method === 'HEAD')) return () => signup!.show(ctx, signupPath[1]!);
+    if (signupPath && method === 'POST') return () => signup!.submit(ctx, signupPath[1]!);
+    if (!loginPath && !interactionPath && !signupPath) return undefined;
     return () => {
-      ctx.set('Allow', loginPath ? 'POST' : 'GET, HEAD');
+      ctx.set('Allow', loginPath ? 'POST' : signupPath ? 'GET, HEAD, POST' : 'GET, HEAD');
       page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
     };
   }
@@ -293,11 +332,13 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
       }
       if (
         err instanceof LoginThrottleUnavailable ||
+        err instanceof SignupThrottleUnavailable ||
         err instanceof DependencyUnavailable ||
         isConnectionError(err)
       ) {
-        metrics.signIns.inc({ outcome: 'unavailable' });
-        if (!(err instanceof LoginThrottleUnavailable)) {
+        const counter = SIGNUP.test(ctx.path) ? metrics.signUps : metrics.signIns;
+        counter.inc({ outcome: 'unavailable' });
+        if (!(err instanceof LoginThrottleUnavailable || err instanceof SignupThrottleUnavailable)) {
           logger.warn({ err: (err as Error).message }, 'sign-in unavailable: database');
         }
         return unavailable(ctx);

@@ -24,6 +24,12 @@ export function createAuthMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    signUps: new Counter({
+      name: 'auth_sign_ups_total',
+      help: 'Self sign-up attempts (AUTH_SELF_SIGNUP), by outcome: created, refused (invalid email, weak or mismatched passwords), taken (the email has an account), throttled, unavailable (Redis or the database down), forbidden (CSRF, cross-site)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
     requestDuration: httpRequestDuration(registry, 'auth'),
   };
 }

@@ -11,6 +11,8 @@ export interface LoginPageInput {
   email?: string;
   /** Shown above the form, announced to screen readers. */
   error?: string;
+  /** The sign-up page of the same sign-in, when self sign-up is on (AUTH_SELF_SIGNUP). */
+  signupUrl?: string;
 }
 
 /** The email + password form. Every field is labelled; the password is never put back. */
@@ -44,6 +46,7 @@ export function loginPage(input: LoginPageInput): string {
           required${focusPassword ? html` autofocus` : ''}
         />
         <button type="submit">Sign in</button>
-      </form>`,
+      </form>
+      ${input.signupUrl ? html`<p class="alternative">No account? <a href="${input.signupUrl}">Create an account</a></p>` : ''}`,
   );
 }

@@ -1,5 +1,6 @@
 import { html } from '@secret-push/html';
 import { loginPage } from './login-page';
+import { signupPage } from './signup-page';
 import { formTarget, pageCsp } from './page-headers';
 
 describe('formTarget', () => {
@@ -40,5 +41,36 @@ describe('the pages', () => {
     expect(page).toContain('&lt;App &amp; Co&gt;');
     expect(page).toContain('value="tok&quot;en"');
     expect(page).toContain('aria-describedby="login-error"');
+  });
+});
+
+describe('the sign-up page', () => {
+  const input = {
+    action: '/interaction/abc/signup',
+    csrfToken: 'token',
+    loginUrl: '/interaction/abc',
+    clientName: 'App',
+    passwordMinCharacters: 12,
+  };
+
+  it('escapes what was typed and ties the error to its field', () => {
+    const page = signupPage({
+      ...input,
+      email: '"><img src=x onerror=alert(1)>',
+      error: 'The two passwords do not match.',
+      errorField: 'password',
+    });
+    expect(page).not.toContain('<img');
+    expect(page).toContain('aria-describedby="password-hint signup-error"');
+    expect(page).toMatch(/id="password"[^>]*autofocus/);
+    expect(page).not.toMatch(/id="email"[^>]*autofocus/);
+  });
+
+  it('is linked from the login page only when sign-up is on', () => {
+    const login = { action: '/interaction/abc/login', csrfToken: 't', clientName: 'App' };
+    expect(loginPage(login)).not.toContain('Create an account');
+    expect(loginPage({ ...login, signupUrl: '/interaction/abc/signup' })).toContain(
+      '<a href="/interaction/abc/signup">Create an account</a>',
+    );
   });
 });

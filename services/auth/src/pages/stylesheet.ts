@@ -88,4 +88,6 @@ input:focus-visible, button:focus-visible, a:focus-visible {
   outline-offset: 2px;
 }
 a { color: var(--accent); }
+.hint { margin: 0 0 0.25rem; color: var(--muted); font-size: 0.875rem; }
+.alternative { margin: 1.5rem 0 0; text-align: center; }
 `;

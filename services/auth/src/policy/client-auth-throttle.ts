@@ -31,6 +31,9 @@ export function retryAfterSeconds(counts: readonly FailureCount[]): number {
   return wait;
 }
 
+/** Redis did not answer while a failure was counted by a caller that does not fail open. */
+export class ClientAuthThrottleUnavailable extends Error {}
+
 /**
  * Failed client authentications counted in Redis, so the limits hold across replicas: per
  * (client id, IP) for a client that exists, and a higher cap per IP (unknown client ids included).
@@ -39,7 +42,9 @@ export function retryAfterSeconds(counts: readonly FailureCount[]): number {
  * (secrets are 256-bit random values compared in constant time, so there is nothing to guess and
  * comparing costs nothing), and a caller whose credentials verify is never refused because of
  * anyone's failures. A failure over a cap answers 429 `slow_down` instead of 401 and is counted
- * too. If Redis is down the throttle fails open (logged): the failure answers 401 as usual.
+ * too. If Redis is down the token, introspection and revocation endpoints fail open (logged): the
+ * failure answers 401 as usual. The accounts API fails closed instead (`failOpen: false`): a
+ * failure it cannot count answers 503.
  */
 export class ClientAuthThrottle {
   private readonly perClientIp: RateLimiterRedis;
@@ -66,10 +71,14 @@ export class ClientAuthThrottle {
   /**
    * Counts one failed client authentication from `ip` (and for `existingClientId` from `ip`, when
    * the client exists) and answers the seconds the caller is told to wait: 0 while both counters
-   * are within their caps, and 0 when Redis is unavailable (fail open). One round trip per counter,
-   * sent together.
+   * are within their caps. When Redis is unavailable: 0 (fail open), or with `failOpen: false`
+   * `ClientAuthThrottleUnavailable`. One round trip per counter, sent together.
    */
-  async recordFailure(ip: string, existingClientId: string | undefined): Promise<number> {
+  async recordFailure(
+    ip: string,
+    existingClientId: string | undefined,
+    { failOpen = true }: { failOpen?: boolean } = {},
+  ): Promise<number> {
     try {
       const [perIp, perClientIp] = await Promise.all([
         this.perIp.penalty(ip, 1),
@@ -98,6 +107,10 @@ export class ClientAuthThrottle {
       }
       return wait;
     } catch (err) {
+      if (!failOpen) {
+        this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (refused)');
+        throw new ClientAuthThrottleUnavailable('client auth throttle unavailable', { cause: err });
+      }
       this.logger.warn({ err: (err as Error).message }, 'client auth throttle unavailable (failing open)');
       return 0;
     }

@@ -23,3 +23,22 @@ export const SIGN_IN_SCOPES = ['openid', 'email'] as const;
 export function isFirstParty(client: object | undefined): boolean {
   return (client as Record<string, unknown> | undefined)?.[FIRST_PARTY_PROPERTY] === true;
 }
+
+/**
+ * The accounts API (`GET`/`DELETE /accounts/:sub`, http/accounts-api.ts), for first-party clients;
+ * discovery names it `secret_push_accounts_endpoint`.
+ */
+export const ACCOUNTS_API_PATH = '/accounts';
+/** The account console people manage their account at; discovery names it `secret_push_account_page`. */
+export const ACCOUNT_PAGE_PATH = '/account';
+
+/**
+ * Discovery's two fields of our own (non-standard, hence the prefix), absolute URLs on the issuer:
+ * where first-party applications find the accounts API and send people to manage their account.
+ */
+export function accountDiscoveryFields(issuer: string) {
+  return {
+    secret_push_accounts_endpoint: `${issuer}${ACCOUNTS_API_PATH}`,
+    secret_push_account_page: `${issuer}${ACCOUNT_PAGE_PATH}`,
+  };
+}

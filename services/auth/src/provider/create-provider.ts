@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Adapter, type Configuration, Provider, errors } from 'oidc-provider';
 import type { AuthConfig, Jwks } from '../config';
 import { clientSecretMatches } from '../policy/client-secret';
-import { API_SCOPES, FIRST_PARTY_PROPERTY, RESOURCE_SERVER_PROPERTY } from './api';
+import { API_SCOPES, FIRST_PARTY_PROPERTY, RESOURCE_SERVER_PROPERTY, accountDiscoveryFields } from './api';
 import { forwardedFromTrustedProxiesOnly, trustProxies } from './client-address';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
 import {
@@ -88,6 +88,8 @@ export function providerConfiguration(
     },
     scopes: [...API_SCOPES],
     claims: SIGN_IN_CLAIMS,
+    // Extra discovery metadata: the accounts API and the account page (provider/api.ts).
+    discovery: accountDiscoveryFields(config.issuer),
     // The id token carries the granted claims (the email) too, not only userinfo: the
     // application learns who signed in from the token exchange alone.
     conformIdTokenClaims: false,

@@ -19,6 +19,8 @@ import { isFirstParty } from './api';
 export interface SignInAccount {
   id: string;
   email: string;
+  /** False for a self-signed-up account: nobody vouched for the address. */
+  emailVerified: boolean;
   /** Sign-ins from before this are over (a password reset signs out everywhere). */
   passwordChangedAt: Date;
 }
@@ -66,9 +68,10 @@ export function findAccount(lookup: AccountLookup): FindAccount {
     }
     return {
       accountId: account.id,
-      // email_verified: the operator created the account with this address (`users create`), and
-      // nobody can change it themselves, so the address is the operator's word, not the user's.
-      claims: () => ({ sub: account.id, email: account.email, email_verified: true }),
+      // email_verified: true when the operator created the account with this address (`users
+      // create`; nobody can change it themselves, so it is the operator's word), false when the
+      // person signed up themselves (AUTH_SELF_SIGNUP): nobody checked the address is theirs.
+      claims: () => ({ sub: account.id, email: account.email, email_verified: account.emailVerified }),
     };
   };
 }

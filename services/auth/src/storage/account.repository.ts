@@ -12,6 +12,7 @@ export interface AccountSummaryRow {
   disabled_at: Date | null;
   /** A second factor is enrolled (a TOTP secret is set). */
   mfa: boolean;
+  email_verified: boolean;
 }
 
 export interface AccountRef {
@@ -24,11 +25,11 @@ const now = sql<Date>`now()`;
 /** The new account, or undefined when the (normalised) email is already taken. */
 export async function insertAccount(
   db: Db,
-  values: { email: string; passwordHash: string },
+  values: { email: string; passwordHash: string; emailVerified: boolean },
 ): Promise<AccountRef | undefined> {
   return db
     .insertInto('account')
-    .values({ email: values.email, password_hash: values.passwordHash })
+    .values({ email: values.email, password_hash: values.passwordHash, email_verified: values.emailVerified })
     .onConflict((oc) => oc.column('email').doNothing())
     .returning(['id', 'email'])
     .executeTakeFirst();
@@ -37,7 +38,14 @@ export async function insertAccount(
 export async function listAccounts(db: Db): Promise<AccountSummaryRow[]> {
   return db
     .selectFrom('account')
-    .select(['id', 'email', 'created_at', 'disabled_at', sql<boolean>`totp_secret is not null`.as('mfa')])
+    .select([
+      'id',
+      'email',
+      'created_at',
+      'disabled_at',
+      'email_verified',
+      sql<boolean>`totp_secret is not null`.as('mfa'),
+    ])
     .orderBy('created_at')
     .orderBy('email')
     .execute();
@@ -53,16 +61,20 @@ export interface SignInAccountRow {
   email: string;
   disabled_at: Date | null;
   password_changed_at: Date;
+  email_verified: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` could be an account id at all: a UUID (the column's type), in any letter case. */
+export const isAccountIdShape = (id: string): boolean => UUID.test(id);
 
 /** The account with this id; undefined for none, and for a string that is not a uuid at all. */
 export async function findAccountById(db: Db, id: string): Promise<SignInAccountRow | undefined> {
   if (!UUID.test(id)) return undefined;
   return db
     .selectFrom('account')
-    .select(['id', 'email', 'disabled_at', 'password_changed_at'])
+    .select(['id', 'email', 'disabled_at', 'password_changed_at', 'email_verified'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -95,4 +107,10 @@ export function setAccountPassword(db: Db, email: string, passwordHash: string) 
 /** Removes the second factor: the TOTP secret and every recovery code. */
 export function clearAccountMfa(db: Db, email: string) {
   return updateAccount(db, email, { totp_secret: null, recovery_code_hashes: null });
+}
+
+/** Deletes the account row with this id; whether there was one. */
+export async function deleteAccountById(db: Db, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('account').where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
 }

@@ -7,6 +7,8 @@ type Written<T> = ColumnType<T, never, T>;
  * as an scrypt hash (`scrypt$N$r$p$salt$hash`), never in clear. `password_changed_at` is when the
  * password was last set, by creation or reset. `totp_secret` and `recovery_code_hashes` are the
  * second factor, null until enrolled; `disabled_at` non-null means the account may not sign in.
+ * `email_verified` is false for an account a person made themselves (self sign-up): nobody vouched
+ * for the address; the operator's accounts are verified.
  */
 export interface AccountTable {
   id: Generated<string>;
@@ -16,6 +18,7 @@ export interface AccountTable {
   totp_secret: Written<string | null>;
   recovery_code_hashes: Written<string[] | null>;
   disabled_at: Written<Date | null>;
+  email_verified: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: Written<Date>;
 }

@@ -89,6 +89,24 @@ export async function deleteByGrantId(db: Db, grantId: string): Promise<void> {
 }
 
 /**
+ * Deletes every row oidc-provider stored for the account `accountId`: the rows whose payload names
+ * it (Session, Grant, AuthorizationCode, AccessToken, RefreshToken), found through the partial
+ * index `oidc_payload_account_idx`, and any other row of one of its grants (`grant_id`, through its
+ * own index). Two statements, each on an index; run them in one transaction. Returns how many rows.
+ */
+export async function deletePayloadsOfAccount(db: Db, accountId: string): Promise<number> {
+  const ofAccount = sql<boolean>`payload->>'accountId' = ${accountId}`;
+  const grants = db.selectFrom('oidc_payload').select('id').where('model', '=', 'Grant').where(ofAccount);
+  const byGrant = await db
+    .deleteFrom('oidc_payload')
+    .where(sql<boolean>`grant_id = any(array(${grants}))`)
+    .where('model', '!=', 'Grant')
+    .executeTakeFirst();
+  const byAccount = await db.deleteFrom('oidc_payload').where(ofAccount).executeTakeFirst();
+  return Number(byGrant.numDeletedRows) + Number(byAccount.numDeletedRows);
+}
+
+/**
  * Rows one purge statement deletes at most. Each batch is its own statement (and transaction), so
  * it stays far inside the statement timeout (AUTH_DATABASE_STATEMENT_TIMEOUT_MS) however large the
  * backlog, and every batch that completes is kept even if a later one fails. A batch of 1000 takes

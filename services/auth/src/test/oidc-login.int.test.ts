@@ -132,6 +132,8 @@ describe('discovery', () => {
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       revocation_endpoint: `${i}/connect/revocation`,
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      secret_push_accounts_endpoint: `${i}/accounts`,
+      secret_push_account_page: `${i}/account`,
     });
     expect(oidc.ClientSecretBasic).toBeDefined();
     expect(rp.serverMetadata().supportsPKCE()).toBe(true);

@@ -38,6 +38,7 @@ const list = async () => {
     created_at: string;
     disabled: boolean;
     mfa: boolean;
+    email_verified: boolean;
   }[];
 };
 
@@ -161,9 +162,13 @@ describe('secret-push-auth users', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       disabled: false,
       mfa: false,
+      // the operator gave the address: verified (self sign-ups are not; signup.int.test.ts)
+      email_verified: true,
     });
     const human = await auth.cli('users', 'list');
-    expect(human.out).toMatch(new RegExp(`^${alice.id}\talice@example.org\t\\S+\tactive, no mfa$`, 'm'));
+    expect(human.out).toMatch(
+      new RegExp(`^${alice.id}\talice@example.org\t\\S+\tactive, no mfa, email verified$`, 'm'),
+    );
     expect(human.out).not.toMatch(/scrypt/);
   });
 

@@ -47,7 +47,7 @@ export async function checkPassword(db: Db, emailInput: string, password: string
 export async function findSignInAccount(
   db: Db,
   id: string,
-): Promise<{ id: string; email: string; passwordChangedAt: Date } | undefined> {
+): Promise<{ id: string; email: string; emailVerified: boolean; passwordChangedAt: Date } | undefined> {
   let account;
   try {
     account = await findAccountById(db, id);
@@ -56,5 +56,10 @@ export async function findSignInAccount(
     throw err;
   }
   if (!account || account.disabled_at !== null) return undefined;
-  return { id: account.id, email: account.email, passwordChangedAt: account.password_changed_at };
+  return {
+    id: account.id,
+    email: account.email,
+    emailVerified: account.email_verified,
+    passwordChangedAt: account.password_changed_at,
+  };
 }

@@ -14,6 +14,13 @@ import { generatePassword, hashPassword, passwordRuleViolation } from './passwor
 /** A request the operator must correct (exit 1 in the CLI); the message says what is wrong. */
 export class UserAdminError extends Error {}
 
+/** The (normalised) email already belongs to an account; nothing was created. */
+export class EmailTaken extends UserAdminError {
+  constructor() {
+    super('a user with this email already exists');
+  }
+}
+
 export interface CreatedUser {
   id: string;
   email: string;
@@ -27,11 +34,14 @@ export interface UserSummary {
   created_at: string;
   disabled: boolean;
   mfa: boolean;
+  /** False for an account made by self sign-up: nobody vouched for the address. */
+  email_verified: boolean;
 }
 
 type Db = Kysely<AuthDatabase>;
 
-function validEmail(input: string): string {
+/** The normalised email, or UserAdminError saying why it is not an acceptable address. */
+export function validEmail(input: string): string {
   const email = normaliseEmail(input);
   const problem = emailProblem(email);
   if (problem) throw new UserAdminError(problem);
@@ -44,17 +54,26 @@ function found(account: AccountRef | undefined, email: string): AccountRef {
 }
 
 /**
- * A new account. The email is stored normalised and must be free; the password, when given, must
- * follow the password rules, and when not, one is generated and returned (the only time it is
- * visible: only its hash is stored).
+ * A new account, by the operator (`users create`) or by the person (self sign-up, with
+ * `selfSignUp`). The email is stored normalised and must be free (else `EmailTaken`); the password,
+ * when given, must follow the password rules, and when not, one is generated and returned (the only
+ * time it is visible: only its hash is stored). The operator's accounts have a verified email;
+ * self-signed-up ones do not (`email_verified` false: nobody checked the address is theirs).
  */
-export async function createUser(db: Db, input: { email: string; password?: string }): Promise<CreatedUser> {
+export async function createUser(
+  db: Db,
+  input: { email: string; password?: string; selfSignUp?: boolean },
+): Promise<CreatedUser> {
   const email = validEmail(input.email);
   const password = input.password ?? generatePassword();
   const violation = passwordRuleViolation(password, email);
   if (violation) throw new UserAdminError(violation);
-  const account = await insertAccount(db, { email, passwordHash: await hashPassword(password) });
-  if (!account) throw new UserAdminError('a user with this email already exists');
+  const account = await insertAccount(db, {
+    email,
+    passwordHash: await hashPassword(password),
+    emailVerified: input.selfSignUp !== true,
+  });
+  if (!account) throw new EmailTaken();
   return input.password === undefined ? { ...account, password } : account;
 }
 
@@ -66,6 +85,7 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
     created_at: r.created_at.toISOString(),
     disabled: r.disabled_at !== null,
     mfa: r.mfa,
+    email_verified: r.email_verified,
   }));
 }
 
