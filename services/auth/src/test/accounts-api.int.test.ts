@@ -276,8 +276,9 @@ describe('with a dependency down', () => {
       for (const table of ['oidc_payload', 'account']) {
         // The client's row is reused for CLIENT_CACHE_SECONDS: past that, its lookup reads
         // oidc_payload again (and waits for the lock).
-        if (table === 'oidc_payload')
+        if (table === 'oidc_payload') {
           await new Promise((r) => setTimeout(r, CLIENT_CACHE_SECONDS * 1000 + 200));
+        }
         let locked!: () => void;
         const isLocked = new Promise<void>((resolve) => (locked = resolve));
         const holder = slow.db.transaction().execute(async (trx) => {
