@@ -23,7 +23,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
-import { uploadFiles } from './http/file-upload';
+import { uploadPipeline } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
 import { createPushMetrics, metricsEvents } from './http/metrics';
@@ -205,13 +205,7 @@ export async function startPushServer(
       files && store
         ? {
             service: files,
-            upload: uploadFiles(
-              files,
-              store,
-              config.files,
-              { anonymousCreate: f.anonymousAccess, fileRequiresAuth: f.filePushesRequireAuth },
-              newPushId,
-            ),
+            uploads: uploadPipeline(files, store, config.files, newPushId),
           }
         : undefined,
     readiness,
