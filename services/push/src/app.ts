@@ -12,6 +12,7 @@ import {
 } from './http/bearer-auth';
 import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
+import { type UploadPipeline, apiUploadForm } from './http/file-upload';
 import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
@@ -46,7 +47,7 @@ export interface AppDeps {
   features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
   rateLimits: { create: RequestHandler; retrieve: RequestHandler };
   /** File pushes: absent when the instance has no object store. */
-  files?: { service: FileService; upload: RequestHandler };
+  files?: { service: FileService; uploads: UploadPipeline };
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -85,6 +86,10 @@ const pushesDisabled: RequestHandler = (_req, _res, next) =>
   next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
 
 export function createApp(deps: AppDeps): Express {
+  const createFeatures = {
+    anonymousCreate: deps.features.anonymousAccess,
+    fileRequiresAuth: deps.features.fileRequiresAuth,
+  };
   const renderError = errorHandler(deps.logger);
   const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
     renderError(toHttpError(err), req, res, next);
@@ -148,12 +153,16 @@ export function createApp(deps: AppDeps): Express {
       pushes: deps.pushes,
       publicUrl: deps.publicUrl,
       rules: deps.rules,
-      features: {
-        anonymousCreate: deps.features.anonymousAccess,
-        fileRequiresAuth: deps.features.fileRequiresAuth,
-      },
+      features: createFeatures,
       rateLimits: deps.rateLimits,
-      files: deps.files,
+      ...(deps.files
+        ? {
+            files: {
+              service: deps.files.service,
+              upload: deps.files.uploads.parser(apiUploadForm(createFeatures)),
+            },
+          }
+        : {}),
     }),
   );
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
@@ -192,10 +201,8 @@ export function createApp(deps: AppDeps): Express {
         pushes: deps.pushes,
         publicUrl: deps.publicUrl,
         rules: deps.rules,
-        features: {
-          anonymousCreate: deps.features.anonymousAccess,
-          fileRequiresAuth: deps.features.fileRequiresAuth,
-        },
+        features: createFeatures,
+        ...(deps.files ? { files: deps.files } : {}),
         rateLimit: deps.rateLimits.create,
         logger: deps.logger,
       }),

@@ -23,7 +23,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
-import { uploadFiles } from './http/file-upload';
+import { uploadPipeline } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import { confirmingUsers, createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
 import { createIssuerAccounts } from './session/issuer-accounts';
@@ -224,13 +224,7 @@ export async function startPushServer(
       files && store
         ? {
             service: files,
-            upload: uploadFiles(
-              files,
-              store,
-              config.files,
-              { anonymousCreate: f.anonymousAccess, fileRequiresAuth: f.filePushesRequireAuth },
-              newPushId,
-            ),
+            uploads: uploadPipeline(files, store, config.files, newPushId),
           }
         : undefined,
     readiness,

@@ -159,18 +159,22 @@ export interface TestWebStack {
   push: TestPush;
   /** A user of the auth service (`users create`), to sign in with. */
   user: { email: string; password: string };
+  /** The object store of file pushes, when started with `files: true`. */
+  s3?: LocalS3;
   stop(): Promise<void>;
 }
 
 /**
  * The auth service as the web app's OpenID provider (a first-party web client made with
  * `clients create-web`, a user made with `users create`) and a push service signing people in
- * with it. `pushEnv` overrides variables of the push service.
+ * with it; with `files`, a private s3rver too (file pushes on). `pushEnv` overrides variables of
+ * the push service; `logger` is its logger (silent by default).
  */
 export async function startWebStack(
-  options: { pushEnv?: Record<string, string> } = {},
+  options: { pushEnv?: Record<string, string>; files?: boolean; logger?: Logger } = {},
 ): Promise<TestWebStack> {
   const auth = await startAuth();
+  const s3 = options.files ? await startS3() : undefined;
   const port = await freePort();
   const pushUrl = `http://127.0.0.1:${port}`;
   const web = await auth.cli(
@@ -195,15 +199,19 @@ export async function startWebStack(
       PUSH_OIDC_ISSUER: auth.issuer,
       PUSH_OIDC_CLIENT_ID: client.client_id,
       PUSH_OIDC_CLIENT_SECRET: client.client_secret,
+      ...s3?.env,
       ...options.pushEnv,
     },
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   return {
     auth,
     push,
     user,
+    ...(s3 ? { s3 } : {}),
     async stop() {
       await push.stop();
+      await s3?.close();
       await auth.stop();
     },
   };

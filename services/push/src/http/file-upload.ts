@@ -38,14 +38,51 @@ export async function discardStored(
   if (!(cause instanceof DependencyDown)) await cleanup;
 }
 
-/** The field clients send files in (`push[files][]`, repeated; `push[files]` is accepted too). */
-const FILE_FIELDS = new Set(['push[files][]', 'push[files]']);
-const PAYLOAD_FIELD = 'push[payload]';
+/**
+ * The shape of a multipart create, for the one pipeline that reads both the API's form
+ * (`push[payload]`, files in `push[files][]`) and the web app's (`payload`, files in `files`).
+ */
+export interface UploadForm {
+  /** The names file parts may have; the first is the one messages give. */
+  fileFields: readonly string[];
+  /** The text payload's field, held to the payload's bound (every other field: 64 KiB). */
+  payloadField: string;
+  /**
+   * Whether this request may store files, asked when each file part begins, before any of its
+   * bytes are read or stored: an error refuses the whole form, and nothing of it is kept. It sees
+   * the fields that came before the file part in `req.body` (a form's CSRF token, sent first).
+   */
+  admitFiles(req: Request): Error | undefined;
+}
+
+/**
+ * The API's form: files in `push[files][]` (repeated; `push[files]` is accepted too), the other
+ * fields as `push[…]`; who may store files is the create policy's answer for the token's principal.
+ */
+export function apiUploadForm(features: CreateFeatures): UploadForm {
+  return {
+    fileFields: ['push[files][]', 'push[files]'],
+    payloadField: 'push[payload]',
+    admitFiles(req) {
+      const allowed = mayCreate(principalOf(req), 'file', features);
+      return allowed.ok ? undefined : createRefusal(allowed);
+    },
+  };
+}
+
 const KIB = 1024;
 const MIB = 1024 * KIB;
+const GIB = 1024 * MIB;
 
-const fmtBytes = (n: number) =>
-  n % MIB === 0 ? `${n / MIB} MiB` : n % KIB === 0 ? `${n / KIB} KiB` : `${n} bytes`;
+/** A size as the limits are worded: `1 GiB`, `5 MiB`, `64 KiB`, `100 bytes`. */
+export const fmtBytes = (n: number) =>
+  n % GIB === 0
+    ? `${n / GIB} GiB`
+    : n % MIB === 0
+      ? `${n / MIB} MiB`
+      : n % KIB === 0
+        ? `${n / KIB} KiB`
+        : `${n} bytes`;
 
 /**
  * Bounds of a multipart create's non-file fields, so that what a form can make the service hold
@@ -120,14 +157,16 @@ function encryptingStorage(
   files: FileService,
   store: ObjectStore,
   limits: UploadLimits,
-  features: CreateFeatures,
+  form: UploadForm,
 ): StorageEngine {
   return {
     _handleFile(req, file, cb) {
       const state = states.get(req)!;
-      if (!FILE_FIELDS.has(file.fieldname)) {
+      if (!form.fileFields.includes(file.fieldname)) {
         cb(
-          HttpError.validation({ files: [`Send files in the field push[files][], not ${file.fieldname}.`] }),
+          HttpError.validation({
+            files: [`Send files in the field ${form.fileFields[0]}, not ${file.fieldname}.`],
+          }),
         );
         return;
       }
@@ -136,9 +175,9 @@ function encryptingStorage(
         cb(malformed('a file name is not valid UTF-8'));
         return;
       }
-      const allowed = mayCreate(principalOf(req), 'file', features);
-      if (!allowed.ok) {
-        cb(createRefusal(allowed));
+      const refused = form.admitFiles(req);
+      if (refused) {
+        cb(refused);
         return;
       }
       let failure: Error | undefined;
@@ -241,11 +280,16 @@ const fieldLabel = (name: string) => (name.length <= FORM_LIMITS.nameLength ? na
  * declares (UTF-8 by default), gives nothing for a charset it cannot decode, and replaces bytes
  * that are not valid in it with U+FFFD, which therefore marks a value that was not valid text.
  */
-function checkField(state: UploadState, name: unknown, value: unknown): HttpError | undefined {
+function checkField(
+  form: UploadForm,
+  state: UploadState,
+  name: unknown,
+  value: unknown,
+): HttpError | undefined {
   if (typeof name !== 'string') return undefined; // multer refuses a part without a name
-  if (FILE_FIELDS.has(name)) {
+  if (form.fileFields.includes(name)) {
     return HttpError.validation({
-      files: [`Send each file as a file part (with a filename) named push[files][].`],
+      files: [`Send each file as a file part (with a filename) named ${form.fileFields[0]}.`],
     });
   }
   if (typeof value !== 'string') {
@@ -256,7 +300,7 @@ function checkField(state: UploadState, name: unknown, value: unknown): HttpErro
     );
   }
   const bytes = Buffer.byteLength(value, 'utf8');
-  const bound = name === PAYLOAD_FIELD ? FORM_LIMITS.payloadBytes : FORM_LIMITS.fieldBytes;
+  const bound = name === form.payloadField ? FORM_LIMITS.payloadBytes : FORM_LIMITS.fieldBytes;
   if (bytes > bound) return tooLarge(`The form field ${fieldLabel(name)} exceeds ${fmtBytes(bound)}.`);
   state.fieldBytes += bytes;
   if (state.fieldBytes > FORM_LIMITS.totalFieldBytes) {
@@ -267,7 +311,7 @@ function checkField(state: UploadState, name: unknown, value: unknown): HttpErro
 }
 
 /** Multer's errors as the API reports them: limits (413, or 422 for the file count), malformed forms (400). */
-function multerError(err: MulterError, limits: UploadLimits): HttpError {
+function multerError(err: MulterError, limits: UploadLimits, form: UploadForm): HttpError {
   // Multer 2.5 has codes @types/multer 2.3 does not list (nesting, array index, invalid name).
   switch (err.code as string) {
     case 'LIMIT_FILE_SIZE': {
@@ -280,7 +324,7 @@ function multerError(err: MulterError, limits: UploadLimits): HttpError {
       });
     case 'LIMIT_FIELD_VALUE': {
       const name = err.field ?? 'a form field';
-      const bound = name === PAYLOAD_FIELD ? FORM_LIMITS.payloadBytes : FORM_LIMITS.fieldBytes;
+      const bound = name === form.payloadField ? FORM_LIMITS.payloadBytes : FORM_LIMITS.fieldBytes;
       return tooLarge(`The form field ${fieldLabel(name)} exceeds ${fmtBytes(bound)}.`);
     }
     case 'LIMIT_FIELD_COUNT':
@@ -306,9 +350,15 @@ function multerError(err: MulterError, limits: UploadLimits): HttpError {
  * Content-Type the parser refused before starting), a request that ended early. What remains
  * (the database, the object store) is mapped as everywhere else.
  */
-function uploadError(err: unknown, req: Request, state: UploadState, limits: UploadLimits): unknown {
+function uploadError(
+  err: unknown,
+  req: Request,
+  state: UploadState,
+  limits: UploadLimits,
+  form: UploadForm,
+): unknown {
   if (err instanceof HttpError) return err;
-  if (err instanceof MulterError) return multerError(err, limits);
+  if (err instanceof MulterError) return multerError(err, limits, form);
   const parserError = err instanceof Error && (!state.parsing || state.parseErrors.has(err));
   if (parserError) return malformed(MALFORMED[err.message] ?? 'the body is not a form');
   if (!req.complete && (req.destroyed || req.readableAborted)) {
@@ -318,14 +368,34 @@ function uploadError(err: unknown, req: Request, state: UploadState, limits: Upl
 }
 
 /**
- * Parses a `multipart/form-data` create: fields into `req.body` (`push[payload]` → body.push.payload),
- * files streamed to the store under a push id chosen now. Anything else passes through untouched.
+ * The streaming upload pipeline of file pushes, one per instance (its object store, file service
+ * and limits), read by both creates: the API's and the web app's form. {@link UploadPipeline.parser}
+ * gives a form's parser.
  */
-export function uploadFiles(
+export interface UploadPipeline {
+  limits: UploadLimits;
+  /**
+   * Parses a `multipart/form-data` create of this form's shape: fields into `req.body`
+   * (`push[payload]` → body.push.payload, `payload` → body.payload), files streamed to the store
+   * under a push id chosen now ({@link uploadsOf}). Anything else passes through untouched.
+   */
+  parser(form: UploadForm): RequestHandler;
+}
+
+export function uploadPipeline(
   files: FileService,
   store: ObjectStore,
   limits: UploadLimits,
-  features: CreateFeatures,
+  newPushId: () => string,
+): UploadPipeline {
+  return { limits, parser: (form) => uploadParser(files, store, limits, form, newPushId) };
+}
+
+function uploadParser(
+  files: FileService,
+  store: ObjectStore,
+  limits: UploadLimits,
+  form: UploadForm,
   newPushId: () => string,
 ): RequestHandler {
   /** The whole body: files, fields and the form's own bytes (checked before and while reading). */
@@ -337,7 +407,7 @@ export function uploadFiles(
   } = {
     // Browsers send file names as raw UTF-8 (busboy would read them as latin1).
     defParamCharset: 'utf8',
-    storage: encryptingStorage(files, store, limits, features),
+    storage: encryptingStorage(files, store, limits, form),
     limits: {
       files: limits.maxCount,
       fileSize: limits.maxFileBytes,
@@ -368,7 +438,7 @@ export function uploadFiles(
       });
       // After multer's own listener (its name checks come first).
       busboy.on('field', (name: unknown, value: unknown) => {
-        const refused = checkField(state, name, value);
+        const refused = checkField(form, state, name, value);
         if (refused && !busboy.destroyed) busboy.destroy(refused);
       });
       req.pipe(busboy);
@@ -412,7 +482,7 @@ export function uploadFiles(
       // before the store's cleanup: stop what is in flight, and answer when every file has settled.
       state.failed = err instanceof Error ? err : new Error('The form failed.');
       for (const cancel of state.inFlight) cancel(state.failed);
-      void Promise.allSettled(state.settling).then(() => next(uploadError(err, req, state, limits)));
+      void Promise.allSettled(state.settling).then(() => next(uploadError(err, req, state, limits, form)));
     });
   };
 }

@@ -71,46 +71,59 @@ table.list th, table.list td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0
 .issued { border: 2px solid var(--accent); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1.5rem; }
 .issued h2, h2 { font-size: 1.15rem; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }
+input[type="file"] { display: block; font: inherit; margin-bottom: 0.75rem; max-width: 100%; }
+.upload { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; margin: 0 0 0.5rem; }
+.upload label { margin: 0; }
+.upload progress { flex: 1 1 12rem; height: 1.25rem; accent-color: var(--accent); }
+#upload-status:empty { display: none; }
 button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0;
   min-height: 2.75rem; font-weight: 400; }
 `;
 
 /**
  * Progressive enhancement only: every action is a plain form that works without it.
- * - copy buttons (hidden until this script shows them);
+ * - copy buttons (hidden until this script shows them), also in content a script puts in the
+ *   page later: such a script dispatches `secret-push:content` on the document when it has;
  * - the automatic reveal when the push has no retrieval step, but not when the page was reached
  *   by reload or history (so going back does not spend another view).
  */
 export const PAGES_JS = `(function () {
   'use strict';
-  var status = document.getElementById('copy-status');
-  function say(text) { if (status) { status.textContent = text; } }
-  document.querySelectorAll('button[data-copy]').forEach(function (button) {
-    var target = document.getElementById(button.getAttribute('data-copy'));
-    if (!target) { return; }
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      var done = function () {
-        button.textContent = 'Copied';
-        button.setAttribute('data-copied', 'true');
-        say('Copied to the clipboard.');
-      };
-      var select = function () {
-        if (target.select) { target.select(); say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).'); return; }
-        var range = document.createRange();
-        range.selectNodeContents(target);
-        var selection = window.getSelection();
-        selection.removeAllRanges();
-        selection.addRange(range);
-        say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).');
-      };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(target.value !== undefined ? target.value : target.textContent).then(done, select);
-      } else {
-        select();
-      }
+  function say(text) {
+    var status = document.getElementById('copy-status');
+    if (status) { status.textContent = text; }
+  }
+  function enhanceCopyButtons() {
+    document.querySelectorAll('button[data-copy]:not([data-enhanced])').forEach(function (button) {
+      var target = document.getElementById(button.getAttribute('data-copy'));
+      if (!target) { return; }
+      button.setAttribute('data-enhanced', 'true');
+      button.hidden = false;
+      button.addEventListener('click', function () {
+        var done = function () {
+          button.textContent = 'Copied';
+          button.setAttribute('data-copied', 'true');
+          say('Copied to the clipboard.');
+        };
+        var select = function () {
+          if (target.select) { target.select(); say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).'); return; }
+          var range = document.createRange();
+          range.selectNodeContents(target);
+          var selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).');
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(target.value !== undefined ? target.value : target.textContent).then(done, select);
+        } else {
+          select();
+        }
+      });
     });
-  });
+  }
+  enhanceCopyButtons();
+  document.addEventListener('secret-push:content', enhanceCopyButtons);
   var form = document.querySelector('form[data-autosubmit]');
   if (form) {
     var nav = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : undefined;

@@ -1,6 +1,8 @@
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
+import { type UploadLimits, fmtBytes } from '../http/file-upload';
+import { MAX_LABEL } from '../http/push.schemas';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -12,7 +14,14 @@ export interface FormRules {
   deletableByViewerDefault: boolean;
   /** The kinds the form offers, in order. */
   kinds: readonly PushKind[];
+  /** The instance's file limits, when the form offers files (then it is sent as multipart). */
+  fileLimits?: UploadLimits;
+  /** Whether the form has name and note: only for signed-in people, the only ones who see them again. */
+  nameAndNote?: boolean;
 }
+
+/** The script of the form with files: the upload with a progress bar (create-form.script.ts). */
+export const CREATE_FORM_SCRIPT = '/static/create-form.js';
 
 /** What the person typed, shown again when the form comes back with problems. */
 export interface FormValues {
@@ -22,6 +31,8 @@ export interface FormValues {
   expire_after_views?: string;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
+  name?: string;
+  note?: string;
 }
 
 const KIND_LABEL: Record<PushKind, string> = {
@@ -40,6 +51,9 @@ const FIELD_LABEL: Record<string, string> = {
   passphrase: 'Passphrase',
   retrieval_step: 'Click to reveal',
   deletable_by_viewer: 'Recipients may delete it',
+  name: 'Name',
+  note: 'Note',
+  files: 'Files',
   push: 'The form',
 };
 
@@ -65,8 +79,12 @@ export function createFormPage(options: {
   errors?: Record<string, string[]>;
   notice?: string;
   header?: WebHeader;
+  /** A signed-in person's session token: the form's first field (checked before any file is stored). */
+  csrf?: string;
 }): Html {
   const { rules, notice } = options;
+  const files = rules.kinds.includes('file') ? rules.fileLimits : undefined;
+  const multipart = files ? html` enctype="multipart/form-data" data-upload` : '';
   const top = header(options.header);
   const values = options.values ?? {};
   const errors = options.errors ?? {};
@@ -88,7 +106,7 @@ export function createFormPage(options: {
           ${problems.map(
             ([name, messages]) =>
               html`<li>
-                <a href="#${name === 'push' ? 'payload' : name}">${FIELD_LABEL[name] ?? name}</a>:
+                <a href="#${FIELD_ANCHOR[name] ?? name}">${FIELD_LABEL[name] ?? name}</a>:
                 ${messages.join(' ')}
               </li>`,
           )}
@@ -104,8 +122,9 @@ export function createFormPage(options: {
         deleted.
       </p>
       ${summary}
-      <form method="post" action="/" class="create">
-        <fieldset>
+      <form method="post" action="/" class="create" ${multipart}>
+        ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
+        <fieldset id="kind">
           <legend>What do you want to share?</legend>
           ${rules.kinds.map(
             (k) =>
@@ -125,14 +144,15 @@ export function createFormPage(options: {
 
         <label for="payload">Secret</label>
         <p class="muted" id="payload-hint">
-          The text, link or QR code content. It is encrypted on the server.
+          The text, link or QR code content${files ? '; with files, an optional message' : ''}. It is
+          encrypted on the server.
         </p>
         ${fieldError(errors, 'payload')}
         <textarea
           id="payload"
           name="payload"
           rows="5"
-          required
+          ${files ? '' : html` required`}
           autocomplete="off"
           spellcheck="false"
           ${described(errors, 'payload')}
@@ -222,10 +242,67 @@ ${values.payload ?? ''}</textarea>
             They get a button to delete the secret once they have it.
           </p>
         </div>
+        ${rules.nameAndNote ? labelFields(values, errors) : ''} ${files ? fileFields(files, errors) : ''}
 
         <button type="submit">Create the secret link</button>
       </form>`,
+    { scripts: files ? [CREATE_FORM_SCRIPT] : [] },
   );
+}
+
+/** Where the summary's link for a problem leads, when not to the field of that name. */
+const FIELD_ANCHOR: Record<string, string> = { push: 'payload', kind: 'kind' };
+
+/** Name and note: the owner's own labels, never shown to the recipient. */
+function labelFields(values: FormValues, errors: Record<string, string[]>): Html {
+  const field = (name: 'name' | 'note', label: string, hint: string) => html`
+    <label for="${name}">${label} (optional)</label>
+    <p class="muted" id="${name}-hint">${hint} At most ${MAX_LABEL} characters.</p>
+    ${fieldError(errors, name)}
+    <input
+      id="${name}"
+      name="${name}"
+      type="text"
+      autocomplete="off"
+      value="${values[name] ?? ''}"
+      ${described(errors, name)}
+    />
+  `;
+  return html`${field('name', 'Name', 'To find it in Your pushes; the recipient never sees it.')}
+  ${field('note', 'Note', 'A reminder for you, kept encrypted until the secret expires; the recipient never sees it.')}`;
+}
+
+/**
+ * The file input (several files at once) with the instance's limits, and the upload's progress
+ * bar, which only the script shows (the form works without it: a plain multipart POST). It comes
+ * last: a form refused for a file (too large, too many) still has every other field it sent.
+ */
+function fileFields(limits: UploadLimits, errors: Record<string, string[]>): Html {
+  const count = limits.maxCount === 1 ? 'One file' : `Up to ${limits.maxCount} files`;
+  return html`<div class="files-field" id="files-field">
+    <label for="files">Choose the files</label>
+    <p class="muted" id="files-hint">
+      For a Files secret. ${count}, each at most ${fmtBytes(limits.maxFileBytes)},
+      ${fmtBytes(limits.maxTotalBytes)} together. They are encrypted on the server.
+    </p>
+    ${fieldError(errors, 'files')}
+    <input
+      id="files"
+      name="files"
+      type="file"
+      multiple
+      data-max-count="${limits.maxCount}"
+      data-max-file-bytes="${limits.maxFileBytes}"
+      data-max-total-bytes="${limits.maxTotalBytes}"
+      ${described(errors, 'files')}
+    />
+    <div class="upload" id="upload" hidden>
+      <label for="upload-progress">Upload</label>
+      <progress id="upload-progress" max="100" value="0"></progress>
+      <span id="upload-percent" aria-hidden="true">0 %</span>
+    </div>
+    <p id="upload-status" role="status" aria-live="polite"></p>
+  </div>`;
 }
 
 /**

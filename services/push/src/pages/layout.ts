@@ -2,9 +2,10 @@ import { type Html, html } from '@secret-push/html';
 
 /**
  * The frame of every page. Title and Open Graph tags are generic on purpose: link unfurlers show
- * "A secret was shared with you" and learn nothing else about the push.
+ * "A secret was shared with you" and learn nothing else about the push. Every page loads
+ * `/static/pages.js`; `scripts` adds a page's own (served files under `/static/`, never inline).
  */
-export function layout(title: string, body: Html): Html {
+export function layout(title: string, body: Html, options: { scripts?: readonly string[] } = {}): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -29,6 +30,7 @@ export function layout(title: string, body: Html): Html {
           </footer>
         </main>
         <script src="/static/pages.js" defer></script>
+        ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
       </body>
     </html> `;
 }

@@ -2,15 +2,26 @@ import type { RequestHandler, Response } from 'express';
 import type { Html } from '@secret-push/html';
 import { HttpError } from '@secret-push/http-kit';
 
+/** What a page's CSP allows on top of the common rules. */
+export interface PageCspOptions {
+  /** A URL push's page: forms may lead to http(s) (see {@link pageCsp}). */
+  formLeavesSite?: boolean;
+  /** The create form: its script sends the form to us with XMLHttpRequest (`connect-src 'self'`). */
+  connectsToSelf?: boolean;
+}
+
 /**
  * The CSP of every page: our own stylesheet and script only, no inline code, images only from
- * us or `data:`, forms only to us. A URL push's page also allows forms to lead to http(s): its
- * reveal answers with a 303 to the target, and Chromium applies `form-action` to that redirect.
+ * us or `data:`, forms only to us, no connections from scripts (but the create form's, to us). A
+ * URL push's page also allows forms to lead to http(s): its reveal answers with a 303 to the
+ * target, and Chromium applies `form-action` to that redirect.
  */
-export function pageCsp(formLeavesSite = false): string {
+export function pageCsp(options: PageCspOptions = {}): string {
+  const { formLeavesSite = false, connectsToSelf = false } = options;
   return [
     "default-src 'none'",
     "script-src 'self'",
+    ...(connectsToSelf ? ["connect-src 'self'"] : []),
     "style-src 'self'",
     "img-src 'self' data:",
     `form-action 'self'${formLeavesSite ? ' http: https:' : ''}`,
@@ -35,9 +46,9 @@ export function formField(body: unknown, name: string): string | undefined {
 }
 
 /** Recipient pages are never cached or indexed and never leak their URL as a referrer. */
-export function setPageHeaders(res: Response, options: { formLeavesSite?: boolean } = {}): void {
+export function setPageHeaders(res: Response, options: PageCspOptions = {}): void {
   res.set({
-    'Content-Security-Policy': pageCsp(options.formLeavesSite),
+    'Content-Security-Policy': pageCsp(options),
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Robots-Tag': 'noindex, nofollow',

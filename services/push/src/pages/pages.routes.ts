@@ -14,6 +14,8 @@ import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { PAGES_CSS, PAGES_JS } from './assets';
+import { CREATE_FORM_JS } from './create-form.script';
+import { CREATE_FORM_SCRIPT } from './create.views';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
 import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';
@@ -48,6 +50,9 @@ export function pagesRoutes(deps: PagesDeps): Router {
   });
   router.get('/static/pages.js', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').type('js').send(PAGES_JS);
+  });
+  router.get(CREATE_FORM_SCRIPT, (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').type('js').send(CREATE_FORM_JS);
   });
 
   router.get(['/f/:token', '/r/:token'], (req, res) => {

@@ -95,10 +95,18 @@ describe('sign-in through an external OpenID provider', () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i);
 
-    const created = await b.fetch(`${push.url}/`, {
+    // The form of a signed-in person carries the session's CSRF token (its first field).
+    const formCsrf = /name="csrf" value="([^"]+)"/.exec(landed.body)![1]!;
+    const withoutToken = await b.fetch(`${push.url}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'kind=text&payload=mine&expire_after_days=1&expire_after_views=1',
+    });
+    expect(withoutToken.status).toBe(403);
+    const created = await b.fetch(`${push.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${formCsrf}&kind=text&payload=mine&expire_after_days=1&expire_after_views=1`,
     });
     expect(created.status).toBe(201);
     const { rows } = await sql<{ owner: string; issuer: string; subject: string }>`
@@ -300,12 +308,14 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
 
 describe('/pushes: a signed-in person sees, audits and expires only their own pushes', () => {
   const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)![1]!;
-  const createInForm = (b: Browser, payload: string) =>
-    b.fetch(`${push.url}/`, {
+  const createInForm = async (b: Browser, payload: string) => {
+    const csrf = csrfOf((await b.follow(`${push.url}/`)).body);
+    return b.fetch(`${push.url}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `kind=text&payload=${payload}&expire_after_days=1&expire_after_views=3&retrieval_step=false`,
+      body: `csrf=${csrf}&kind=text&payload=${payload}&expire_after_days=1&expire_after_views=3&retrieval_step=false`,
     });
+  };
   const tokenOf = (page: string) =>
     /<pre class="secret" id="link"[^>]*>[^<]*\/p\/([\w-]{22})/.exec(page)![1]!;
 

@@ -1,0 +1,173 @@
+/**
+ * The create form's own script (`/static/create-form.js`, loaded only by the form that offers
+ * files), served from our origin like pages.js: no inline code, nothing evaluated. Progressive
+ * enhancement only; without it the form is a plain multipart POST and the server answers a page.
+ * - The Files block shows only while "Files" is chosen; the file input is disabled otherwise (so
+ *   a text secret never sends files picked earlier), and the secret text is required otherwise.
+ * - Chosen files are checked against the instance's limits (data-max-* of the input), as the
+ *   server checks them, so a refusal needs no upload.
+ * - A Files secret is sent with XMLHttpRequest: the progress bar and its percentage follow the
+ *   upload, a live status says what happens. The answer is a page: the created page replaces the
+ *   `<main>` of this one (parsed with DOMParser, which runs no script; the link is shown once, this
+ *   page's address stays `/`), a form with problems (422, 413) has its problems shown in place,
+ *   keeping everything typed and the chosen files, and any other answer (403, 429, 503, no
+ *   answer) is said in the status, the form left as it was.
+ */
+export const CREATE_FORM_JS = `(function () {
+  'use strict';
+  if (!window.FormData || !window.XMLHttpRequest || !window.DOMParser) { return; }
+
+  /** As the server words sizes (fmtBytes in http/file-upload.ts). */
+  function bytes(n) {
+    if (n % 1073741824 === 0) { return (n / 1073741824) + ' GiB'; }
+    if (n % 1048576 === 0) { return (n / 1048576) + ' MiB'; }
+    if (n % 1024 === 0) { return (n / 1024) + ' KiB'; }
+    return n + ' bytes';
+  }
+
+  function chosenKind(form) {
+    var checked = form.querySelector('input[name="kind"]:checked');
+    return checked ? checked.value : '';
+  }
+
+  /** The problem of the chosen files under the instance's limits, or '' when none. */
+  function filesProblem(input) {
+    var files = input.files || [];
+    var maxCount = Number(input.getAttribute('data-max-count'));
+    var maxFile = Number(input.getAttribute('data-max-file-bytes'));
+    var maxTotal = Number(input.getAttribute('data-max-total-bytes'));
+    if (files.length > maxCount) { return 'You can only attach up to ' + maxCount + ' files per push.'; }
+    var total = 0;
+    for (var i = 0; i < files.length; i++) {
+      if (files[i].size > maxFile) { return files[i].name + ' exceeds the limit of ' + bytes(maxFile) + '.'; }
+      total += files[i].size;
+    }
+    if (total > maxTotal) { return 'The files together exceed ' + bytes(maxTotal) + '.'; }
+    return '';
+  }
+
+  /** The message of an error page: its heading and first paragraph. */
+  function pageMessage(doc, fallback) {
+    var main = doc.querySelector('main');
+    var heading = main && main.querySelector('h1');
+    var text = main && main.querySelector('h1 ~ p');
+    if (!heading) { return fallback; }
+    return heading.textContent.trim() + (text ? ': ' + text.textContent.trim() : '');
+  }
+
+  /** Everything typed and chosen in \`from\`, copied into the same fields of \`to\` (a fresh copy of the form). */
+  function keepValues(from, to) {
+    Array.prototype.forEach.call(from.elements, function (field) {
+      if (!field.id || field.type === 'hidden' || field.type === 'submit') { return; }
+      var copy = to.querySelector('#' + field.id);
+      if (!copy) { return; }
+      if (field.type === 'checkbox' || field.type === 'radio') { copy.checked = field.checked; }
+      else if (field.type === 'file') { copy.files = field.files; }
+      else { copy.value = field.value; }
+    });
+  }
+
+  function enhance(form) {
+    var input = form.querySelector('#files');
+    var block = form.querySelector('#files-field');
+    var payload = form.querySelector('#payload');
+    var upload = form.querySelector('#upload');
+    var bar = form.querySelector('#upload-progress');
+    var percent = form.querySelector('#upload-percent');
+    var status = form.querySelector('#upload-status');
+    var button = form.querySelector('button[type="submit"]');
+    if (!input || !block || !upload || !bar || !percent || !status) { return; }
+    var sending = false;
+
+    function say(text, problem) {
+      status.textContent = text;
+      status.className = problem ? 'error' : '';
+    }
+    function showKind() {
+      var files = chosenKind(form) === 'file';
+      block.hidden = !files;
+      input.disabled = !files;
+      if (payload) { payload.required = !files; }
+    }
+    function checkFiles() { input.setCustomValidity(filesProblem(input)); }
+    function progress(pct) {
+      bar.value = pct;
+      percent.textContent = pct + ' %';
+    }
+
+    form.querySelectorAll('input[name="kind"]').forEach(function (radio) {
+      radio.addEventListener('change', showKind);
+    });
+    input.addEventListener('change', checkFiles);
+    showKind();
+    checkFiles();
+
+    form.addEventListener('submit', function (event) {
+      if (chosenKind(form) !== 'file') { return; } // a plain POST, as without this script
+      event.preventDefault();
+      if (sending) { return; }
+      sending = true;
+      var data = new FormData(form); // in document order: the CSRF token comes first
+      var xhr = new XMLHttpRequest();
+      function done() {
+        sending = false;
+        if (button) { button.disabled = false; }
+      }
+      if (button) { button.disabled = true; }
+      progress(0);
+      upload.hidden = false;
+      say('Uploading…');
+      xhr.upload.addEventListener('progress', function (e) {
+        if (e.lengthComputable && e.total > 0) { progress(Math.floor((e.loaded * 100) / e.total)); }
+      });
+      xhr.upload.addEventListener('load', function () {
+        progress(100);
+        say('Uploaded. Creating the secret link…');
+      });
+      xhr.addEventListener('load', function () {
+        done();
+        var doc = new DOMParser().parseFromString(xhr.responseText, 'text/html');
+        var main = doc.querySelector('main');
+        if (xhr.status === 201 && main) {
+          document.title = doc.title;
+          document.querySelector('main').replaceWith(document.importNode(main, true));
+          document.dispatchEvent(new CustomEvent('secret-push:content'));
+          var heading = document.querySelector('main h1');
+          if (heading) { heading.setAttribute('tabindex', '-1'); heading.focus(); }
+          return;
+        }
+        var again = doc.querySelector('form.create');
+        if ((xhr.status === 422 || xhr.status === 413) && again) {
+          var fresh = document.importNode(again, true);
+          keepValues(form, fresh);
+          var old = document.getElementById('problems');
+          if (old) { old.remove(); }
+          var problems = doc.getElementById('problems');
+          form.replaceWith(fresh);
+          if (problems) { fresh.before(document.importNode(problems, true)); }
+          enhance(fresh);
+          var summary = document.getElementById('problems');
+          if (summary) { summary.focus(); }
+          return;
+        }
+        upload.hidden = true;
+        say(pageMessage(doc, 'The secret could not be created (' + xhr.status + ').') +
+          ' What you typed is still here.', true);
+      });
+      function failed() {
+        done();
+        upload.hidden = true;
+        say('The upload did not complete: the connection failed. What you typed is still here; please try again.', true);
+      }
+      xhr.addEventListener('error', failed);
+      xhr.addEventListener('timeout', failed);
+      xhr.addEventListener('abort', failed);
+      xhr.open('POST', form.action);
+      xhr.send(data);
+    });
+  }
+
+  var form = document.querySelector('form.create[data-upload]');
+  if (form) { enhance(form); }
+})();
+`;
