@@ -1,6 +1,6 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { commonEnv, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
+import { commonEnv, envBoolean, envCsv, envInt, envJson, parseEnv } from '@secret-push/config';
 
 /** Key ids and cookie keys written by `secret-push-auth keys generate --dev` start with this. */
 export const DEV_KEY_PREFIX = 'dev-';
@@ -83,6 +83,8 @@ const schema = z.object({
   AUTH_LOGIN_MAX_PER_IP: envInt(1, 1_000_000).default(100),
   AUTH_LOGIN_MAX_PER_ACCOUNT: envInt(1, 1_000_000).default(50),
   AUTH_LOGIN_SLOW_SECONDS: envInt(1, 3600).default(5),
+  AUTH_REQUIRE_TOTP: envBoolean().default(false),
+  AUTH_TOTP_ISSUER: z.string().trim().min(1).max(64).default('secret-push'),
 });
 
 type Vars = z.infer<typeof schema>;
@@ -214,6 +216,12 @@ export function loadAuthConfig(env: Env = process.env) {
         maxPerIp: v.AUTH_LOGIN_MAX_PER_IP,
         maxPerAccount: v.AUTH_LOGIN_MAX_PER_ACCOUNT,
         slowSeconds: v.AUTH_LOGIN_SLOW_SECONDS,
+      },
+      totp: {
+        /** Every account must have a second factor: one without enrols at its next sign-in. */
+        required: v.AUTH_REQUIRE_TOTP,
+        /** The issuer of the otpauth:// URI: the name authenticator apps show for this service. */
+        issuer: v.AUTH_TOTP_ISSUER,
       },
     }),
     {

@@ -21,6 +21,7 @@ import {
 } from './http/middleware';
 import { operationalEndpoints } from './http/operations';
 import { createAuthMetrics } from './observability/metrics';
+import { accountConsoleRoutes } from './interactions/account-console';
 import { interactionRoutes } from './interactions/routes';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
@@ -88,7 +89,8 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     logger,
   );
   const keys = cookieKeys(config);
-  const provider = createProvider(config, createKyselyAdapter(db), {
+  const adapter = createKyselyAdapter(db);
+  const provider = createProvider(config, adapter, {
     findAccount: (id) => findSignInAccount(db, id),
     cookieKeys: keys,
   });
@@ -128,6 +130,20 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       issuer: config.issuer,
       logger,
       metrics,
+      totp: config.totp,
+    }),
+  );
+  provider.use(
+    accountConsoleRoutes({
+      provider,
+      db,
+      adapter,
+      throttle: loginThrottle,
+      cookieKeys: keys,
+      issuer: config.issuer,
+      secureCookies: config.secureCookies,
+      logger,
+      totp: config.totp,
     }),
   );
   provider.use(throttleFailedClientAuth(throttle));
