@@ -23,6 +23,17 @@ describe('loadAuthConfig', () => {
     expect(Object.isFrozen(config.http)).toBe(true);
   });
 
+  it('reads the second-factor settings: optional by default, issuer "secret-push"', () => {
+    expect(loadAuthConfig(base).totp).toEqual({ required: false, issuer: 'secret-push' });
+    expect(loadAuthConfig({ ...base, AUTH_REQUIRE_TOTP: 'true', AUTH_TOTP_ISSUER: ' Acme ' }).totp).toEqual({
+      required: true,
+      issuer: 'Acme',
+    });
+    expect(problems({ ...base, AUTH_REQUIRE_TOTP: 'maybe' })).toEqual([
+      expect.stringMatching(/^AUTH_REQUIRE_TOTP: must be true or false/),
+    ]);
+  });
+
   it('lists every bad or missing variable at once', () => {
     expect(problems({ AUTH_PORT: 'x', AUTH_ACCESS_TOKEN_TTL: '0', AUTH_TRUSTED_PROXIES: 'proxy' })).toEqual(
       expect.arrayContaining([

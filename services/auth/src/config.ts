@@ -86,6 +86,8 @@ const schema = z.object({
   AUTH_SELF_SIGNUP: envBoolean().default(false),
   AUTH_SIGNUP_MAX_PER_IP: envInt(1, 1_000_000).default(10),
   AUTH_SIGNUP_WINDOW_SECONDS: envInt(1, 30 * 86_400).default(3600),
+  AUTH_REQUIRE_TOTP: envBoolean().default(false),
+  AUTH_TOTP_ISSUER: z.string().trim().min(1).max(64).default('secret-push'),
 });
 
 type Vars = z.infer<typeof schema>;
@@ -227,6 +229,12 @@ export function loadAuthConfig(env: Env = process.env) {
         /** Sign-up attempts (those that reach the database) per IP per window. */
         maxPerIp: v.AUTH_SIGNUP_MAX_PER_IP,
         windowSeconds: v.AUTH_SIGNUP_WINDOW_SECONDS,
+      },
+      totp: {
+        /** Every account must have a second factor: one without enrols at its next sign-in. */
+        required: v.AUTH_REQUIRE_TOTP,
+        /** The issuer of the otpauth:// URI: the name authenticator apps show for this service. */
+        issuer: v.AUTH_TOTP_ISSUER,
       },
     }),
     {

@@ -22,6 +22,7 @@ import {
 } from './http/middleware';
 import { operationalEndpoints } from './http/operations';
 import { createAuthMetrics } from './observability/metrics';
+import { accountConsoleRoutes } from './interactions/account-console';
 import { interactionRoutes } from './interactions/routes';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
@@ -94,7 +95,8 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     ? new SignupThrottle(redis, { ...config.signup, prefix: config.redis.prefix }, logger)
     : undefined;
   const keys = cookieKeys(config);
-  const provider = createProvider(config, createKyselyAdapter(db), {
+  const adapter = createKyselyAdapter(db);
+  const provider = createProvider(config, adapter, {
     findAccount: (id) => findSignInAccount(db, id),
     cookieKeys: keys,
   });
@@ -136,6 +138,20 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       issuer: config.issuer,
       logger,
       metrics,
+      totp: config.totp,
+    }),
+  );
+  provider.use(
+    accountConsoleRoutes({
+      provider,
+      db,
+      adapter,
+      throttle: loginThrottle,
+      cookieKeys: keys,
+      issuer: config.issuer,
+      secureCookies: config.secureCookies,
+      logger,
+      totp: config.totp,
     }),
   );
   provider.use(throttleFailedClientAuth(throttle));

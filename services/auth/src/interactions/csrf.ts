@@ -2,12 +2,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 
 /*
- * Two checks guard every form POST of the sign-in pages (login, logout confirmation):
+ * Two checks guard every form POST of the sign-in pages (login, second factor, enrolment, logout
+ * confirmation) and of the account console:
  *
- * 1. A token in the form. The login form's is an HMAC of the interaction's uid under the cookie keys:
- *    only this service can make it, it is good for that one interaction only, and the interaction
- *    itself is bound to the browser by its cookie. (The logout form carries oidc-provider's own
- *    token, a random value kept in the session.)
+ * 1. A token in the form. A sign-in form's is an HMAC of the form's name (`purpose`) and the
+ *    interaction's uid under the cookie keys: only this service can make it, it is good for that
+ *    one form of that one interaction only, and the interaction itself is bound to the browser by
+ *    its cookie. The account console's is the same HMAC of the provider session's id. (The logout
+ *    form carries oidc-provider's own token, a random value kept in the session.)
  * 2. The request must come from our own pages: the browser's `Sec-Fetch-Site`, or `Origin` where
  *    there is no `Sec-Fetch-Site` (the same rule as the push service's page forms).
  */
@@ -15,12 +17,12 @@ import type { Context } from 'koa';
 const mac = (key: string, purpose: string, uid: string): Buffer =>
   createHmac('sha256', key).update(`${purpose}\u0000${uid}`).digest();
 
-/** The login form's CSRF token for interaction `uid`, under the first (current) key. */
+/** The CSRF token of form `purpose` for `uid` (an interaction or session), under the first (current) key. */
 export function formToken(keys: readonly string[], purpose: string, uid: string): string {
   return mac(keys[0]!, purpose, uid).toString('base64url');
 }
 
-/** Whether `token` is the form token of interaction `uid` under any of the keys (rotation). */
+/** Whether `token` is the token of form `purpose` for `uid` under any of the keys (rotation). */
 export function formTokenValid(
   keys: readonly string[],
   purpose: string,

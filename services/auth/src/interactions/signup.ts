@@ -7,7 +7,7 @@ import { type SignUpProblem, signUp, signUpProblem } from '../users/self-signup'
 import { formToken, formTokenValid, fromOwnPage } from './csrf';
 import { readForm, single } from './form-body';
 import type { InteractionDeps, PendingLogin } from './routes';
-import { afterPassword, type SignInStep } from './sign-in-steps';
+import type { VerifiedAccount } from '../users/sign-in';
 
 /** The form token's purpose: a login form's token is not good here, nor this one there. */
 const SIGNUP_PURPOSE = 'signup';
@@ -21,8 +21,8 @@ export interface SignupRouteDeps {
   page(ctx: Context, status: number, body: string, formTargets?: (string | undefined)[]): void;
   formTargets(login: PendingLogin): (string | undefined)[];
   forbidden(ctx: Context): void;
-  /** Carries on the sign-in after a step passed, as after a correct password. */
-  continueSignIn(ctx: Context, login: PendingLogin, next: SignInStep): Promise<void>;
+  /** Carries on the sign-in of a new account exactly as after a correct password. */
+  passwordPassed(ctx: Context, login: PendingLogin, account: VerifiedAccount): Promise<void>;
 }
 
 /**
@@ -123,7 +123,7 @@ export function signupRoutes(s: SignupRouteDeps) {
       { ip: ctx.ip, client_id: clientId, account_id: result.account.id },
       'account created (self sign-up)',
     );
-    return s.continueSignIn(ctx, login, afterPassword(result.account));
+    return s.passwordPassed(ctx, login, result.account);
   }
 
   return { show, submit };

@@ -1,6 +1,11 @@
 import { html } from '@secret-push/html';
+import { trusted } from '@secret-push/html';
+import { accountPage } from './account-page';
+import { enrolPage } from './enrol-page';
 import { loginPage } from './login-page';
 import { signupPage } from './signup-page';
+import { recoveryCodesPage } from './recovery-codes-page';
+import { secondFactorPage } from './second-factor-page';
 import { formTarget, pageCsp } from './page-headers';
 
 describe('formTarget', () => {
@@ -41,6 +46,35 @@ describe('the pages', () => {
     expect(page).toContain('&lt;App &amp; Co&gt;');
     expect(page).toContain('value="tok&quot;en"');
     expect(page).toContain('aria-describedby="login-error"');
+  });
+
+  it('second factor, enrolment, recovery codes and account pages: escaped, every field labelled', () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const pages = [
+      secondFactorPage({
+        action: '/interaction/u/second-factor',
+        csrfToken: 't',
+        clientName: evil,
+        error: evil,
+      }),
+      enrolPage({ action: '/a', csrfToken: 't', lead: evil, qr: trusted('<svg></svg>'), secret: 'ABCDEFGH' }),
+      recoveryCodesPage({ codes: [evil], next: { link: { href: '/account', label: evil } } }),
+      accountPage({
+        email: evil,
+        secondFactor: true,
+        recoveryCodesLeft: 1,
+        totpRequired: false,
+        csrfToken: 't',
+        error: { form: 'password', message: evil },
+        signOutHref: '/connect/endsession',
+      }),
+    ];
+    for (const page of pages) {
+      expect(page).not.toContain('<img');
+      const ids = [...page.matchAll(/<input\s+id="([^"]+)"/g)].map((m) => m[1]!);
+      for (const id of ids) expect(page).toContain(`<label for="${id}">`);
+    }
+    expect(pages[1]).toContain('<code class="secret" id="totp-secret">ABCD EFGH</code>');
   });
 });
 

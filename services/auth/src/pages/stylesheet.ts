@@ -61,7 +61,7 @@ p { margin: 0 0 1rem; }
 }
 form { margin: 0; }
 label { display: block; margin: 1rem 0 0.25rem; font-weight: 600; }
-input[type="email"], input[type="password"] {
+input[type="email"], input[type="password"], input[type="text"] {
   width: 100%;
   padding: 0.5rem 0.625rem;
   border: 1px solid var(--border);
@@ -88,6 +88,19 @@ input:focus-visible, button:focus-visible, a:focus-visible {
   outline-offset: 2px;
 }
 a { color: var(--accent); }
-.hint { margin: 0 0 0.25rem; color: var(--muted); font-size: 0.875rem; }
 .alternative { margin: 1.5rem 0 0; text-align: center; }
+h2 { margin: 2rem 0 0.5rem; font-size: 1.125rem; }
+h3 { margin: 1.5rem 0 0; font-size: 1rem; }
+section { border-top: 1px solid var(--border); }
+.hint { margin: 0 0 0.25rem; color: var(--muted); font-size: 0.875rem; }
+.after { margin-top: 1.5rem; }
+.notice {
+  padding: 0.75rem;
+  border-radius: 0.375rem;
+  border: 1px solid var(--border);
+}
+.qr svg { display: block; width: 12rem; height: 12rem; margin: 0 auto 1rem; }
+code { font: 1rem/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+code.secret { display: block; margin-top: 0.5rem; word-break: break-all; }
+.codes { columns: 2; padding-left: 1.25rem; }
 `;

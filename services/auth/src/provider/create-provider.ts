@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Adapter, type Configuration, Provider, errors } from 'oidc-provider';
 import type { AuthConfig, Jwks } from '../config';
 import { clientSecretMatches } from '../policy/client-secret';
+import { accountConsoleClient } from './account-console-client';
 import { API_SCOPES, FIRST_PARTY_PROPERTY, RESOURCE_SERVER_PROPERTY, accountDiscoveryFields } from './api';
 import { forwardedFromTrustedProxiesOnly, trustProxies } from './client-address';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
@@ -78,7 +79,8 @@ export function providerConfiguration(
   const cookie = { httpOnly: true, sameSite: 'lax', signed: true, secure: config.secureCookies } as const;
   return {
     adapter,
-    clients: [],
+    // The account console (account-console-client.ts); every other client is in the database.
+    clients: [accountConsoleClient(config.issuer)],
     jwks: config.jwks ?? ephemeralJwks(),
     cookies: {
       keys: [...(deps.cookieKeys ?? cookieKeys(config))],

@@ -28,8 +28,12 @@ export interface SignInAccount {
 /** The account with this id, or undefined when it is disabled or no longer exists. */
 export type AccountLookup = (id: string) => Promise<SignInAccount | undefined>;
 
-/** `openid` gives `sub`, `email` gives the address and `email_verified`; nothing else is released. */
-export const SIGN_IN_CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'] };
+/**
+ * `openid` gives `sub` and, in the id token, `amr` (RFC 8176: how the person proved it was them,
+ * `["pwd"]` or `["pwd", "otp"]`, interactions/sign-in-steps.ts); `email` gives the address and
+ * `email_verified`; nothing else is released.
+ */
+export const SIGN_IN_CLAIMS = { openid: ['sub', 'amr'], email: ['email', 'email_verified'] };
 
 /** How long the access token of a sign-in (good for userinfo only) lives. */
 export const USERINFO_ACCESS_TOKEN_TTL_SECONDS = 60;
@@ -52,6 +56,11 @@ function signedInAt(
   return ctx.oidc?.session?.loginTs;
 }
 
+/** Whether a sign-in at `since` (epoch seconds) came before the password changed (and so is over). */
+export function predatesPasswordChange(since: number, passwordChangedAt: Date): boolean {
+  return since < Math.floor(passwordChangedAt.getTime() / 1000);
+}
+
 /**
  * `findAccount`: `sub` is the account id. A disabled or deleted account is no account at all
  * (undefined), and so is one whose password changed after this sign-in: its refresh tokens are
@@ -63,7 +72,7 @@ export function findAccount(lookup: AccountLookup): FindAccount {
     const account = await lookup(sub);
     if (!account) return undefined;
     const since = signedInAt(ctx, token);
-    if (since !== undefined && since < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
+    if (since !== undefined && predatesPasswordChange(since, account.passwordChangedAt)) {
       return undefined;
     }
     return {

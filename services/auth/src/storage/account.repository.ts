@@ -104,9 +104,108 @@ export function setAccountPassword(db: Db, email: string, passwordHash: string) 
   return updateAccount(db, email, { password_hash: passwordHash, password_changed_at: now });
 }
 
-/** Removes the second factor: the TOTP secret and every recovery code. */
+/** Removes the second factor: the TOTP secret, every recovery code and the last accepted step. */
 export function clearAccountMfa(db: Db, email: string) {
-  return updateAccount(db, email, { totp_secret: null, recovery_code_hashes: null });
+  return updateAccount(db, email, NO_SECOND_FACTOR);
+}
+
+const NO_SECOND_FACTOR = { totp_secret: null, recovery_code_hashes: null, totp_last_step: null } as const;
+
+/*
+ * The account's own changes (sign-in's second step, the account console), by id. Each is one
+ * conditional UPDATE, so that two requests racing cannot both win: the condition is checked and
+ * the row changed in the same statement (PostgreSQL locks the row for it).
+ */
+
+/** The whole account row by id (credentials included: for the checks of users/, never for display). */
+export async function findAccountRowById(db: Db, id: string): Promise<AccountRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Records `step` as the last accepted TOTP step, if the secret is still `secret` and `step` is
+ * later than the last one accepted. False: a replay (or a race lost to the same code).
+ */
+export async function acceptTotpStep(db: Db, id: string, secret: string, step: number): Promise<boolean> {
+  const row = await db
+    .updateTable('account')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where('totp_secret', '=', secret)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', sql<string>`${step}`)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes one recovery code (by hash) if the account still has it. False: unknown or already used. */
+export async function consumeRecoveryCode(db: Db, id: string, hash: string): Promise<boolean> {
+  const row = await db
+    .updateTable('account')
+    .set({ recovery_code_hashes: sql<string[]>`array_remove(recovery_code_hashes, ${hash})` })
+    .where('id', '=', id)
+    .where('totp_secret', 'is not', null)
+    .where(sql<boolean>`${hash} = any(recovery_code_hashes)`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Enrols a second factor: the secret, the step of the code that confirmed it and the recovery
+ * codes' hashes. False when the account already has one (enrolled meanwhile elsewhere).
+ */
+export async function setSecondFactor(
+  db: Db,
+  id: string,
+  values: { secret: string; step: number; recoveryCodeHashes: string[] },
+): Promise<boolean> {
+  const row = await db
+    .updateTable('account')
+    .set({
+      totp_secret: values.secret,
+      totp_last_step: values.step,
+      recovery_code_hashes: values.recoveryCodeHashes,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('totp_secret', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Replaces the whole set of recovery codes of an account that has a second factor. */
+export async function replaceRecoveryCodes(db: Db, id: string, hashes: string[]): Promise<boolean> {
+  const row = await db
+    .updateTable('account')
+    .set({ recovery_code_hashes: hashes, updated_at: now })
+    .where('id', '=', id)
+    .where('totp_secret', 'is not', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes the second factor of the account `id`. */
+export async function clearSecondFactorById(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('account')
+    .set({ ...NO_SECOND_FACTOR, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets a new password hash; `password_changed_at` ends the sign-ins from before it. */
+export async function setPasswordById(db: Db, id: string, passwordHash: string): Promise<Date | undefined> {
+  const row = await db
+    .updateTable('account')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('id', '=', id)
+    .returning('password_changed_at')
+    .executeTakeFirst();
+  return row?.password_changed_at;
 }
 
 /** Deletes the account row with this id; whether there was one. */

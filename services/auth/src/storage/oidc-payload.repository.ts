@@ -103,6 +103,41 @@ export async function deletePayloadsOfAccount(db: Db, accountId: string): Promis
 }
 
 /**
+ * Ends every provider session of `accountId` but `keepSessionId`, and revokes every grant of the
+ * account that the kept session does not hold (`keepGrantIds`): the grant rows and every token and
+ * code issued under them (rows with that `grant_id`), so that the applications signed in through
+ * the other sessions lose the person at their next refresh. One transaction. Returns how many
+ * sessions were ended.
+ */
+export async function endOtherSessions(
+  db: Db,
+  accountId: string,
+  keepSessionId: string,
+  keepGrantIds: readonly string[],
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const grants = await trx
+      .selectFrom('oidc_payload')
+      .select('id')
+      .where('model', '=', 'Grant')
+      .where(sql<string>`payload->>'accountId'`, '=', accountId)
+      .execute();
+    const revoked = grants.map((g) => g.id).filter((id) => !keepGrantIds.includes(id));
+    if (revoked.length > 0) {
+      await trx.deleteFrom('oidc_payload').where('grant_id', 'in', revoked).execute();
+      await trx.deleteFrom('oidc_payload').where('model', '=', 'Grant').where('id', 'in', revoked).execute();
+    }
+    const sessions = await trx
+      .deleteFrom('oidc_payload')
+      .where('model', '=', 'Session')
+      .where(sql<string>`payload->>'accountId'`, '=', accountId)
+      .where('id', '<>', keepSessionId)
+      .executeTakeFirst();
+    return Number(sessions.numDeletedRows);
+  });
+}
+
+/**
  * Rows one purge statement deletes at most. Each batch is its own statement (and transaction), so
  * it stays far inside the statement timeout (AUTH_DATABASE_STATEMENT_TIMEOUT_MS) however large the
  * backlog, and every batch that completes is kept even if a later one fails. A batch of 1000 takes

@@ -121,7 +121,10 @@ export async function resetPassword(
   return { ...account, password };
 }
 
-/** Removes the second factor (TOTP secret and recovery codes), for a user who lost their device. */
+/**
+ * Removes the second factor (TOTP secret, recovery codes, last accepted step), for a user who lost
+ * their device. With AUTH_REQUIRE_TOTP they enrol again at their next sign-in.
+ */
 export async function resetMfa(db: Db, email: string): Promise<AccountRef> {
   const normalised = normaliseEmail(email);
   return found(await clearAccountMfa(db, normalised), normalised);

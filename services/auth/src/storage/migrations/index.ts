@@ -2,6 +2,7 @@ import { type MigrationSet, migrateDatabase } from '@secret-push/db-kit';
 import * as createOidcPayload from './2026_11_21_0001_create_oidc_payload';
 import * as partialLookupIndexes from './2026_11_21_0002_partial_lookup_indexes';
 import * as createAccount from './2026_11_24_0001_create_account';
+import * as totpLastStep from './2026_11_25_0001_totp_last_step';
 import * as accountEmailVerified from './2026_11_25_0002_account_email_verified';
 
 /** Every migration of the auth database, in order. */
@@ -9,6 +10,7 @@ export const authMigrations: MigrationSet = {
   '2026_11_21_0001_create_oidc_payload': createOidcPayload,
   '2026_11_21_0002_partial_lookup_indexes': partialLookupIndexes,
   '2026_11_24_0001_create_account': createAccount,
+  '2026_11_25_0001_totp_last_step': totpLastStep,
   '2026_11_25_0002_account_email_verified': accountEmailVerified,
 };
 

@@ -1,0 +1,60 @@
+import type { Context } from 'koa';
+import { messagePage } from '../pages/message-page';
+import { pageHeaders } from '../pages/page-headers';
+import type { LoginAllowance } from '../policy/login-throttle';
+
+/*
+ * The answers the sign-in pages and the account console share: a page with our headers, and the
+ * refusals every form can meet.
+ */
+
+/** Answers with one of our pages; `formTargets` are where its form's answer may redirect. */
+export function page(
+  ctx: Context,
+  status: number,
+  body: string,
+  formTargets: (string | undefined)[] = [],
+): void {
+  ctx.set(pageHeaders(formTargets));
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.body = body;
+}
+
+export const expired = (ctx: Context) =>
+  page(
+    ctx,
+    400,
+    messagePage('Sign-in expired', 'This sign-in has expired. Go back to the application and sign in again.'),
+  );
+
+export const forbidden = (ctx: Context) =>
+  page(
+    ctx,
+    403,
+    messagePage(
+      'Sign-in refused',
+      'This form has expired or was not sent from its page. Go back and try again.',
+    ),
+  );
+
+export const unavailable = (ctx: Context) => {
+  ctx.set('Retry-After', '30');
+  page(ctx, 503, messagePage('Sign-in is unavailable right now', 'Please try again in a few minutes.'));
+};
+
+/** 429 with Retry-After, for an attempt the login throttle refused. */
+export function tooManyAttempts(ctx: Context, allowance: Extract<LoginAllowance, { allowed: false }>): void {
+  ctx.set('Retry-After', String(allowance.retryAfterSeconds));
+  const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
+  page(
+    ctx,
+    429,
+    messagePage(
+      'Too many sign-in attempts',
+      allowance.reason === 'account_slowed'
+        ? 'Too many sign-in attempts for this account. Try again in a few seconds.'
+        : `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    ),
+  );
+}

@@ -1,0 +1,47 @@
+import { type Html, html } from '@secret-push/html';
+import { layout } from './layout';
+import { codeField } from './second-factor-page';
+
+export interface EnrolPageInput {
+  /** Where the form posts the confirming code. */
+  action: string;
+  csrfToken: string;
+  /** Why this page is shown (a required enrolment at sign-in, or a choice in the account console). */
+  lead: string;
+  /** The otpauth:// URI as an inline SVG QR code (pages/qr.ts). */
+  qr: Html;
+  /** The secret, base32, for typing in by hand. */
+  secret: string;
+  error?: string;
+  /** Where "Cancel" leads, when the person may leave without enrolling. */
+  cancelHref?: string;
+}
+
+/** The secret in groups of four, as authenticator apps show what one types in. */
+const grouped = (secret: string): string => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Enrolment of a TOTP authenticator: QR code, the secret as text, and a code to confirm. */
+export function enrolPage(input: EnrolPageInput): string {
+  return layout(
+    'Set up two-factor authentication',
+    html`<p class="lead">${input.lead}</p>
+      <p>Open your authenticator app and add an account by scanning this QR code:</p>
+      <div class="qr">${input.qr}</div>
+      <p>
+        Or type in this key (time-based, 6 digits, every 30 seconds):
+        <code class="secret" id="totp-secret">${grouped(input.secret)}</code>
+      </p>
+      ${input.error ? html`<p class="error" role="alert" id="enrol-code-error">${input.error}</p>` : ''}
+      <form method="post" action="${input.action}">
+        <input type="hidden" name="csrf" value="${input.csrfToken}" />
+        ${codeField({
+          id: 'enrol-code',
+          label: 'Code from the app',
+          hint: 'Enter the 6-digit code the app now shows, to confirm it is set up.',
+          error: input.error,
+        })}
+        <button type="submit">Turn on two-factor authentication</button>
+      </form>
+      ${input.cancelHref ? html`<p class="after"><a href="${input.cancelHref}">Cancel</a></p>` : ''}`,
+  );
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import { findAccountRowById, setPasswordById } from '../storage/account.repository';
+import type { AuthDatabase } from '../storage/database';
+import { hashPassword, passwordRuleViolation, verifyPassword } from './password';
+
+type Db = Kysely<AuthDatabase>;
+
+/** What the account console shows of the signed-in account. */
+export interface AccountOverview {
+  id: string;
+  email: string;
+  secondFactor: boolean;
+  /** Recovery codes not used yet (0 without a second factor). */
+  recoveryCodesLeft: number;
+}
+
+export async function accountOverview(db: Db, accountId: string): Promise<AccountOverview | undefined> {
+  const row = await findAccountRowById(db, accountId);
+  if (!row || row.disabled_at !== null) return undefined;
+  return {
+    id: row.id,
+    email: row.email,
+    secondFactor: row.totp_secret !== null,
+    recoveryCodesLeft: row.recovery_code_hashes?.length ?? 0,
+  };
+}
+
+/** Whether `password` is the current password of the (enabled) account. */
+export async function isCurrentPassword(db: Db, accountId: string, password: string): Promise<boolean> {
+  const row = await findAccountRowById(db, accountId);
+  if (!row || row.disabled_at !== null) return false;
+  return verifyPassword(row.password_hash, password);
+}
+
+/** `wrongPassword`: the current password was wrong (a failed attempt for the login throttle). */
+export type PasswordChange =
+  { changed: true; changedAt: Date } | { changed: false; wrongPassword: boolean; problem: string };
+
+/**
+ * A person's own password change: the current password, and the new one twice, which must follow
+ * the rules of `users create` (passwordRuleViolation). The change sets `password_changed_at`, which
+ * ends every sign-in from before it (provider/sign-in.ts `findAccount`); the caller keeps its own.
+ */
+export async function changePassword(
+  db: Db,
+  accountId: string,
+  input: { current: string; next: string; repeat: string },
+): Promise<PasswordChange> {
+  const row = await findAccountRowById(db, accountId);
+  if (!row || row.disabled_at !== null || !(await verifyPassword(row.password_hash, input.current))) {
+    return { changed: false, wrongPassword: true, problem: 'The current password is not correct.' };
+  }
+  if (input.next !== input.repeat) {
+    return { changed: false, wrongPassword: false, problem: 'The new passwords do not match.' };
+  }
+  const violation = passwordRuleViolation(input.next, row.email);
+  if (violation) {
+    return {
+      changed: false,
+      wrongPassword: false,
+      problem: `The new password is not accepted: ${violation}.`,
+    };
+  }
+  const changedAt = await setPasswordById(db, accountId, await hashPassword(input.next));
+  if (!changedAt) return { changed: false, wrongPassword: false, problem: 'This account no longer exists.' };
+  return { changed: true, changedAt };
+}
