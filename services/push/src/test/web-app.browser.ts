@@ -122,11 +122,26 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await page.waitForURL(`${push.url}/pushes`);
   await expect(page.getByText('No active pushes').isVisible()).resolves.toBe(true);
 
+  // The account page: the provider's console linked, other sessions signed out, a deletion that
+  // is not confirmed refused (the int tests delete accounts; the demo user stays).
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('heading', { name: 'Your account', exact: true }).waitFor();
+  await expect(page.getByRole('link', { name: 'manage them there' }).getAttribute('href')).resolves.toBe(
+    `${auth.issuer}/account`,
+  );
+  await expectAccessible(page, 'account page');
+  await page.getByRole('button', { name: 'Sign out other sessions' }).click();
+  await page.getByRole('status').filter({ hasText: 'signed out' }).waitFor();
+  await page.getByLabel(/^Type .* to confirm/).fill('not my email');
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.getByText(/exactly to delete your account/).waitFor();
+  await expectAccessible(page, 'account page, deletion not confirmed');
+
   // Sign out: confirmed at the auth service, then back here, signed out at both ends.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${auth.issuer}/**`);
   await expectAccessible(page, 'auth sign-out confirmation');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${push.url}/`);
   await expect(page.getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
   await page.goto(`${push.url}/pushes`);
