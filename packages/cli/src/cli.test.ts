@@ -298,9 +298,9 @@ describe('owner commands', () => {
       expect(table.stdout.split('\n')[0]).toMatch(/^TIME\s+EVENT\s+IP\s+USER AGENT$/);
       expect(table.stdout).toContain('creation');
       expect(table.stdout).toMatch(/view .*secret-push-cli\//);
-      const entries = JSON.parse((await cli(['audit', tokenOf(link), '--json'], { env })).stdout) as {
-        kind: string;
-      }[];
+      const audited = await cli(['audit', tokenOf(link), '--json'], { env });
+      expect({ code: audited.code, stderr: audited.stderr }).toEqual({ code: 0, stderr: '' }); // stderr says why, if not
+      const entries = JSON.parse(audited.stdout) as { kind: string }[];
       expect(entries.map((e) => e.kind)).toEqual(['creation', 'view']);
 
       expect(await cli(['expire', link], { env })).toMatchObject({ code: 0, stdout: `Expired ${link}\n` });
