@@ -4,7 +4,7 @@ import { createLogger } from '@secret-push/logger';
 import { type TestAuth, type TestUser, startAuth } from '../testing';
 import { totpCodeAt } from '../users/totp';
 import { type Page, hiddenInput } from './browser';
-import { Browser, authorize, exchange, recoveryCodesIn, relyingParty, submit, textOf } from './sign-in-flow';
+import { Browser, authorize, exchange, recoveryCodesIn, relyingParty, submit, textOf } from './relying-party';
 
 // The account console (/account) against a real auth service: it signs people in through the
 // normal sign-in (as its own built-in client), and every form is CSRF-protected and needs the
@@ -21,7 +21,7 @@ beforeAll(async () => {
     env: { AUTH_TRUSTED_PROXIES: '127.0.0.1' },
     logger: createLogger({ name: 'auth', level: 'debug' }, logs.stream),
   });
-  rp = await relyingParty(auth);
+  rp = (await relyingParty(auth)).rp;
 });
 afterAll(() => auth.stop());
 
@@ -79,7 +79,7 @@ async function appSignIn(b: Browser, who: TestUser) {
     started.page.status === 303
       ? started.page
       : await submit(auth, b, started.page, { email: who.email, password: who.password });
-  const tokens = await exchange(rp, back, started);
+  const tokens = await exchange(rp, started, back);
   secrets.push(tokens.access_token, tokens.refresh_token!);
   return tokens;
 }

@@ -15,7 +15,7 @@ import {
   relyingParty,
   submit,
   textOf,
-} from './sign-in-flow';
+} from './relying-party';
 
 // Sign-in's second step (TOTP code or recovery code) and the enrolment AUTH_REQUIRE_TOTP asks for,
 // against a real auth service, database and Redis. 127.0.0.1 is the trusted proxy, so each browser
@@ -43,7 +43,7 @@ beforeAll(async () => {
     },
     logger: createLogger({ name: 'auth', level: 'debug' }, logs.stream),
   });
-  rp = await relyingParty(auth);
+  rp = (await relyingParty(auth)).rp;
 });
 afterAll(() => auth.stop());
 
@@ -114,7 +114,7 @@ describe('sign-in with a second factor', () => {
     const back = await submit(auth, b, page, { code: code(user.secret) });
     expect(back.status).toBe(303);
     expect(back.location).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
-    const tokens = await exchange(rp, back, started);
+    const tokens = await exchange(rp, started, back);
     secrets.push(tokens.access_token, tokens.refresh_token!);
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'otp'] });
     expect(logs.text()).toContain('"second_factor":"totp"');
@@ -161,7 +161,7 @@ describe('sign-in with a second factor', () => {
     const first = await atSecondStep(user);
     const back = await submit(auth, first.b, first.page, { code: typed });
     expect(back.status).toBe(303);
-    const tokens = await exchange(rp, back, first.started);
+    const tokens = await exchange(rp, first.started, back);
     secrets.push(tokens.access_token, tokens.refresh_token!);
     expect(tokens.claims()!.amr).toEqual(['pwd', 'otp']);
     const stored = await sql<{ n: number }>`select cardinality(recovery_code_hashes) as n from account
@@ -290,7 +290,7 @@ describe('AUTH_REQUIRE_TOTP (a replica with it set, same database)', () => {
     const back = await submit(auth, b, shown, {}, strict.url);
     expect(back.status).toBe(303);
     expect(back.location).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
-    const tokens = await exchange(rp, back, started);
+    const tokens = await exchange(rp, started, back);
     secrets.push(tokens.access_token, tokens.refresh_token!);
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'otp'] });
 

@@ -301,6 +301,29 @@ describe('expiry worker', () => {
   });
 });
 
+/**
+ * Whether the tick scheduler exists, as `queue` sees it; a connection error of this observer (it
+ * may be reconnecting to a Redis that just came back) is "not yet", bounded by the caller's waitFor.
+ */
+const scheduled = (queue: Queue) =>
+  queue.getJobScheduler(TICK_SCHEDULER_ID).then(
+    (s) => s !== undefined,
+    () => false,
+  );
+
+/**
+ * Awaits `work`, naming the step in its error: a rare CI failure of the test below was a bare
+ * "connect ECONNREFUSED" (no stack, no unhandled rejection), so which await it came from is kept.
+ */
+async function step<T>(name: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    const e = err as Error;
+    throw new Error(`${name}: ${e.message}\n${e.stack ?? ''}`, { cause: err });
+  }
+}
+
 describe('with Redis down (a private redis-server)', () => {
   it('still creates (201) with Redis down, and once Redis is back a worker expires the push', async () => {
     const redis = await startPrivateRedis();
@@ -334,11 +357,14 @@ describe('with Redis down (a private redis-server)', () => {
     const worker = await startTestWorker(push);
     const queue = queueOf(push);
     try {
-      await waitFor(async () => (await queue.getJobScheduler(TICK_SCHEDULER_ID)) !== undefined, 5000);
+      await step(
+        'scheduler created',
+        waitFor(() => scheduled(queue), 5000),
+      );
       await closeBull(queue, 1000);
       const res = await createPush(push.url, { payload: 'due during the outage', expire_after_duration: 0 });
       expect(res.status).toBe(201);
-      await redis.stop(); // no persistence: it comes back empty
+      await step('redis stopped', redis.stop()); // no persistence: it comes back empty
       await sql`update push set expires_at = now() + interval '1 second'`.execute(push.db);
       const { rows } = await sql<{ id: string }>`select id from push`.execute(push.db);
       const id = rows[0]!.id;
@@ -357,19 +383,22 @@ describe('with Redis down (a private redis-server)', () => {
         /push_worker_ticks_total\{trigger="local"\} [1-9]/,
       );
       // A worker started during the outage starts, ticks locally, and stops promptly.
-      const late = await startTestWorker(push);
+      const late = await step('late worker started', startTestWorker(push));
       try {
         await waitFor(async () => Promise.resolve(late.ticksLocally()), 3000);
       } finally {
         const stopping = Date.now();
-        await late.close();
+        await step('late worker closed', late.close());
         expect(Date.now() - stopping).toBeLessThan(5000);
       }
 
-      await redis.start();
+      await step('redis restarted', redis.start());
       const again = queueOf(push);
       try {
-        await waitFor(async () => (await again.getJobScheduler(TICK_SCHEDULER_ID)) !== undefined, 10_000);
+        await step(
+          'scheduler re-created',
+          waitFor(() => scheduled(again), 10_000),
+        );
         await waitFor(async () => Promise.resolve(!worker.ticksLocally()), 10_000);
       } finally {
         await again.close();
