@@ -171,9 +171,14 @@ export interface TestWebStack {
  * the push service; `logger` is its logger (silent by default).
  */
 export async function startWebStack(
-  options: { pushEnv?: Record<string, string>; files?: boolean; logger?: Logger } = {},
+  options: {
+    pushEnv?: Record<string, string>;
+    authEnv?: Record<string, string>;
+    files?: boolean;
+    logger?: Logger;
+  } = {},
 ): Promise<TestWebStack> {
-  const auth = await startAuth();
+  const auth = await startAuth({ env: options.authEnv ?? {} });
   const s3 = options.files ? await startS3() : undefined;
   const port = await freePort();
   const pushUrl = `http://127.0.0.1:${port}`;

@@ -13,7 +13,8 @@ import { expectAccessible } from './axe';
  * the push web app, opens the auth service's account console, turns on two-factor authentication
  * (reading the key the page shows as text and computing codes with otpauth, as an authenticator
  * app would), sees the recovery codes, signs out at both ends, and signs in again with a code.
- * axe-core checks each new auth page (this context bypasses CSP to load axe).
+ * axe-core checks each new auth page (this context bypasses CSP to load axe). Self sign-up is on
+ * here, for the last test: its page, and a new account landing signed in at the web app.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const STEP_MS = 30_000;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
   }
-  stack = await startWebStack();
+  stack = await startWebStack({ authEnv: { AUTH_SELF_SIGNUP: 'true' } });
   ({ auth, push, user } = stack);
   profile = await mkdtemp(path.join(tmpdir(), 'secret-push-two-factor-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -123,3 +124,26 @@ test('turn on two-factor authentication in the account console, then sign in wit
   await page.getByText('Signed in as').waitFor();
   await page.close();
 }, 90_000);
+
+test('self sign-up: the page is accessible, and a new account lands signed in at the web app', async () => {
+  await context.clearCookies(); // nobody signed in, at either end
+  const page = await context.newPage();
+  await page.goto(`${push.url}/sign-in`);
+  await page.waitForURL(`${auth.issuer}/**`);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Password again').waitFor();
+  await expectAccessible(page, 'self sign-up');
+  await page.getByLabel('Email').fill('newcomer@example.org');
+  await page.getByLabel('Password', { exact: true }).fill('a long enough passphrase');
+  await page.getByLabel('Password again').fill('not the same passphrase');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('alert').waitFor();
+  await expectAccessible(page, 'self sign-up, passwords differ');
+  await page.getByLabel('Password', { exact: true }).fill('a long enough passphrase');
+  await page.getByLabel('Password again').fill('a long enough passphrase');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${push.url}/**`);
+  await page.getByText('Signed in as').waitFor();
+  await expect(page.getByText('newcomer@example.org').first().isVisible()).resolves.toBe(true);
+  await page.close();
+}, 60_000);
