@@ -1,10 +1,7 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
 import { type LocalS3, startS3 } from '@secret-push/testing';
 import { expectAccessible } from './axe';
+import { launchProfile, requireChromium } from './chromium';
 import { type Harness, createPush, harness } from './helpers';
 
 /**
@@ -13,31 +10,24 @@ import { type Harness, createPush, harness } from './helpers';
  * critical violation of WCAG 2.1 A/AA or axe's best practices. The pages' CSP allows no injected
  * script, so this context bypasses CSP to load axe (the other browser tests keep it on).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let h: Harness;
 let s3: LocalS3;
 let context: BrowserContext;
-let profile: string;
+let chrome: Awaited<ReturnType<typeof launchProfile>> | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
-  }
+  requireChromium();
   s3 = await startS3();
   h = await harness({ env: s3.env });
-  profile = await mkdtemp(path.join(tmpdir(), 'secret-push-axe-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  chrome = await launchProfile('axe', {
     bypassCSP: true,
   });
+  context = chrome.context;
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
+  await chrome?.close();
   await h?.stop();
   await s3?.close();
 });

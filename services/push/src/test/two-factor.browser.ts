@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
 import { expectAccessible } from './axe';
+import { launchProfile, requireChromium } from './chromium';
 
 /*
  * The second factor end to end in Chromium, wired as `make up` wires it: the demo user signs in to
@@ -16,7 +13,6 @@ import { expectAccessible } from './axe';
  * axe-core checks each new auth page (this context bypasses CSP to load axe). Self sign-up is on
  * here, for the last test: its page, and a new account landing signed in at the web app.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const STEP_MS = 30_000;
 
 let stack: TestWebStack;
@@ -24,27 +20,21 @@ let auth: TestAuth;
 let push: TestPush;
 let user: { email: string; password: string };
 let context: BrowserContext;
-let profile: string;
+let chrome: Awaited<ReturnType<typeof launchProfile>> | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
-  }
+  requireChromium();
   stack = await startWebStack({ authEnv: { AUTH_SELF_SIGNUP: 'true' } });
   ({ auth, push, user } = stack);
-  profile = await mkdtemp(path.join(tmpdir(), 'secret-push-two-factor-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  chrome = await launchProfile('two-factor', {
     bypassCSP: true,
     viewport: { width: 1024, height: 800 },
   });
+  context = chrome.context;
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
+  await chrome?.close();
   await stack?.stop();
 });
 

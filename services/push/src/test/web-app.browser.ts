@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
 import { expectAccessible } from './axe';
+import { CHROMIUM, launchProfile, requireChromium } from './chromium';
 
 /*
  * The web app end to end in Chromium, wired as `make up` wires it: the auth service is the OpenID
@@ -15,7 +13,6 @@ import { expectAccessible } from './axe';
  * the link in another browser. axe-core checks every page on the way (this context bypasses CSP
  * to load axe; the recipient page tests keep CSP on).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '../../../../test-artifacts/screenshots');
 
 let stack: TestWebStack;
@@ -23,28 +20,22 @@ let auth: TestAuth;
 let push: TestPush;
 let user: { email: string; password: string };
 let context: BrowserContext;
-let profile: string;
+let chrome: Awaited<ReturnType<typeof launchProfile>> | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: bash scripts/ensure-chromium.sh installs it.`);
-  }
+  requireChromium();
   stack = await startWebStack({ pushEnv: { PUSH_PERSONAL_TOKEN_CACHE_SECONDS: '0' } });
   ({ auth, push, user } = stack);
-  profile = await mkdtemp(path.join(tmpdir(), 'secret-push-web-app-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  chrome = await launchProfile('web-app', {
     bypassCSP: true,
     viewport: { width: 1024, height: 800 },
   });
+  context = chrome.context;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: push.url });
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
+  await chrome?.close();
   await stack?.stop();
 });
 
