@@ -160,42 +160,8 @@ export function createFormPage(options: {
 ${values.payload ?? ''}</textarea>
 
         <div class="row">
-          <div>
-            <label for="expire_after_days">Days</label>
-            <p class="muted" id="expire_after_days-hint">
-              Expires after this many days (${rules.days.min} to ${rules.days.max}).
-            </p>
-            ${fieldError(errors, 'expire_after_days')}
-            <input
-              id="expire_after_days"
-              name="expire_after_days"
-              type="number"
-              inputmode="numeric"
-              min="${rules.days.min}"
-              max="${rules.days.max}"
-              value="${values.expire_after_days ?? String(rules.days.default)}"
-              required
-              ${described(errors, 'expire_after_days')}
-            />
-          </div>
-          <div>
-            <label for="expire_after_views">Views</label>
-            <p class="muted" id="expire_after_views-hint">
-              Expires after this many views (${rules.views.min} to ${rules.views.max}).
-            </p>
-            ${fieldError(errors, 'expire_after_views')}
-            <input
-              id="expire_after_views"
-              name="expire_after_views"
-              type="number"
-              inputmode="numeric"
-              min="${rules.views.min}"
-              max="${rules.views.max}"
-              value="${values.expire_after_views ?? String(rules.views.default)}"
-              required
-              ${described(errors, 'expire_after_views')}
-            />
-          </div>
+          ${numberField('expire_after_days', 'Days', 'days', rules.days, values.expire_after_days, errors)}
+          ${numberField('expire_after_views', 'Views', 'views', rules.views, values.expire_after_views, errors)}
         </div>
 
         <label for="passphrase">Passphrase (optional)</label>
@@ -211,43 +177,76 @@ ${values.payload ?? ''}</textarea>
           ${described(errors, 'passphrase')}
         />
 
-        <div class="choice">
-          <input type="hidden" name="retrieval_step" value="false" />
-          <input
-            type="checkbox"
-            id="retrieval_step"
-            name="retrieval_step"
-            value="true"
-            ${retrievalStep ? html` checked` : ''}
-            ${described(errors, 'retrieval_step')}
-          />
-          <label for="retrieval_step">Click to reveal</label>
-          <p class="muted" id="retrieval_step-hint">
-            The recipient clicks a button before the secret shows, so link previews in chats cannot use a
-            view.
-          </p>
-        </div>
-        <div class="choice">
-          <input type="hidden" name="deletable_by_viewer" value="false" />
-          <input
-            type="checkbox"
-            id="deletable_by_viewer"
-            name="deletable_by_viewer"
-            value="true"
-            ${deletable ? html` checked` : ''}
-            ${described(errors, 'deletable_by_viewer')}
-          />
-          <label for="deletable_by_viewer">Recipients may delete it</label>
-          <p class="muted" id="deletable_by_viewer-hint">
-            They get a button to delete the secret once they have it.
-          </p>
-        </div>
+        ${choiceField(
+          'retrieval_step',
+          'Click to reveal',
+          'The recipient clicks a button before the secret shows, so link previews in chats cannot use a view.',
+          retrievalStep,
+          errors,
+        )}
+        ${choiceField(
+          'deletable_by_viewer',
+          'Recipients may delete it',
+          'They get a button to delete the secret once they have it.',
+          deletable,
+          errors,
+        )}
         ${rules.nameAndNote ? labelFields(values, errors) : ''} ${files ? fileFields(files, errors) : ''}
 
         <button type="submit">Create the secret link</button>
       </form>`,
     { scripts: files ? [CREATE_FORM_SCRIPT] : [] },
   );
+}
+
+/** An expiry bound (days or views): its limits in the hint, the instance's default as its value. */
+function numberField(
+  name: 'expire_after_days' | 'expire_after_views',
+  label: string,
+  unit: string,
+  bounds: { min: number; max: number; default: number },
+  value: string | undefined,
+  errors: Record<string, string[]>,
+): Html {
+  return html`<div>
+    <label for="${name}">${label}</label>
+    <p class="muted" id="${name}-hint">Expires after this many ${unit} (${bounds.min} to ${bounds.max}).</p>
+    ${fieldError(errors, name)}
+    <input
+      id="${name}"
+      name="${name}"
+      type="number"
+      inputmode="numeric"
+      min="${bounds.min}"
+      max="${bounds.max}"
+      value="${value ?? String(bounds.default)}"
+      required
+      ${described(errors, name)}
+    />
+  </div>`;
+}
+
+/** A yes/no option: the hidden "false" is sent when the box is unchecked. */
+function choiceField(
+  name: string,
+  label: string,
+  hint: string,
+  checked: boolean,
+  errors: Record<string, string[]>,
+): Html {
+  return html`<div class="choice">
+    <input type="hidden" name="${name}" value="false" />
+    <input
+      type="checkbox"
+      id="${name}"
+      name="${name}"
+      value="true"
+      ${checked ? html` checked` : ''}
+      ${described(errors, name)}
+    />
+    <label for="${name}">${label}</label>
+    <p class="muted" id="${name}-hint">${hint}</p>
+  </div>`;
 }
 
 /** Where the summary's link for a problem leads, when not to the field of that name. */
