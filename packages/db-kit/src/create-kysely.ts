@@ -42,10 +42,18 @@ export interface DbOptions {
  */
 const PREPARED = /^\/\*prepared:([a-z0-9_]{1,40})\*\//;
 
+/** Names already computed, by text: a marked text is sent on every request, its hash made once. */
+const preparedNames = new Map<string, string>();
+
 export function preparedName(text: string): string | undefined {
+  const known = preparedNames.get(text);
+  if (known !== undefined) return known;
   const marker = PREPARED.exec(text)?.[1];
   if (!marker) return undefined;
-  return `${marker}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+  const name = `${marker}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+  // Bounded by the marked statements in the code (a few texts each), never by the values.
+  preparedNames.set(text, name);
+  return name;
 }
 
 /**
