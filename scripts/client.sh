@@ -7,9 +7,5 @@ if [ -z "$name" ] || [ -z "$scopes" ]; then
   echo 'usage: make client NAME=my-service SCOPES="pushes:read pushes:write"' >&2
   exit 2
 fi
-bash scripts/setup.sh
-bash scripts/ensure-services.sh
-bash scripts/dev-env.sh >&2
-source scripts/toolchain.sh || exit 1
-set -a; source .local/dev.env; set +a
+source scripts/local-env.sh
 exec node services/auth/dist/cli/main.js clients create --name "$name" --scopes "$scopes" --json

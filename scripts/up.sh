@@ -3,11 +3,7 @@
 # every service in the foreground with readable logs. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/ensure-services.sh
-bash scripts/dev-env.sh
-source scripts/toolchain.sh || exit 1
-set -a; source .local/dev.env; set +a
+source scripts/local-env.sh
 
 export AUTH_HOST="${AUTH_HOST:-127.0.0.1}" AUTH_PORT="${AUTH_PORT:-4000}"
 export PUSH_HOST="${PUSH_HOST:-127.0.0.1}" PUSH_PORT="${PUSH_PORT:-3000}"

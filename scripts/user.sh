@@ -8,11 +8,7 @@ if [ -z "$email" ]; then
   echo 'usage: make user EMAIL=someone@example.org' >&2
   exit 2
 fi
-bash scripts/setup.sh
-bash scripts/ensure-services.sh
-bash scripts/dev-env.sh >&2
-source scripts/toolchain.sh || exit 1
-set -a; source .local/dev.env; set +a
+source scripts/local-env.sh
 # The CLI prints {"id","email","password"}; keep the email and the password. A refusal (exit 1,
 # message on stderr) prints nothing here and fails the pipeline.
 node services/auth/dist/cli/main.js users create --email "$email" --json |
