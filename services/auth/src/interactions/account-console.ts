@@ -31,7 +31,7 @@ import { generateTotpSecret, normaliseTotpCode, totpUri } from '../users/totp';
 import { finishAccountSignIn, startAccountSignIn } from './account-sign-in';
 import { formToken, formTokenValid, fromOwnPage } from './csrf';
 import { FormError, readForm, single } from './form-body';
-import { page } from './responses';
+import { notAllowed, page } from './responses';
 
 export interface AccountConsoleDeps {
   provider: Provider;
@@ -343,10 +343,7 @@ export function accountConsoleRoutes(deps: AccountConsoleDeps): Middleware {
     const form = FORMS.get(path);
     if (form && method === 'POST') return () => post(ctx, form);
     if (path !== '/account' && path !== '/account/callback' && !form) return undefined;
-    return () => {
-      ctx.set('Allow', form ? 'POST' : 'GET, HEAD');
-      page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
-    };
+    return () => notAllowed(ctx, form ? 'POST' : 'GET, HEAD');
   }
 
   return async (ctx, next) => {

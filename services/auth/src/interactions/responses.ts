@@ -38,6 +38,12 @@ export const forbidden = (ctx: Context) =>
     ),
   );
 
+/** 405 for a method a page does not take, with the `Allow` it does. */
+export function notAllowed(ctx: Context, allow: string): void {
+  ctx.set('Allow', allow);
+  page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
+}
+
 export const unavailable = (ctx: Context) => {
   ctx.set('Retry-After', '30');
   page(ctx, 503, messagePage('Sign-in is unavailable right now', 'Please try again in a few minutes.'));

@@ -24,7 +24,7 @@ import { generateTotpSecret, totpUri } from '../users/totp';
 import { formToken, formTokenValid, fromOwnPage } from './csrf';
 import { FormError, readForm, single } from './form-body';
 import { type PendingStep, pendingStep, savePendingStep } from './pending-step';
-import { expired, forbidden, page, tooManyAttempts, unavailable } from './responses';
+import { expired, forbidden, notAllowed, page, tooManyAttempts, unavailable } from './responses';
 import { type SignedIn, afterEnrolment, afterPassword, afterSecondFactor } from './sign-in-steps';
 import { signupRoutes } from './signup';
 
@@ -469,10 +469,7 @@ export function interactionRoutes(deps: InteractionDeps): Middleware {
     if (signupPath && (method === 'GET' || method === 'HEAD')) return () => signup!.show(ctx, signupPath[1]!);
     if (signupPath && method === 'POST') return () => signup!.submit(ctx, signupPath[1]!);
     if (!formPath && !interactionPath && !signupPath) return undefined;
-    return () => {
-      ctx.set('Allow', formPath ? 'POST' : signupPath ? 'GET, HEAD, POST' : 'GET, HEAD');
-      page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
-    };
+    return () => notAllowed(ctx, formPath ? 'POST' : signupPath ? 'GET, HEAD, POST' : 'GET, HEAD');
   }
 
   return async (ctx, next) => {
