@@ -1,5 +1,6 @@
-import { filenameOf, nextPage } from './client.ts';
+import { filenameOf } from './downloads.ts';
 import { parseRetryAfter } from './errors.ts';
+import { nextPage } from './pages.ts';
 import { renewalMarginMs } from './token-cache.ts';
 import { retryDelay } from './transport.ts';
 

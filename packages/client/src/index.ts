@@ -1,19 +1,19 @@
-export {
-  createClient,
-  type ClientOptions,
-  type CreateOptions,
-  type CreatePushInput,
-  type Download,
-  type DownloadOptions,
-  type FilePushInput,
-  type NodeDownload,
-  type PageOptions,
-  type PushList,
-  type RetrieveOptions,
-  type SecretPushClient,
-  type StaticTokenAuth,
-  type TextPushInput,
-} from './client.ts';
+export { createClient } from './client.ts';
+export type {
+  ClientOptions,
+  CreateOptions,
+  CreatePushInput,
+  Download,
+  DownloadOptions,
+  FilePushInput,
+  NodeDownload,
+  PageOptions,
+  PushList,
+  RetrieveOptions,
+  SecretPushClient,
+  StaticTokenAuth,
+  TextPushInput,
+} from './client-types.ts';
 export {
   ConnectionError,
   NotFoundError,

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+
+/** This package's version (from its package.json), or `unknown`. */
+export const VERSION = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+})();
+
+/** The text of `secret-push --help`. */
+export const USAGE = `Usage: secret-push <command> [options]
+
+Commands:
+  push [SECRET|-]        share a secret (read from stdin when SECRET is missing or -); prints the link
+    --url | --qr           the secret is a URL / a QR code payload (text by default)
+    --file PATH            share a file (repeatable); a SECRET or stdin text is optional then
+    --views N              views allowed           --days N     days the link lives
+    --duration D           instead of --days: 15m 30m 45m 1h 6h 12h 1d…6d 1w 2w 3w 30d 60d 90d (or 0–17)
+    --passphrase-file PATH the recipient must enter the passphrase in this file
+    --[no-]retrieval-step  the recipient clicks before the secret shows
+    --[no-]deletable-by-viewer
+    --copy                 also copy the link to the clipboard (pbcopy, clip, wl-copy, xclip or xsel)
+    --name TEXT  --note TEXT   labels only you see (in your lists)
+  get LINK|TOKEN         print the secret (uses a view); --out DIR saves the files; --passphrase-file PATH
+  preview LINK|TOKEN     print the recipient page's link (uses no view)
+  expire LINK|TOKEN      expire the push now
+  list active|expired    your pushes (a table; --json gives every page as one array)
+  audit LINK|TOKEN       the audit log of one of your pushes
+  token                  print an access token (for scripts)
+  login                  save the server and your credentials:
+    --client-id ID  (secret from stdin or --client-secret-file PATH)  or  --token-file PATH
+  version                the versions of this client and of the server
+
+Options of every command:
+  --server URL           the push service (env SECRET_PUSH_URL, or the saved config)
+  --auth-url URL         the auth service (env SECRET_PUSH_AUTH_URL); its token endpoint is URL/connect/token
+  --json                 machine-readable output
+  -h, --help
+
+Environment: SECRET_PUSH_CLIENT_ID + SECRET_PUSH_CLIENT_SECRET, or SECRET_PUSH_TOKEN, override
+the saved credentials. Config: $XDG_CONFIG_HOME/secret-push/config.json (~/.config/…).
+Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found or expired, 5 rate limited or unavailable.
+`;

@@ -1,0 +1,133 @@
+import type { Readable } from 'node:stream';
+import type { FileInput } from './multipart.ts';
+import type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
+import type { CallOptions } from './transport.ts';
+import type {
+  AuditEntry,
+  AuditLog,
+  OwnedPush,
+  Preview,
+  Push,
+  PushFile,
+  PushSettings,
+  RetrievedPush,
+  Version,
+} from './types.ts';
+
+/*
+ * The SDK's own types: the client's options, the inputs and options of its calls, what they
+ * return, and the SecretPushClient interface itself (created by createClient in client.ts).
+ */
+
+/** A static bearer token, e.g. one fetched by another program. It is never refreshed. */
+export interface StaticTokenAuth {
+  token: string;
+}
+
+export interface ClientOptions {
+  /** The instance's public URL (`https://push.example.com`); `/api/v2` is added unless present. */
+  baseUrl: string;
+  /** Client credentials, a static token, or nothing for anonymous calls. */
+  auth?: ClientCredentialsAuth | StaticTokenAuth;
+  /** The fetch to use (the global one by default), e.g. to add logging or a proxy. */
+  fetch?: typeof fetch;
+  /** How long one call may take in all, retries and waits included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** How many times a failed call may be repeated (see "Retries" in the README). Default 3. */
+  retries?: number;
+  /** The longest wait between attempts; a longer Retry-After fails the call at once. Default 30 000 ms. */
+  maxRetryDelayMs?: number;
+  /** Sent as User-Agent. */
+  userAgent?: string;
+}
+
+export type TextPushInput = PushSettings & { kind?: 'text' | 'url' | 'qr'; payload: string };
+export type FilePushInput = PushSettings & {
+  kind?: 'file';
+  /** Optional text sent along with the files. */
+  payload?: string;
+  files: readonly FileInput[];
+};
+export type CreatePushInput = TextPushInput | FilePushInput;
+
+export interface CreateOptions extends CallOptions {
+  /** For file pushes: called with the number of bytes of the request body sent so far. */
+  onProgress?: (bytesSent: number) => void;
+  /** The Idempotency-Key to send; a new random UUID by default. */
+  idempotencyKey?: string;
+}
+
+export interface RetrieveOptions extends CallOptions {
+  /** Sent in the body of `POST …/reveal`, never in the URL. */
+  passphrase?: string;
+  /**
+   * What to do when the push can no longer be viewed: throw a PushExpiredError (the default), or
+   * return the API's answer (`expired: true`, `payload: null`).
+   */
+  expired?: 'throw' | 'return';
+}
+
+export interface PageOptions extends CallOptions {
+  /** The first page to read (1 to 200). Default 1. */
+  startPage?: number;
+}
+
+export interface DownloadOptions extends CallOptions {
+  /** Called with the number of bytes received so far. */
+  onProgress?: (bytesReceived: number) => void;
+}
+
+export interface Download {
+  /** The file's bytes; read it to the end (or cancel it) to release the connection. */
+  body: ReadableStream<Uint8Array>;
+  /** The file name from Content-Disposition, when given. */
+  filename: string | undefined;
+  contentType: string | undefined;
+  /** Content-Length, when given. */
+  size: number | undefined;
+}
+
+export interface NodeDownload extends Omit<Download, 'body'> {
+  body: Readable;
+}
+
+/**
+ * A list of the caller's pushes, read page by page as it is iterated. `for await (const push of
+ * list)` gives the pushes; `list.pages()` gives the pages (arrays of up to 50).
+ */
+export interface PushList extends AsyncIterable<OwnedPush> {
+  pages(): AsyncIterable<OwnedPush[]>;
+}
+
+export interface SecretPushClient {
+  /** The API's base URL (ending in `/api/v2`). */
+  readonly apiUrl: string;
+  /** `GET /version`: the server's version and the features it enables. */
+  version(options?: CallOptions): Promise<Version>;
+  /**
+   * The access token the client sends: with client credentials, the cached one (fetched when
+   * missing or about to expire; `fresh: true` fetches a new one, e.g. to check the credentials);
+   * a static token as given. Throws a TypeError for a client without credentials.
+   */
+  accessToken(options?: CallOptions & { fresh?: boolean }): Promise<AccessToken>;
+  /** `POST /pushes`: a text, URL, QR or file push. Sends an Idempotency-Key. */
+  create(input: CreatePushInput, options?: CreateOptions): Promise<OwnedPush>;
+  /** `GET /pushes/:token` (or `POST …/reveal` with a passphrase). **Uses a view.** */
+  retrieve(urlToken: string, options?: RetrieveOptions): Promise<RetrievedPush>;
+  /** `GET /pushes/:token/preview`: the recipient page's URL; uses no view. */
+  preview(urlToken: string, options?: CallOptions): Promise<Preview>;
+  /** `GET /pushes/:token/audit`: one page (50 entries) of the owner's audit log. */
+  audit(urlToken: string, options?: CallOptions & { page?: number }): Promise<AuditLog>;
+  /** Every entry of the audit log, page after page. */
+  auditEntries(urlToken: string, options?: PageOptions): AsyncIterable<AuditEntry>;
+  /** `DELETE /pushes/:token`: expires the push now. */
+  expire(urlToken: string, options?: CallOptions): Promise<Push>;
+  /** `GET /pushes/active`: the caller's pushes that can still be viewed, newest first. */
+  active(options?: PageOptions): PushList;
+  /** `GET /pushes/expired`: the caller's expired pushes, newest first. */
+  expired(options?: PageOptions): PushList;
+  /** Downloads a file of a retrieved push (its `url`) as a web ReadableStream. Uses a download. */
+  download(file: PushFile | string, options?: DownloadOptions): Promise<Download>;
+  /** The same as `download`, as a Node Readable. */
+  downloadNode(file: PushFile | string, options?: DownloadOptions): Promise<NodeDownload>;
+}

@@ -1,0 +1,57 @@
+import type { CreateOptions, CreatePushInput } from './client-types.ts';
+import { checkFiles, multipartBody } from './multipart.ts';
+import { type Api, apiUrlOf, json } from './request.ts';
+import type { OwnedPush } from './types.ts';
+
+/** Whether this is Node (path and Readable inputs, streamed uploads), not a browser. */
+const IS_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+type BodyOf = () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
+
+/** `POST /pushes`: a text, URL, QR or file push. Sends an Idempotency-Key. */
+export async function createPush(
+  api: Api,
+  input: CreatePushInput,
+  call: CreateOptions = {},
+): Promise<OwnedPush> {
+  // A JSON body, or (with files) a multipart body streamed from the files; either is sent once
+  // per attempt, with one Idempotency-Key for all of them.
+  let body: BodyOf;
+  let replayable: boolean | undefined;
+  let sentWhole: number | undefined;
+  if (!('files' in input)) {
+    const { kind, payload, ...settings } = input;
+    const text = JSON.stringify({ push: { kind: kind ?? 'text', payload, ...settings } });
+    body = () => ({ body: text, headers: { 'content-type': 'application/json' } });
+  } else {
+    const { files, payload, kind, ...settings } = input;
+    if (files.length === 0) throw new TypeError('A file push needs at least one file');
+    await checkFiles(files);
+    const fields = Object.entries({ kind: kind ?? 'file', payload, ...settings })
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => ({ name: `push[${k}]`, value: String(v) }));
+    const multipart = multipartBody(fields, 'push[files][]', files);
+    replayable = multipart.replayable;
+    const headers = { 'content-type': multipart.contentType };
+    // Outside Node (a browser) a body of Blobs is sent as one Blob: browsers stream a request
+    // body only over HTTP/2, and report no upload progress for it (onProgress is then called
+    // once, when the answer has come).
+    const whole = IS_NODE ? undefined : multipart.blob();
+    if (whole) {
+      body = () => ({ body: whole, headers });
+      sentWhole = whole.size;
+    } else body = () => ({ body: multipart.stream(call.onProgress), headers });
+  }
+  const res = await api.transport.send({
+    ...call,
+    method: 'POST',
+    url: apiUrlOf(api, '/pushes'),
+    retry: 'safe',
+    authenticate: true,
+    headers: { 'idempotency-key': call.idempotencyKey ?? crypto.randomUUID() },
+    ...(replayable !== undefined && { replayable }),
+    body,
+  });
+  if (sentWhole !== undefined) call.onProgress?.(sentWhole);
+  return json<OwnedPush>(res);
+}

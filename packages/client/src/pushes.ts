@@ -1,0 +1,92 @@
+import type { PageOptions, RetrieveOptions } from './client-types.ts';
+import { PushExpiredError } from './errors.ts';
+import { paged } from './pages.ts';
+import { type Api, apiUrlOf, getJson, json, pushPath } from './request.ts';
+import type { CallOptions } from './transport.ts';
+import type { AuditEntry, AuditLog, Preview, Push, RetrievedPush } from './types.ts';
+
+/*
+ * The calls on one push, by its URL token: retrieve (uses a view), preview, expire and the audit
+ * log. (Creating is in create-push.ts, the lists in pages.ts, the files in downloads.ts.)
+ */
+
+/** `GET /pushes/:token` (or `POST …/reveal` with a passphrase). **Uses a view.** */
+export async function retrievePush(
+  api: Api,
+  urlToken: string,
+  call: RetrieveOptions = {},
+): Promise<RetrievedPush> {
+  const path = pushPath(urlToken);
+  const { passphrase } = call;
+  const res =
+    passphrase === undefined
+      ? await api.transport.send({
+          ...call,
+          method: 'GET',
+          url: apiUrlOf(api, path),
+          retry: 'retrieve',
+          authenticate: true,
+        })
+      : await api.transport.send({
+          ...call,
+          method: 'POST',
+          url: apiUrlOf(api, `${path}/reveal`),
+          retry: 'retrieve',
+          authenticate: true,
+          body: () => ({
+            body: JSON.stringify({ passphrase }),
+            headers: { 'content-type': 'application/json' },
+          }),
+        });
+  const push = await json<RetrievedPush>(res);
+  // The expired answer is a 200 with no payload and no files; the last view has them.
+  if (
+    (call.expired ?? 'throw') === 'throw' &&
+    push.expired &&
+    push.payload === null &&
+    push.files.length === 0
+  ) {
+    throw new PushExpiredError({
+      status: res.status,
+      code: 'expired',
+      message: 'The push has expired: it can no longer be viewed.',
+      requestId: res.headers.get('x-request-id') ?? undefined,
+    });
+  }
+  return push;
+}
+
+/** `GET /pushes/:token/preview`. A bad token throws at once (the call is not async). */
+export const previewPush = (api: Api, urlToken: string, call?: CallOptions) =>
+  getJson<Preview>(api, `${pushPath(urlToken)}/preview`, call);
+
+/** `GET /pushes/:token/audit`: one page. A bad token throws at once (the call is not async). */
+export const auditPage = (api: Api, urlToken: string, call: CallOptions & { page?: number } = {}) =>
+  getJson<AuditLog>(api, `${pushPath(urlToken)}/audit`, call, { page: call.page ?? 1 });
+
+/** Every entry of the audit log, page after page. */
+export function auditEntries(api: Api, urlToken: string, call: PageOptions = {}): AsyncIterable<AuditEntry> {
+  const pages = paged<AuditEntry>(
+    api,
+    `${pushPath(urlToken)}/audit`,
+    call,
+    (body) => (body as AuditLog).logs,
+  );
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages) yield* page;
+    },
+  };
+}
+
+/** `DELETE /pushes/:token`: expires the push now. */
+export async function expirePush(api: Api, urlToken: string, call: CallOptions = {}): Promise<Push> {
+  const res = await api.transport.send({
+    ...call,
+    method: 'DELETE',
+    url: apiUrlOf(api, pushPath(urlToken)),
+    retry: 'safe',
+    authenticate: true,
+  });
+  return json<Push>(res);
+}
