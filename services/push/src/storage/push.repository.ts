@@ -9,17 +9,17 @@ import {
   type PushKind,
   type PushSnapshot,
 } from '../domain/push';
+import type { NewFileRecord } from '../domain/ports/file-store';
 import type {
   IdempotencyRecord,
   KeyedInsert,
-  NewFileRecord,
   NewPushRecord,
   PushStore,
   StoredPush,
   ViewedSecrets,
   Visit,
   VisitRequest,
-} from '../domain/ports';
+} from '../domain/ports/push-store';
 import type { PushDatabase } from './database';
 import type { PushRow } from './push.table';
 import {
@@ -332,7 +332,7 @@ export async function claimStatement(
 }
 
 /**
- * One visit in one statement (see `Visit` in domain/ports.ts). Under the row's lock it decides,
+ * One visit in one statement (see `Visit` in domain/ports/push-store.ts). Under the row's lock it decides,
  * with the rule of view-rule.sql.ts at `at`:
  * - claim: `view` mode, viewable, and no passphrase or a verified one. The view is counted; when it
  *   is the last, the push expires and its secrets are wiped (and a file push's purge is set after

@@ -1,11 +1,9 @@
-import type { Readable } from 'node:stream';
-import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from './push';
-import type { CheckedTokenSettings, PersonalToken, User, UserIdentity, UserSummary } from './user';
+import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from '../push';
+import type { NewFileRecord, StoredFile } from './file-store';
 
 /*
- * What the domain needs from the outside world, in its own terms. storage/ (PostgreSQL) and files/
- * (the object store) implement these; the composition roots (server.ts, worker-server.ts) wire
- * them. Nothing here knows a column, a bucket or a queue.
+ * The push store port: what the domain needs from the database for pushes and their audit log,
+ * in its own terms (storage/push.repository.ts implements it; the composition roots wire it).
  */
 
 /** The sealed secrets a view may wipe (the last one does). */
@@ -45,27 +43,6 @@ export interface NewPushRecord {
   ttlSeconds: number;
   deletableByViewer: boolean | null;
   retrievalStep: boolean;
-}
-
-/** A file of a new push, sealed under the push's key id. */
-export interface NewFileRecord {
-  id: string;
-  position: number;
-  objectKey: string;
-  filenameSealed: Buffer;
-  contentType: string;
-  size: number;
-  keySealed: Buffer;
-}
-
-/** A stored file of a push. */
-export interface StoredFile {
-  id: string;
-  objectKey: string;
-  filenameSealed: Buffer;
-  contentType: string;
-  size: number;
-  keySealed: Buffer;
 }
 
 /**
@@ -172,113 +149,4 @@ export interface PushStore {
     page: number,
   ): Promise<{ pushes: StoredPush[]; now: Date }>;
   listAuditEntries(pushId: string, page: number): Promise<AuditEntry[]>;
-}
-
-/** A download counted under a view: the file and the push's key id. */
-export interface DownloadGrant {
-  file: StoredFile;
-  keyId: string;
-  downloads: number;
-}
-
-/** The bookkeeping of stored files (storage/file.repository.ts). */
-export interface FileStore {
-  /** Recorded before an object is streamed, so a crash's leftovers can be found. */
-  insertUploadIntent(objectKey: string, pushId: string): Promise<void>;
-  deleteUploadIntents(objectKeys: string[]): Promise<void>;
-  listFiles(pushId: string): Promise<StoredFile[]>;
-  /** Counts one download under a view if allowed now; undefined otherwise. */
-  claimDownload(
-    link: { pushId: string; fileId: string; viewId: string },
-    max: number,
-  ): Promise<DownloadGrant | undefined>;
-  /** Gives back a download that was counted but could not be served (the object store failed). */
-  refundDownload(link: { fileId: string; viewId: string }): Promise<void>;
-  /** DELETE during the grace period: the files become due now; true if that changed anything. */
-  purgeFilesNow(pushId: string): Promise<boolean>;
-  /** After a push's objects are deleted: its file rows go and it is marked purged. */
-  markFilesPurged(pushId: string): Promise<void>;
-  /** Up to `batch` pushes whose files are due now, oldest first, with their object keys; skips `exclude`. */
-  pushesWithFilesDue(
-    batch: number,
-    exclude?: readonly string[],
-  ): Promise<{ pushId: string; objectKeys: string[] }[]>;
-  /** Hands stale upload intents to `deleteObjects`, then forgets them (kept if it throws). */
-  sweepStaleUploadIntents(
-    olderThanSeconds: number,
-    batch: number,
-    deleteObjects: (objectKeys: string[]) => Promise<void>,
-  ): Promise<number>;
-}
-
-/** The object store as the files feature needs it; any S3-compatible server (files/object-store.ts). */
-export interface ObjectStore {
-  /** Streams `body` into `key` (multipart for large bodies); `abort()` stops it and drops its parts. */
-  upload(key: string, body: Readable): { done: Promise<void>; abort(): Promise<void> };
-  /** The object's bytes as a stream; undefined if there is no such object. */
-  download(key: string): Promise<Readable | undefined>;
-  /** Deletes the objects; objects already gone are fine (purges are idempotent). */
-  delete(keys: string[]): Promise<void>;
-  /** Throws unless the bucket is reachable (readiness). */
-  check(): Promise<void>;
-  close(): void;
-}
-
-/** Counts passphrase attempts before they are verified; throws TooManyAttempts or DependencyDown. */
-export interface AttemptLimiter {
-  consume(pushKey: string, ip: string | null): Promise<void>;
-}
-
-/** A push as retrieved: its download links (file pushes), as the API and the pages present them. */
-export interface FileLink {
-  filename: string;
-  content_type: string;
-  size: number;
-  url: string;
-}
-
-/** A token found by its hash, with its user and the database's clock at the time of the read. */
-export interface TokenLookup {
-  user: User;
-  token: PersonalToken;
-  now: Date;
-}
-
-/**
- * Users and their personal tokens (storage/user.repository.ts). Token statements take the user id
- * with the token id: a token of another user is never found, changed or deleted.
- */
-export interface UserStore {
-  /** Inserts the user, or updates the email, its verification and `lastSeenAt` of the one with that (issuer, subject). */
-  upsertUser(identity: UserIdentity): Promise<User>;
-  findUser(userId: string): Promise<User | undefined>;
-  /** Users whose email is `email`, whatever its case (several issuers may share one address). */
-  findUsersByEmail(email: string): Promise<User[]>;
-  listUsers(): Promise<UserSummary[]>;
-  /**
-   * Disables the user and deletes all of its tokens in one transaction; an already disabled user
-   * keeps its first `disabledAt`. Undefined for an unknown user.
-   */
-  disableUser(userId: string): Promise<{ user: User; tokensRevoked: number } | undefined>;
-  enableUser(userId: string): Promise<User | undefined>;
-  /** Deletes the user and (cascading) its tokens; false for an unknown user. */
-  deleteUser(userId: string): Promise<boolean>;
-  /**
-   * Inserts a token for a user that exists and is not disabled (checked under a lock that a
-   * concurrent disable waits for); `undefined` otherwise. A name the user already uses, or an
-   * expiry not after the database's now, throws UserInputRejected.
-   */
-  insertToken(
-    userId: string,
-    settings: CheckedTokenSettings,
-    tokenHash: Buffer,
-  ): Promise<PersonalToken | undefined>;
-  listTokens(userId: string): Promise<PersonalToken[]>;
-  /** Replaces the token's hash (the old value stops working); undefined if the user has no such token. */
-  replaceTokenHash(userId: string, tokenId: string, tokenHash: Buffer): Promise<PersonalToken | undefined>;
-  /** False if the user has no such token. */
-  deleteToken(userId: string, tokenId: string): Promise<boolean>;
-  findByTokenHash(tokenHash: Buffer): Promise<TokenLookup | undefined>;
-  /** Sets `lastUsedAt` to now unless it was set within the last resolution period (any replica). */
-  touchToken(tokenId: string, resolutionSeconds: number): Promise<void>;
 }
