@@ -54,6 +54,8 @@ export const pastWindow = (at: Instant = NOW, alias?: string) =>
 const SECRET_COLUMNS = ['payload_sealed', 'note_sealed', 'passphrase_hash'] as const;
 type SecretColumn = (typeof SECRET_COLUMNS)[number];
 type Sets = Record<string, RawBuilder<unknown>>;
+/** A secret's new value: typed `never` so that it fits each secret column's own type (bytea or text). */
+type SecretValue = RawBuilder<never>;
 
 /** Each secret set to `values` (null: wiped) when `when` holds, kept otherwise. */
 export const secretsWhen = (
@@ -66,7 +68,7 @@ export const secretsWhen = (
       c,
       sql`case when ${when} then ${values ? values[c] : sql.lit(null)} else ${col(alias, c)} end`,
     ]),
-  ) as Record<SecretColumn, RawBuilder<never>>;
+  ) as Record<SecretColumn, SecretValue>;
 
 /** The push expires at `at` when `when` holds (flagged, dated, its secrets wiped); unchanged otherwise. */
 export const expireWhen = (when: RawBuilder<boolean>, at: Instant, alias?: string) => ({
@@ -116,7 +118,7 @@ export const EXPIRED_NOW = {
   expired: RawBuilder<boolean>;
   expired_on: Instant;
   files_purge_after: RawBuilder<Date | null>;
-} & Record<SecretColumn, RawBuilder<never>>;
+} & Record<SecretColumn, SecretValue>;
 
 /** SET entries as the list of a hand-written UPDATE (`column = value, …`). */
 export const setList = (sets: Sets) =>

@@ -3,7 +3,7 @@ import type { NewFileRecord, StoredFile } from './file-store';
 
 /*
  * The push store port: what the domain needs from the database for pushes and their audit log,
- * in its own terms (storage/push.repository.ts implements it; the composition roots wire it).
+ * in its own terms (storage/push.repository.ts implements it over storage/push/; the composition roots wire it).
  */
 
 /** The sealed secrets a view may wipe (the last one does). */
@@ -124,7 +124,7 @@ export interface PushStore {
    */
   visit(request: VisitRequest): Promise<Visit | undefined>;
   /**
-   * Undoes a counted view that was not delivered (see storage/push.repository.ts `refundView`);
+   * Undoes a counted view that was not delivered (see storage/push/refund.ts);
    * false when there was nothing to undo.
    */
   refundView(view: { pushId: string; viewId: string; before: ViewedSecrets }): Promise<boolean>;
