@@ -5,7 +5,7 @@ import type { PushDatabase } from '../storage/database';
 import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';
 import { createExpiry } from './expiry';
-import type { NewPushRecord, PushStore } from './ports';
+import type { NewPushRecord, PushStore } from './ports/push-store';
 import type { Push } from './push';
 import type { ExpiryReason } from './push-events';
 

@@ -1,4 +1,4 @@
-import type { PushStore } from './ports';
+import type { PushStore } from './ports/push-store';
 import type { PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 

@@ -15,7 +15,9 @@ import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';
 import { DependencyDown } from './errors';
 import { createFilePurger } from './file-purger';
-import type { FileStore, NewFileRecord, NewPushRecord, ObjectStore, PushStore } from './ports';
+import type { FileStore, NewFileRecord } from './ports/file-store';
+import type { ObjectStore } from './ports/object-store';
+import type { NewPushRecord, PushStore } from './ports/push-store';
 
 // createFilePurger over the real PostgreSQL file repository and a real S3-compatible server (a
 // private s3rver for this file).

@@ -1,4 +1,5 @@
-import type { FileStore, ObjectStore } from './ports';
+import type { FileStore } from './ports/file-store';
+import type { ObjectStore } from './ports/object-store';
 
 export interface PurgeDueOptions {
   /** Statements that find due pushes, at most; what is left stays for the next call. Default 1000. */

@@ -4,7 +4,10 @@ import type { DownloadLinkSigner } from '../security/download-link';
 import { decryptStream } from '../security/file-cipher';
 import type { KeyRing } from '../security/key-ring';
 import type { AuditContext } from './push';
-import type { FileLink, FileStore, NewFileRecord, ObjectStore, PushStore, StoredFile } from './ports';
+import type { FileLink } from './file-link';
+import type { FileStore, NewFileRecord, StoredFile } from './ports/file-store';
+import type { ObjectStore } from './ports/object-store';
+import type { PushStore } from './ports/push-store';
 
 export interface FileServiceDeps {
   files: FileStore;

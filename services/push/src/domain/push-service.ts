@@ -20,7 +20,9 @@ import {
   isSameRequest,
   requestFingerprint,
 } from './idempotency';
-import type { AttemptLimiter, FileLink, NewPushRecord, PushStore, StoredPush, Visit } from './ports';
+import type { FileLink } from './file-link';
+import type { AttemptLimiter } from './ports/attempt-limiter';
+import type { NewPushRecord, PushStore, StoredPush, Visit } from './ports/push-store';
 import type { AuditContext, AuditEntry, NewPush, Push, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import { canView, isPastWindow } from './view-policy';

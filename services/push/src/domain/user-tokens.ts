@@ -4,7 +4,7 @@ import {
   isWellFormedPersonalToken,
 } from '../security/personal-token';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected, UserNotFound } from './errors';
-import type { UserStore } from './ports';
+import type { UserStore } from './ports/user-store';
 import {
   LAST_USED_RESOLUTION_SECONDS,
   type PersonalToken,

@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { DependencyDown } from '../domain/errors';
-import type { ObjectStore } from '../domain/ports';
+import type { ObjectStore } from '../domain/ports/object-store';
 import { createS3ObjectStore } from './object-store';
 
 // The object store's deadlines against a stand-in S3 endpoint (node:http) that answers as slowly

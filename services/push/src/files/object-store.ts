@@ -9,7 +9,7 @@ import {
 import { StandardRetryStrategy } from '@smithy/core/retry';
 import type { S3Config } from '../config';
 import { DependencyDown } from '../domain/errors';
-import type { ObjectStore } from '../domain/ports';
+import type { ObjectStore } from '../domain/ports/object-store';
 import { uploadInParts } from './part-uploader';
 
 /**

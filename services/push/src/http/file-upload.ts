@@ -8,7 +8,7 @@ import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import { DependencyDown } from '../domain/errors';
 import type { FileService, StoredUpload } from '../domain/file-service';
 import { safeContentType, safeFilename } from '../domain/file-names';
-import type { ObjectStore } from '../domain/ports';
+import type { ObjectStore } from '../domain/ports/object-store';
 import { encryptStream } from '../security/file-cipher';
 import { principalOf } from './bearer-auth';
 import { createRefusal, toHttpError } from './error-map';

@@ -4,7 +4,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { DependencyDown, TooManyAttempts } from '../domain/errors';
-import type { AttemptLimiter } from '../domain/ports';
+import type { AttemptLimiter } from '../domain/ports/attempt-limiter';
 import { type InvalidTokenLimiter, principalOf } from './bearer-auth';
 
 const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));

@@ -8,7 +8,7 @@ import express, {
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
-import type { FileLink } from '../domain/ports';
+import type { FileLink } from '../domain/file-link';
 import type { PushService, RetrieveResult } from '../domain/push-service';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';

@@ -1,4 +1,4 @@
-import type { FileLink } from '../domain/ports';
+import type { FileLink } from '../domain/file-link';
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';

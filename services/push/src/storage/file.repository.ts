@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DownloadGrant, FileStore, StoredFile } from '../domain/ports';
+import type { DownloadGrant, FileStore, StoredFile } from '../domain/ports/file-store';
 import type { PushDatabase } from './database';
 import type { PushFileRow } from './push.table';
 import { filesDownloadable } from './view-rule.sql';

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import { freshDatabase, type TestDatabase } from '@secret-push/testing';
-import type { NewFileRecord, NewPushRecord, PushStore, Visit, VisitRequest } from '../domain/ports';
+import type { NewFileRecord } from '../domain/ports/file-store';
+import type { NewPushRecord, PushStore, Visit, VisitRequest } from '../domain/ports/push-store';
 import { type AuditContext, PAGE_SIZE, type PushKind } from '../domain/push';
 import type { PushDatabase } from './database';
 import { createFileRepository } from './file.repository';
@@ -11,7 +12,7 @@ import { createPushRepository } from './push.repository';
 import { pastWindow } from './view-rule.sql';
 
 // createPushRepository against a real PostgreSQL: every promise of its doc comments (and of the
-// PushStore port in domain/ports.ts), with time moved by rewriting `expires_at` in the database.
+// PushStore port in domain/ports/push-store.ts), with time moved by rewriting `expires_at` in the database.
 
 let database: TestDatabase<PushDatabase>;
 let db: Kysely<PushDatabase>;

@@ -32,7 +32,7 @@ export interface PushTable {
   files_purge_after: Date | null;
   files_purged: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
-  updated_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
 }
 
 export interface AuditEntryTable {
@@ -82,5 +82,6 @@ export interface IdempotencyKeyTable {
   key_hash: Buffer;
   request_hash: Buffer;
   push_id: string;
-  created_at: ColumnType<Date, never, never>;
+  /** Set again when an expired key is taken over. */
+  created_at: ColumnType<Date, never, Date>;
 }

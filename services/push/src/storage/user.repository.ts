@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { UserInputRejected } from '../domain/errors';
-import type { TokenLookup, UserStore } from '../domain/ports';
+import type { TokenLookup, UserStore } from '../domain/ports/user-store';
 import type { PersonalToken, TokenScope, User } from '../domain/user';
 import type { PushDatabase } from './database';
 import type { AppUserRow, PersonalTokenRow } from './user.table';

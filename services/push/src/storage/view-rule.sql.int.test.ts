@@ -5,7 +5,8 @@ import { VIEW_CASES, type ViewCase } from '../domain/view-policy.cases';
 import { canView, consumeView, isPastWindow, viewsRemaining } from '../domain/view-policy';
 import type { PushDatabase } from './database';
 import { pushMigrations } from './migrations';
-import { claimStatement, visitStatement } from './push.repository';
+import { claimStatement } from './push/claim.sql';
+import { visitStatement } from './push/visit.sql';
 import { hasViewsLeft, instant, isLastView, pastWindow, viewable, withinWindow } from './view-rule.sql';
 
 let database: TestDatabase<PushDatabase>;

@@ -44,11 +44,88 @@ export const viewable = (at: Instant = NOW, alias?: string) =>
 export const pastWindow = (at: Instant = NOW, alias?: string) =>
   sql<boolean>`(not ${col(alias, 'expired')} and not ${withinWindow(at, alias)})`;
 
-/** The columns that expiry wipes, set to null. */
-export const WIPE_SECRETS = sql`payload_sealed = null, note_sealed = null, passphrase_hash = null`;
+/*
+ * What a push becomes when the rule expires it, as the entries of an UPDATE's SET (column: value),
+ * for the query builder's `.set()` and, through `setList`, for the hand-written hot statements.
+ * Over the updated table's alias when the statement gives it one.
+ */
 
-/** A file push that expires now (by time, or deleted) has its files purged now. */
-export const PURGE_FILES_NOW = sql`files_purge_after = case when kind = 'file' then now() end`;
+/** The sealed secrets that expiry wipes. */
+const SECRET_COLUMNS = ['payload_sealed', 'note_sealed', 'passphrase_hash'] as const;
+type SecretColumn = (typeof SECRET_COLUMNS)[number];
+type Sets = Record<string, RawBuilder<unknown>>;
+/** A secret's new value: typed `never` so that it fits each secret column's own type (bytea or text). */
+type SecretValue = RawBuilder<never>;
+
+/** Each secret set to `values` (null: wiped) when `when` holds, kept otherwise. */
+export const secretsWhen = (
+  when: RawBuilder<boolean>,
+  values: Record<SecretColumn, unknown> | null,
+  alias?: string,
+) =>
+  Object.fromEntries(
+    SECRET_COLUMNS.map((c) => [
+      c,
+      sql`case when ${when} then ${values ? values[c] : sql.lit(null)} else ${col(alias, c)} end`,
+    ]),
+  ) as Record<SecretColumn, SecretValue>;
+
+/** The push expires at `at` when `when` holds (flagged, dated, its secrets wiped); unchanged otherwise. */
+export const expireWhen = (when: RawBuilder<boolean>, at: Instant, alias?: string) => ({
+  expired: sql<boolean>`${col(alias, 'expired')} or ${when}`,
+  expired_on: sql<Date | null>`case when ${when} then ${at} else ${col(alias, 'expired_on')} end`,
+  ...secretsWhen(when, null, alias),
+});
+
+/**
+ * A file push's files become due for purging: at `at` when `now` holds (expired by time), after
+ * the grace period but never after its window when `afterGrace` holds (its last view); unchanged
+ * otherwise, and always for other kinds.
+ */
+export const purgeFilesWhen = (
+  when: { now?: RawBuilder<boolean>; afterGrace: RawBuilder<boolean> },
+  at: Instant,
+  graceSeconds: number,
+  alias?: string,
+) => {
+  const kept = col(alias, 'files_purge_after');
+  const now = when.now ? sql`when ${when.now} then ${at} ` : sql``;
+  const grace = sql`least(${at} + make_interval(secs => ${graceSeconds}), ${col(alias, 'expires_at')})`;
+  return {
+    files_purge_after: sql<Date | null>`case when ${col(alias, 'kind')} <> 'file' then ${kept} ${now}when ${when.afterGrace} then ${grace} else ${kept} end`,
+  };
+};
+
+/** The inverse of `expireWhen` (a refunded last view): active again with the secrets `before` when `when` holds. */
+export const unexpireWhen = (
+  when: RawBuilder<boolean>,
+  before: Record<SecretColumn, unknown>,
+  alias?: string,
+) => ({
+  expired: sql<boolean>`case when ${when} then false else ${col(alias, 'expired')} end`,
+  expired_on: sql<Date | null>`case when ${when} then null else ${col(alias, 'expired_on')} end`,
+  ...secretsWhen(when, before, alias),
+  files_purge_after: sql<Date | null>`case when ${when} then null else ${col(alias, 'files_purge_after')} end`,
+});
+
+/** A push that expires now (by time, or deleted): flagged, dated, secrets wiped, a file push's files due now. */
+export const EXPIRED_NOW = {
+  expired: sql<boolean>`true`,
+  expired_on: NOW,
+  ...Object.fromEntries(SECRET_COLUMNS.map((c) => [c, sql.lit(null)])),
+  files_purge_after: sql<Date | null>`case when kind = 'file' then now() end`,
+} as {
+  expired: RawBuilder<boolean>;
+  expired_on: Instant;
+  files_purge_after: RawBuilder<Date | null>;
+} & Record<SecretColumn, SecretValue>;
+
+/** SET entries as the list of a hand-written UPDATE (`column = value, …`). */
+export const setList = (sets: Sets) =>
+  sql.join(
+    Object.entries(sets).map(([column, value]) => sql`${sql.id(column)} = ${value}`),
+    sql`,\n        `,
+  );
 
 /**
  * Files can be downloaded while their push is within its window and not expired, and after the

@@ -268,7 +268,7 @@ describe('the statements of a create', () => {
     expect(first.replayed).toBe(false);
     expect(first.statements).toEqual([
       'begin',
-      expect.stringMatching(/^with purge as/),
+      expect.stringMatching(/^with "purge" as/),
       'with p as',
       'commit',
     ]);
@@ -276,8 +276,8 @@ describe('the statements of a create', () => {
     expect(again.replayed).toBe(true);
     expect(again.statements).toEqual([
       'begin',
-      expect.stringMatching(/^with purge as/),
-      'select p.*, k.request_hash',
+      expect.stringMatching(/^with "purge" as/),
+      'select "p".*, "k"."request_hash"',
       'commit',
     ]);
   });

@@ -1,0 +1,75 @@
+import { type Kysely, sql } from 'kysely';
+import { UploadIntentLost } from '../../domain/errors';
+import type { AuditContext, PushSnapshot } from '../../domain/push';
+import type { NewFileRecord } from '../../domain/ports/file-store';
+import type { NewPushRecord } from '../../domain/ports/push-store';
+import type { PushDatabase } from '../database';
+import { auditValues } from './audit';
+import { type RowWithNow, snapshot } from './rows';
+
+type Db = Kysely<PushDatabase>;
+
+/** Inserts the push and its `creation` entry in one statement; the window starts at the database's now(). */
+export async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): Promise<PushSnapshot> {
+  const { rows } = await sql<RowWithNow>`/*prepared:push_insert*/
+    with p as (
+      insert into push (id, token_hash, token_sealed, key_id, kind, owner, name, payload_sealed, note_sealed,
+                        passphrase_hash, passphrase_protected, expire_after_days, expire_after_views, expires_at,
+                        deletable_by_viewer, retrieval_step, audit_entries)
+      values (${r.id}, ${r.tokenHash}, ${r.tokenSealed}, ${r.keyId}, ${r.kind}, ${r.owner}, ${r.name},
+              ${r.payloadSealed}, ${r.noteSealed}, ${r.passphraseHash}, ${r.passphraseHash !== null},
+              ${r.expireAfterDays}, ${r.expireAfterViews}, now() + make_interval(secs => ${r.ttlSeconds}),
+              ${r.deletableByViewer}, ${r.retrievalStep}, 1)
+      returning *
+    ), a as (
+      insert into audit_entry (push_id, kind, ip, user_agent, referrer)
+      select id, ${auditValues('creation', ctx)} from p
+    )
+    select p.*, now() as db_now from p`.execute(db);
+  return snapshot(rows[0]!);
+}
+
+/**
+ * A file push's rows, in the transaction of its push: the file rows, and the upload intents
+ * consumed. If the sweep has taken one (an upload that outlived the stale limit), nothing commits.
+ */
+export async function insertFiles(trx: Db, record: NewPushRecord, files: NewFileRecord[]): Promise<void> {
+  await trx
+    .insertInto('push_file')
+    .values(
+      files.map((f) => ({
+        id: f.id,
+        push_id: record.id,
+        position: f.position,
+        object_key: f.objectKey,
+        filename_sealed: f.filenameSealed,
+        content_type: f.contentType,
+        size: f.size,
+        key_sealed: f.keySealed,
+      })),
+    )
+    .execute();
+  const consumed = await trx
+    .deleteFrom('upload_intent')
+    .where(
+      'object_key',
+      'in',
+      files.map((f) => f.objectKey),
+    )
+    .executeTakeFirst();
+  if (Number(consumed.numDeletedRows) !== files.length) throw new UploadIntentLost();
+}
+
+/** The push, its files and its `creation` entry in one transaction (see insertFiles). */
+export function insertPushWithFiles(
+  db: Db,
+  record: NewPushRecord,
+  ctx: AuditContext,
+  files: NewFileRecord[],
+): Promise<PushSnapshot> {
+  return db.transaction().execute(async (trx) => {
+    const created = await insertPush(trx, record, ctx);
+    await insertFiles(trx, record, files);
+    return created;
+  });
+}
