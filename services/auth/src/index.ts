@@ -16,5 +16,6 @@
 export { loadAuthConfig, type AuthConfig } from './config';
 export { startAuthServer, type AuthServer } from './server';
 export { runAuthMigrations } from './storage/migrations';
-export { runCli, type CliIo } from './cli/run-cli';
+export { runCli } from './cli/run-cli';
+export type { CliIo } from './cli/cli-io';
 export { PUSH_API_AUDIENCE, API_SCOPES, type ApiScope } from './provider/api';
