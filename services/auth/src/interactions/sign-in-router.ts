@@ -74,7 +74,7 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
   ];
   const router = new Router<SignInState>({ strict: true, sensitive: true });
 
-  router.get(STYLESHEET_PATH, stylesheet);
+  router.get(STYLESHEET_PATH, labelRoute('static'), stylesheet);
   /** oidc-provider's RP-initiated logout confirmation, where its logout page posts. */
   router.post(provider.pathFor('end_session_confirm'), (ctx, next) => {
     if (fromOwnPage(ctx, issuerOrigin)) return next();
