@@ -22,8 +22,8 @@ import {
 } from './http/middleware';
 import { operationalEndpoints } from './http/operations';
 import { createAuthMetrics } from './observability/metrics';
-import { accountConsoleRoutes } from './interactions/account-console';
-import { interactionRoutes } from './interactions/routes';
+import { accountConsoleRoutes } from './interactions/account/account-router';
+import { interactionRoutes } from './interactions/sign-in-router';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
 import { SignupThrottle } from './policy/signup-throttle';

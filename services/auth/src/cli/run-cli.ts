@@ -18,16 +18,8 @@ import type { AuthDatabase } from '../storage/database';
 import { createKyselyAdapter } from '../storage/kysely-adapter';
 import { runAuthMigrations } from '../storage/migrations';
 import { UserAdminError } from '../users/user-admin';
+import type { CliIo } from './cli-io';
 import { runUsersCommand } from './users-command';
-
-export interface CliIo {
-  /** The environment to configure from; the process's own (through config.ts) when absent. */
-  env?: Record<string, string | undefined>;
-  /** Read only by `--password-stdin`; the CLI passes the process's stdin. */
-  stdin?: AsyncIterable<string | Buffer>;
-  out(line: string): void;
-  err(line: string): void;
-}
 
 const USAGE = `usage: secret-push-auth <command>
   clients create --name NAME --scopes "pushes:read pushes:write" [--json]

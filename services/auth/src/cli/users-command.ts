@@ -10,7 +10,7 @@ import {
   resetMfa,
   resetPassword,
 } from '../users/user-admin';
-import type { CliIo } from './run-cli';
+import type { CliIo } from './cli-io';
 
 export interface UsersOptions {
   email?: string;

@@ -116,7 +116,7 @@ export function accountsApi(deps: AccountsApiDeps): Middleware {
       await next();
       return;
     }
-    (ctx.state as { route?: string }).route = ROUTE_LABEL;
+    ctx.state.route = ROUTE_LABEL;
     if (!['GET', 'HEAD', 'DELETE'].includes(ctx.method)) {
       ctx.set('Allow', 'GET, HEAD, DELETE');
       return json(ctx, 405, { error: 'invalid_request', error_description: 'method not allowed' });

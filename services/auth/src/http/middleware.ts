@@ -12,8 +12,7 @@ export function observeRequests(httpLogger: HttpLogger, metrics: AuthMetrics): M
     try {
       await next();
     } finally {
-      const route =
-        (ctx.state as { route?: string }).route ?? (ctx as { oidc?: { route?: string } }).oidc?.route;
+      const route = ctx.state.route ?? (ctx as { oidc?: { route?: string } }).oidc?.route;
       end({ route: route ?? 'other', status: String(ctx.status) });
     }
   };

@@ -16,7 +16,7 @@ export function operationalEndpoints(deps: { readiness: Readiness }): Middleware
       await next();
       return;
     }
-    (ctx.state as { route?: string }).route = ctx.path.slice(1);
+    ctx.state.route = ctx.path.slice(1);
     const { status, contentType, body } = await answer;
     ctx.status = status;
     ctx.type = contentType;

@@ -44,11 +44,6 @@ export function notAllowed(ctx: Context, allow: string): void {
   page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
 }
 
-export const unavailable = (ctx: Context) => {
-  ctx.set('Retry-After', '30');
-  page(ctx, 503, messagePage('Sign-in is unavailable right now', 'Please try again in a few minutes.'));
-};
-
 /** 429 with Retry-After, for an attempt the login throttle refused. */
 export function tooManyAttempts(ctx: Context, allowance: Extract<LoginAllowance, { allowed: false }>): void {
   ctx.set('Retry-After', String(allowance.retryAfterSeconds));

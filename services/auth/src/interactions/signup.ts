@@ -1,31 +1,28 @@
 import type { Context } from 'koa';
 import { messagePage } from '../pages/message-page';
 import { signupPage } from '../pages/signup-page';
+import { accountKey } from '../policy/login-throttle';
 import type { SignupThrottle } from '../policy/signup-throttle';
+import { normaliseEmail } from '../users/email';
 import { PASSWORD_MIN_CHARACTERS } from '../users/password';
 import { type SignUpProblem, signUp, signUpProblem } from '../users/self-signup';
-import { formToken, formTokenValid, fromOwnPage } from './csrf';
-import { readForm, single } from './form-body';
-import type { InteractionDeps, PendingLogin } from './routes';
-import type { VerifiedAccount } from '../users/sign-in';
+import { formToken } from './csrf';
+import { single } from './form-body';
+import {
+  type PendingLogin,
+  type SignInMiddleware,
+  clientName,
+  formTargets,
+  pendingLogin,
+  postedFields,
+} from './pending-login';
+import { page } from './responses';
+import type { SignInKit } from './sign-in-flow';
 
 /** The form token's purpose: a login form's token is not good here, nor this one there. */
-const SIGNUP_PURPOSE = 'signup';
+export const SIGNUP_PURPOSE = 'signup';
 
-/** What the sign-up pages borrow from the login routes (interactions/routes.ts). */
-export interface SignupRouteDeps {
-  deps: InteractionDeps;
-  throttle: SignupThrottle;
-  /** The pending login `uid`, or undefined once a page saying why not has been sent. */
-  pending(ctx: Context, uid: string): Promise<PendingLogin | undefined>;
-  page(ctx: Context, status: number, body: string, formTargets?: (string | undefined)[]): void;
-  formTargets(login: PendingLogin): (string | undefined)[];
-  forbidden(ctx: Context): void;
-  /** Carries on the sign-in of a new account exactly as after a correct password. */
-  passwordPassed(ctx: Context, login: PendingLogin, account: VerifiedAccount): Promise<void>;
-}
-
-/**
+/*
  * The self sign-up page of a pending sign-in (AUTH_SELF_SIGNUP), inside the same interaction as
  * the login page, with its layout, CSP and CSRF checks:
  *
@@ -37,53 +34,45 @@ export interface SignupRouteDeps {
  *   otherwise the account is created (email not verified) and the sign-in continues exactly as a
  *   correct password does (`afterPassword`).
  */
-export function signupRoutes(s: SignupRouteDeps) {
-  const { deps, throttle } = s;
+
+function showSignup(
+  { deps }: SignInKit,
+  ctx: Context,
+  login: PendingLogin,
+  status: number,
+  email?: string,
+  problem?: SignUpProblem,
+) {
+  const uid = login.details.uid;
+  page(
+    ctx,
+    status,
+    signupPage({
+      action: `/interaction/${uid}/signup`,
+      csrfToken: formToken(deps.cookieKeys, SIGNUP_PURPOSE, uid),
+      loginUrl: `/interaction/${uid}`,
+      clientName: clientName(login),
+      passwordMinCharacters: PASSWORD_MIN_CHARACTERS,
+      email,
+      error: problem?.message,
+      errorField: problem?.field,
+    }),
+    formTargets(login),
+  );
+}
+
+/** `GET /interaction/:uid/signup`. */
+export function signupPageStep(kit: SignInKit): SignInMiddleware {
+  return (ctx) => showSignup(kit, ctx, pendingLogin(ctx), 200);
+}
+
+/** `POST /interaction/:uid/signup`, once the form passed its checks (sign-in-form.ts). */
+export function signupStep(kit: SignInKit, throttle: SignupThrottle): SignInMiddleware {
+  const { deps, flow } = kit;
   const { logger, metrics } = deps;
-  const issuerOrigin = new URL(deps.issuer).origin;
-
-  function showSignup(
-    ctx: Context,
-    login: PendingLogin,
-    status: number,
-    email?: string,
-    problem?: SignUpProblem,
-  ) {
-    const uid = login.details.uid;
-    s.page(
-      ctx,
-      status,
-      signupPage({
-        action: `/interaction/${uid}/signup`,
-        csrfToken: formToken(deps.cookieKeys, SIGNUP_PURPOSE, uid),
-        loginUrl: `/interaction/${uid}`,
-        clientName: login.client.clientName ?? login.client.clientId,
-        passwordMinCharacters: PASSWORD_MIN_CHARACTERS,
-        email,
-        error: problem?.message,
-        errorField: problem?.field,
-      }),
-      s.formTargets(login),
-    );
-  }
-
-  async function show(ctx: Context, uid: string): Promise<void> {
-    const login = await s.pending(ctx, uid);
-    if (login) showSignup(ctx, login, 200);
-  }
-
-  async function submit(ctx: Context, uid: string): Promise<void> {
-    if (!fromOwnPage(ctx, issuerOrigin)) {
-      metrics.signUps.inc({ outcome: 'forbidden' });
-      return s.forbidden(ctx);
-    }
-    const form = await readForm(ctx);
-    if (!formTokenValid(deps.cookieKeys, SIGNUP_PURPOSE, uid, single(form, 'csrf'))) {
-      metrics.signUps.inc({ outcome: 'forbidden' });
-      return s.forbidden(ctx);
-    }
-    const login = await s.pending(ctx, uid);
-    if (!login) return;
+  return async (ctx) => {
+    const login = pendingLogin(ctx);
+    const form = postedFields(ctx);
     const clientId = login.client.clientId;
     const fields = {
       email: single(form, 'email') ?? '',
@@ -95,7 +84,7 @@ export function signupRoutes(s: SignupRouteDeps) {
     const problem = signUpProblem(fields);
     if (problem) {
       metrics.signUps.inc({ outcome: 'refused' });
-      return showSignup(ctx, login, 422, email, problem);
+      return showSignup(kit, ctx, login, 422, email, problem);
     }
     const allowance = await throttle.admit(ctx.ip);
     if (!allowance.allowed) {
@@ -103,7 +92,7 @@ export function signupRoutes(s: SignupRouteDeps) {
       logger.info({ ip: ctx.ip }, 'sign-up throttled');
       ctx.set('Retry-After', String(allowance.retryAfterSeconds));
       const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
-      return s.page(
+      return page(
         ctx,
         429,
         messagePage(
@@ -116,15 +105,14 @@ export function signupRoutes(s: SignupRouteDeps) {
     if (!result.created) {
       metrics.signUps.inc({ outcome: 'taken' });
       logger.info({ ip: ctx.ip, client_id: clientId }, 'sign-up refused: email taken');
-      return showSignup(ctx, login, 422, email, result.problem);
+      return showSignup(kit, ctx, login, 422, email, result.problem);
     }
     metrics.signUps.inc({ outcome: 'created' });
     logger.info(
       { ip: ctx.ip, client_id: clientId, account_id: result.account.id },
       'account created (self sign-up)',
     );
-    return s.passwordPassed(ctx, login, result.account);
-  }
-
-  return { show, submit };
+    const key = accountKey(normaliseEmail(result.account.email));
+    return flow.passwordPassed(ctx, login, result.account, key);
+  };
 }

@@ -1,15 +1,7 @@
+import type { Context } from 'koa';
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { ClientAuthThrottle } from '../policy/client-auth-throttle';
-
-/** A client authentication the provider refused (`invalid_client`) on this request. */
-export interface FailedClientAuth {
-  /** Set only when the client exists: unknown ids are counted per IP only. */
-  clientId: string | undefined;
-}
-
-interface ThrottleState {
-  failedClientAuth?: FailedClientAuth;
-}
+import type { FailedClientAuth } from '../request-state';
 
 /** The endpoints that authenticate clients, by the event the provider emits when it refuses. */
 const CLIENT_AUTH_ERROR_EVENTS = ['grant.error', 'introspection.error', 'revocation.error'] as const;
@@ -29,12 +21,12 @@ export function installClientThrottle(provider: Provider, _throttle?: ClientAuth
   for (const event of CLIENT_AUTH_ERROR_EVENTS) {
     provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: { error?: string }) => {
       if (err.error !== 'invalid_client') return;
-      (ctx.state as ThrottleState).failedClientAuth = { clientId: ctx.oidc?.client?.clientId };
+      ctx.state.failedClientAuth = { clientId: ctx.oidc?.client?.clientId };
     });
   }
 }
 
 /** The client authentication the provider refused on this request, if it refused one. */
-export function failedClientAuth(ctx: { state: unknown }): FailedClientAuth | undefined {
-  return (ctx.state as ThrottleState | undefined)?.failedClientAuth;
+export function failedClientAuth(ctx: Context): FailedClientAuth | undefined {
+  return ctx.state.failedClientAuth;
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
-import { ACCOUNT_CONSOLE_CLIENT_ID, accountConsoleCallback } from '../provider/account-console-client';
-import { INTERACTION_TTL_SECONDS } from '../provider/sign-in';
+import { ACCOUNT_CONSOLE_CLIENT_ID, accountConsoleCallback } from '../../provider/account-console-client';
+import { INTERACTION_TTL_SECONDS } from '../../provider/sign-in';
 
 /*
  * How the account console signs a person in when the browser has no provider session: as an

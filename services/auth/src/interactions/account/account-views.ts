@@ -1,0 +1,131 @@
+import type { Context } from 'koa';
+import { type AccountForm, accountPage } from '../../pages/account-page';
+import { enrolPage } from '../../pages/enrol-page';
+import { messagePage } from '../../pages/message-page';
+import { qrSvg } from '../../pages/qr';
+import { recoveryCodesPage } from '../../pages/recovery-codes-page';
+import { accountKey } from '../../policy/login-throttle';
+import { ACCOUNT_CONSOLE_CLIENT_ID } from '../../provider/account-console-client';
+import { totpUri } from '../../users/totp';
+import { formToken } from '../csrf';
+import { page } from '../responses';
+import type { AccountConsoleDeps, Session, SignedIn } from './signed-in';
+
+/** The CSRF purpose of the console's forms (their token is bound to the provider session). */
+export const CSRF_PURPOSE = 'account';
+
+/** What a form did, shown on /account after its redirect (`?done=`): fixed texts only. */
+const NOTICES: Record<string, string> = {
+  password: 'Your password was changed. Your sign-ins elsewhere have ended.',
+  'two-factor-off': 'Two-factor authentication is off.',
+  sessions: 'You were signed out on every other browser and device.',
+};
+
+/** The account console's answers, which more than one of its sections gives. */
+export interface AccountViews {
+  csrfOf(session: Session): string;
+  showAccount(
+    ctx: Context,
+    who: SignedIn,
+    status?: number,
+    error?: { form: AccountForm; message: string },
+  ): void;
+  /** 303 back to /account, with the notice of `done`. */
+  backTo(ctx: Context, done?: string): void;
+  showEnrol(ctx: Context, who: SignedIn, secret: string, status: number, error?: string): Promise<void>;
+  /** New recovery codes, shown once. */
+  showCodes(ctx: Context, codes: string[]): void;
+  /**
+   * Whether the throttle lets this account try a password or code from here; a 429 page is sent
+   * when not. The account is named as at sign-in (accountKey of the normalised email).
+   */
+  allowed(ctx: Context, who: SignedIn): Promise<boolean>;
+  /** A wrong password or code: counted by the login throttle, and the page again with `message`. */
+  refused(ctx: Context, who: SignedIn, form: AccountForm, message: string): Promise<void>;
+}
+
+export function accountViews(deps: AccountConsoleDeps): AccountViews {
+  const { provider, logger, throttle } = deps;
+  const signOutHref = `${provider.pathFor('end_session')}?client_id=${ACCOUNT_CONSOLE_CLIENT_ID}`;
+  const csrfOf = (session: Session) => formToken(deps.cookieKeys, CSRF_PURPOSE, session.jti);
+
+  function showAccount(
+    ctx: Context,
+    { session, account }: SignedIn,
+    status = 200,
+    error?: { form: AccountForm; message: string },
+  ) {
+    const done = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
+    page(
+      ctx,
+      status,
+      accountPage({
+        email: account.email,
+        secondFactor: account.secondFactor,
+        recoveryCodesLeft: account.recoveryCodesLeft,
+        totpRequired: deps.totp.required,
+        csrfToken: csrfOf(session),
+        notice: error ? undefined : done,
+        error,
+        signOutHref,
+      }),
+    );
+  }
+
+  return {
+    csrfOf,
+    showAccount,
+
+    backTo(ctx, done) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(done ? `/account?done=${done}` : '/account');
+      ctx.status = 303;
+    },
+
+    async showEnrol(ctx, who, secret, status, error) {
+      page(
+        ctx,
+        status,
+        enrolPage({
+          action: '/account/two-factor/confirm',
+          csrfToken: csrfOf(who.session),
+          lead: 'Signing in will ask for a code from your authenticator app after your password.',
+          qr: await qrSvg(totpUri(secret, who.account.email, deps.totp.issuer)),
+          secret,
+          error,
+          cancelHref: '/account',
+        }),
+      );
+    },
+
+    showCodes: (ctx, codes) =>
+      page(
+        ctx,
+        200,
+        recoveryCodesPage({ codes, next: { link: { href: '/account', label: 'Back to your account' } } }),
+      ),
+
+    async allowed(ctx, who) {
+      const allowance = await throttle.check(accountKey(who.account.email), ctx.ip);
+      if (allowance.allowed) return true;
+      ctx.set('Retry-After', String(allowance.retryAfterSeconds));
+      page(ctx, 429, messagePage('Too many attempts', 'Too many wrong passwords or codes. Try again later.'));
+      return false;
+    },
+
+    async refused(ctx, who, form, message) {
+      await throttle.recordFailure(accountKey(who.account.email), ctx.ip);
+      logger.info(
+        { ip: ctx.ip, account_id: who.account.id, form },
+        'account console: wrong password or code',
+      );
+      showAccount(ctx, who, 422, { form, message });
+    },
+  };
+}
+
+/** What every section of the console is built from. */
+export interface AccountKit {
+  deps: AccountConsoleDeps;
+  views: AccountViews;
+}

@@ -1,0 +1,27 @@
+import { isCurrentPassword } from '../../users/account-settings';
+import { checkSecondFactor, regenerateRecoveryCodes } from '../../users/second-factor';
+import { normaliseTotpCode } from '../../users/totp';
+import { single } from '../form-body';
+import type { AccountKit } from './account-views';
+import { type AccountMiddleware, accountFields, signedInPerson } from './signed-in';
+
+/** `POST /account/recovery-codes`: needs the current password or a TOTP code; a new set, shown once. */
+export function recoveryCodesForm({ deps, views }: AccountKit): AccountMiddleware {
+  const { db, logger } = deps;
+  return async (ctx) => {
+    const who = signedInPerson(ctx);
+    if (!who.account.secondFactor) return views.backTo(ctx);
+    if (!(await views.allowed(ctx, who))) return;
+    const credential = single(accountFields(ctx), 'credential') ?? '';
+    // Passwords are at least 12 characters: 6 digits can only be a code.
+    const proved =
+      normaliseTotpCode(credential) !== undefined
+        ? (await checkSecondFactor(db, who.account.id, credential)).verified
+        : await isCurrentPassword(db, who.account.id, credential);
+    if (!proved) return views.refused(ctx, who, 'recovery-codes', 'The password or code is not correct.');
+    const codes = await regenerateRecoveryCodes(db, who.account.id);
+    if (!codes) return views.backTo(ctx);
+    logger.info({ ip: ctx.ip, account_id: who.account.id }, 'recovery codes regenerated');
+    views.showCodes(ctx, codes);
+  };
+}

@@ -1,0 +1,81 @@
+import { accountKey } from '../../policy/login-throttle';
+import { isCurrentPassword } from '../../users/account-settings';
+import { confirmEnrolment, removeSecondFactor } from '../../users/second-factor';
+import { generateTotpSecret } from '../../users/totp';
+import { single } from '../form-body';
+import type { AccountKit } from './account-views';
+import { type AccountMiddleware, accountFields, signedInPerson } from './signed-in';
+
+/** How long a secret shown for enrolment waits for its confirming code. */
+const ENROLMENT_TTL_SECONDS = 15 * 60;
+
+/**
+ * Enrolment: `POST /account/two-factor/start` → the enrolment page (QR, secret as text), the
+ * secret kept server-side for 15 min (oidc-provider's adapter, model `AccountEnrolment`), bound
+ * to this session; `POST /account/two-factor/confirm` with a code of it → the recovery codes,
+ * shown once. `POST /account/two-factor/remove`: needs the current password; refused with
+ * AUTH_REQUIRE_TOTP.
+ */
+export function twoFactorForms({
+  deps,
+  views,
+}: AccountKit): Record<'start' | 'confirm' | 'remove', AccountMiddleware> {
+  const { db, logger, throttle } = deps;
+  const enrolments = new deps.adapter('AccountEnrolment');
+
+  const start: AccountMiddleware = async (ctx) => {
+    const who = signedInPerson(ctx);
+    if (who.account.secondFactor) return views.backTo(ctx);
+    const secret = generateTotpSecret();
+    await enrolments.upsert(who.session.jti, { accountId: who.account.id, secret }, ENROLMENT_TTL_SECONDS);
+    await views.showEnrol(ctx, who, secret, 200);
+  };
+
+  const confirm: AccountMiddleware = async (ctx) => {
+    const who = signedInPerson(ctx);
+    const pending = (await enrolments.find(who.session.jti)) as
+      { accountId?: string; secret?: string } | undefined;
+    if (!pending?.secret || pending.accountId !== who.account.id) {
+      return views.showAccount(ctx, who, 409, {
+        form: 'two-factor/start',
+        message: 'This setup has expired. Start again.',
+      });
+    }
+    if (!(await views.allowed(ctx, who))) return;
+    const code = single(accountFields(ctx), 'code') ?? '';
+    const result = await confirmEnrolment(db, who.account.id, pending.secret, code);
+    if (!result.enrolled && result.reason === 'wrong_code') {
+      await throttle.recordFailure(accountKey(who.account.email), ctx.ip);
+      return views.showEnrol(
+        ctx,
+        who,
+        pending.secret,
+        422,
+        'That code does not match. Enter the code the app shows now.',
+      );
+    }
+    await enrolments.destroy(who.session.jti);
+    if (!result.enrolled) return views.backTo(ctx);
+    logger.info({ ip: ctx.ip, account_id: who.account.id }, 'second factor enrolled');
+    views.showCodes(ctx, result.recoveryCodes);
+  };
+
+  const remove: AccountMiddleware = async (ctx) => {
+    const who = signedInPerson(ctx);
+    if (deps.totp.required) {
+      return views.showAccount(ctx, who, 403, {
+        form: 'two-factor/remove',
+        message: 'Two-factor authentication is required on this service.',
+      });
+    }
+    if (!(await views.allowed(ctx, who))) return;
+    if (!(await isCurrentPassword(db, who.account.id, single(accountFields(ctx), 'password') ?? ''))) {
+      return views.refused(ctx, who, 'two-factor/remove', 'The password is not correct.');
+    }
+    await removeSecondFactor(db, who.account.id);
+    logger.info({ ip: ctx.ip, account_id: who.account.id }, 'second factor removed');
+    views.backTo(ctx, 'two-factor-off');
+  };
+
+  return { start, confirm, remove };
+}

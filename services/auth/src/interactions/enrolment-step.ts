@@ -1,0 +1,71 @@
+import { messagePage } from '../pages/message-page';
+import { recoveryCodesPage } from '../pages/recovery-codes-page';
+import { confirmEnrolment } from '../users/second-factor';
+import { single } from './form-body';
+import { type SignInMiddleware, formTargets, pendingLogin, postedFields } from './pending-login';
+import { pendingStep, savePendingStep } from './pending-step';
+import { expired, page } from './responses';
+import type { SignInKit } from './sign-in-flow';
+import { afterEnrolment } from './sign-in-steps';
+
+const WRONG_ENROL_CODE =
+  "That code does not match. Enter the code the app shows now (check that the device's clock is right).";
+
+/**
+ * `POST /interaction/:uid/enrol`: the code confirming a new TOTP secret (AUTH_REQUIRE_TOTP) →
+ * the recovery codes, shown once, with a form to `…/continue` (continueStep).
+ */
+export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddleware {
+  const { logger, metrics } = deps;
+  return async (ctx) => {
+    const login = pendingLogin(ctx);
+    const step = pendingStep(login.details);
+    if (step?.step !== 'enrol') return expired(ctx);
+    if (!(await flow.allowed(ctx, step.throttleKey))) return;
+
+    const code = single(postedFields(ctx), 'code') ?? '';
+    const result = await confirmEnrolment(deps.db, step.accountId, step.secret, code);
+    if (!result.enrolled && result.reason === 'wrong_code') {
+      await deps.throttle.recordFailure(step.throttleKey, ctx.ip);
+      metrics.signIns.inc({ outcome: 'refused' });
+      logger.info({ ip: ctx.ip, account_id: step.accountId }, 'sign-in: enrolment code refused');
+      return pages.showEnrol(ctx, login, step, 422, WRONG_ENROL_CODE);
+    }
+    if (!result.enrolled) {
+      // Enrolled meanwhile (another tab, the account console): this secret is not the account's.
+      await savePendingStep(login.details, undefined);
+      return page(
+        ctx,
+        409,
+        messagePage(
+          'Sign-in expired',
+          'Two-factor authentication was set up for this account elsewhere meanwhile.',
+          'Go back to the application and sign in again.',
+        ),
+      );
+    }
+    await deps.throttle.recordSuccess(step.throttleKey, ctx.ip);
+    await savePendingStep(login.details, {
+      step: 'enrolled',
+      accountId: step.accountId,
+      throttleKey: step.throttleKey,
+    });
+    logger.info({ ip: ctx.ip, account_id: step.accountId }, 'second factor enrolled');
+    page(
+      ctx,
+      200,
+      recoveryCodesPage({ codes: result.recoveryCodes, next: { form: pages.continueForm(login) } }),
+      formTargets(login),
+    );
+  };
+}
+
+/** `POST /interaction/:uid/continue`: after the recovery codes of an enrolment, finishes the sign-in. */
+export function continueStep({ flow }: SignInKit): SignInMiddleware {
+  return async (ctx) => {
+    const login = pendingLogin(ctx);
+    const step = pendingStep(login.details);
+    if (step?.step !== 'enrolled') return expired(ctx);
+    return flow.finish(ctx, login, afterEnrolment(step.accountId), { second_factor: 'enrolled' });
+  };
+}

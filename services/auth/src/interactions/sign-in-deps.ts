@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Provider } from 'oidc-provider';
+import type { Logger } from '@secret-push/logger';
+import type { AuthMetrics } from '../observability/metrics';
+import type { LoginThrottle } from '../policy/login-throttle';
+import type { SignupThrottle } from '../policy/signup-throttle';
+import type { AuthDatabase } from '../storage/database';
+
+/** What the sign-in pages (sign-in-router.ts and its steps) are built from. */
+export interface InteractionDeps {
+  provider: Provider;
+  db: Kysely<AuthDatabase>;
+  throttle: LoginThrottle;
+  /** The cookie keys (AUTH_COOKIE_KEYS), which also bind the login form's CSRF token. */
+  cookieKeys: readonly string[];
+  issuer: string;
+  logger: Logger;
+  metrics: AuthMetrics;
+  /** AUTH_REQUIRE_TOTP and AUTH_TOTP_ISSUER. */
+  totp: { required: boolean; issuer: string };
+  /** Self sign-up's throttle when AUTH_SELF_SIGNUP is on; undefined: no sign-up page (404). */
+  signupThrottle?: SignupThrottle;
+}
