@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make rehearse: the multi-replica rehearsal (README.md, "Rehearsal"). Builds the two images' file
+# make rehearse: the multi-replica rehearsal (docs/deployment.md, "Rehearsal"). Builds the two images' file
 # trees as the Dockerfile does (pnpm deploy --prod), then deploy/src/rehearsal/main.ts runs
 # 2 auth, 2 push API and 2 worker processes with the commands and environment of k8s/base behind
 # round-robin proxies, on fresh databases, a unique Redis prefix and s3rver, and runs the smoke

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Static checks of the deployment files (README.md, "Kubernetes"): docker-compose.yml against the
+# Static checks of the deployment files (docs/deployment.md, "Kubernetes"): docker-compose.yml against the
 # compose-spec schema and Debian's docker-compose 1.29, the root Dockerfile (dockerfile-utils lint,
 # build rules, and per image target: non-root, production dependencies only, healthcheck, entry
 # point), that compose and k8s run exactly those targets' images, .dockerignore, and every

@@ -35,7 +35,7 @@ const REDIS_MEMORY_RUN = 'POST /pushes: Redis memory per active push';
 
 /**
  * Throughput and latency of the services in production mode, one process each, each next to the
- * ceiling measured in the same run (the targets are listed in the README's benchmark section). Load: autocannon, 16 connections unless stated,
+ * ceiling measured in the same run (the targets are listed in docs/performance.md). Load: autocannon, 16 connections unless stated,
  * BENCH_SECONDS (default 10) per run, all on 127.0.0.1.
  */
 export async function apiBenchmark(root: string): Promise<BenchResult> {

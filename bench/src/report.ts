@@ -28,7 +28,10 @@ export function machine(): string {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-/** Writes `bench/results/latest.json` and `latest.md` (and a dated copy of each). */
+/**
+ * Writes `bench/results/latest.json` and `latest.md` (tracked) and a dated copy of each (git-ignored:
+ * kept locally for comparing runs; a result worth keeping goes into a report in bench/reports/).
+ */
 export function writeResults(dir: string, results: BenchResult[]): string {
   mkdirSync(dir, { recursive: true });
   const date = new Date().toISOString();

@@ -79,7 +79,8 @@ function gate(anonymousAccess: boolean): RequestHandler {
 
 /**
  * The push service's Express app: operations endpoints, the API under /api/v2 (http/) and the
- * recipient pages (pages/). It sits above both edges, which never import each other's routes.
+ * web app's pages (pages/: the create form, sign-in, tokens, the owner's lists, the account, and the
+ * recipient pages). It sits above both edges, which never import each other's routes.
  */
 
 const pushesDisabled: RequestHandler = (_req, _res, next) =>

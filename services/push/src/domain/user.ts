@@ -1,8 +1,9 @@
 /*
- * People and their personal API tokens (DESIGN §8), as the domain sees them. A person is
- * identified by the OpenID issuer and its `sub`, never by email. A personal token belongs to one
- * user, carries scopes and an optional expiry; only its SHA-256 is stored. This module states the
- * rules and reads no clock: `now` is always the database's, passed in.
+ * People and their personal API tokens (how API clients use them: docs/api.md, Authentication),
+ * as the domain sees them. A person is identified by the OpenID issuer and its `sub`, never by
+ * email. A personal token belongs to one user, carries scopes and an optional expiry; only its
+ * SHA-256 is stored. This module states the rules and reads no clock: `now` is always the
+ * database's, passed in.
  */
 
 export const TOKEN_SCOPES = ['pushes:read', 'pushes:write'] as const;

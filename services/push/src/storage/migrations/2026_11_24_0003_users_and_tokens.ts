@@ -2,7 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * People and their personal API tokens (DESIGN §8).
+ * People and their personal API tokens (how API clients use them: docs/api.md, Authentication).
  *
  * `app_user` (`user` is a reserved word): a person is identified by the OpenID issuer and its
  * `sub` (unique together), never by email: two issuers may vouch for the same address, and those

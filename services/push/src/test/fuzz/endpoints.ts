@@ -38,7 +38,7 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
  * Every endpoint of both services, each with the generator of its inputs and what "reaching
  * validation" means for it. Push: the operations of the OpenAPI document (services/push/src/http/
  * openapi/operations.ts), the web app's create form (pages/create.routes.ts) and the recipient
- * pages (pages/pages.routes.ts); auth: the README's endpoints table (token, introspection,
+ * pages (pages/pages.routes.ts); auth: the endpoints table of docs/auth-service.md (token, introspection,
  * revocation, discovery, JWKS). The API endpoints get the Authorization variants of
  * headers.arbitraries.ts: the auth service's access tokens, a user's personal API tokens
  * (`Bearer spu_…`) and Password Pusher's legacy `X-User-Email` + `X-User-Token` pair, valid and

@@ -1,0 +1,5 @@
+import { a } from './a';
+
+export interface B {
+  name: typeof a;
+}
