@@ -15,7 +15,7 @@ import tseslint from 'typescript-eslint';
  * 2. Which workspace packages a package may import (by name): shared libraries import no service,
  *    no client and no test kit; the SDK imports none; a service imports the other service or the
  *    test kit only in its tests and its testing.ts.
- * 3. Size: max-lines 400 per source file and max-lines-per-function 120, counting every line
+ * 3. Size: max-lines 400 per source file, and max-lines-per-function 120 in services/ and packages/, counting every line
  *    (blank lines and comments too, as `wc -l` does); tests and generated code are exempt.
  *
  * Import cycles (also through `import type`) are checked by dependency-cruiser
@@ -220,17 +220,26 @@ const layering = [
 
 /* ---- 3. Size ------------------------------------------------------------------------------ */
 
-const size = {
-  files: ['**/*.ts'],
-  ignores: [...TESTS, ...GENERATED],
-  rules: {
-    'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
-    'max-lines-per-function': [
-      'error',
-      { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true },
-    ],
+const size = [
+  {
+    files: ['**/*.ts'],
+    ignores: [...TESTS, ...GENERATED],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
   },
-};
+  {
+    // The function limit holds for the product (services/, packages/); the bench's and the
+    // rehearsal's drivers (bench/, deploy/) are scripts that read top to bottom, one measurement
+    // or one check after another, and stay exempt.
+    files: ['services/**/*.ts', 'packages/**/*.ts'],
+    ignores: [...TESTS, ...GENERATED],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+];
 
 export default tseslint.config(
   {
@@ -261,7 +270,7 @@ export default tseslint.config(
     },
   },
   ...layering,
-  size,
+  ...size,
   {
     files: ['**/*.test.ts', '**/*.e2e.ts', '**/*.browser.ts', '**/test/**/*.ts', 'packages/testing/**/*.ts'],
     rules: {
