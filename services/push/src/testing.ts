@@ -16,7 +16,7 @@ import { runCli } from './cli/run-cli';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
 import { type ExpiryWorkerService, startExpiryWorker } from './worker-server';
-import { loadWorkerConfig } from './worker/worker.config';
+import { loadWorkerConfig } from './config';
 import type { PushDatabase } from './storage/database';
 import { pushMigrations } from './storage/migrations';
 

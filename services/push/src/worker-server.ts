@@ -28,7 +28,7 @@ import {
   closeBull,
 } from './worker/queues';
 import { keepTicking } from './worker/tick-keeper';
-import type { WorkerConfig } from './worker/worker.config';
+import type { WorkerConfig } from './config';
 import { createWorkerMetrics } from './worker/worker.metrics';
 
 export interface ExpiryWorkerService extends Closable {

@@ -16,7 +16,7 @@ import type { PushDatabase } from '../storage/database';
 import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';
 import { startExpiryWorker } from '../worker-server';
-import { loadWorkerConfig } from '../worker/worker.config';
+import { loadWorkerConfig } from '../config';
 
 // A backlog as after an outage: 50,000 pushes past their window when the worker starts. It is
 // drained in batches (PUSH_SWEEP_BATCH_SIZE statements, SKIP LOCKED) while retrieves run on
