@@ -32,7 +32,7 @@ export function envSection<V extends z.ZodRawShape, T extends object>(
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any section, whatever its variables
-type AnySection = EnvSection<any, object>;
+export type AnySection = EnvSection<any, object>;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I

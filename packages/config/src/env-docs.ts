@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvSection } from './env-config';
+import type { AnySection } from './env-config';
 
 /** What the generated documentation says about one variable. */
 export interface EnvVarDoc {
@@ -34,7 +34,7 @@ function defaultOf(schema: z.ZodType): string {
 }
 
 /** The variables of `sections`, each once (in the order first listed), with their documentation. */
-export function documentVariables(sections: readonly EnvSection[]): EnvVarDoc[] {
+export function documentVariables(sections: readonly AnySection[]): EnvVarDoc[] {
   const docs = new Map<string, EnvVarDoc>();
   for (const section of sections) {
     for (const [name, schema] of Object.entries(section.vars as Record<string, z.ZodType>)) {
