@@ -6,7 +6,7 @@ import type { Proc } from './processes';
 export interface ServiceStack {
   auth: Proc;
   push: Proc;
-  /** The expiry worker, when asked for (`worker: true`), ticking as in `make up`. */
+  /** The worker, when asked for (`worker: true`), ticking as in `make up`. */
   worker?: Proc;
   /** A client with pushes:read and pushes:write. */
   client: Credentials;
@@ -33,7 +33,7 @@ export async function startServiceStack(options: {
   redisPrefix: string;
   logLevel: string;
   pushEnv?: Record<string, string>;
-  /** Also start the expiry worker (main-worker.js) on the push database. */
+  /** Also start the worker (main-worker.js) on the push database. */
   worker?: boolean;
   start(script: string, env: Record<string, string>, readyUrl: string): Promise<Proc>;
 }): Promise<ServiceStack> {

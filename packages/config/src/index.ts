@@ -1,3 +1,5 @@
 export { ConfigError, parseEnv, readSecretFiles } from './parse-env';
 export { envBoolean, envCsv, envInt, envJson } from './env-types';
-export { commonEnv } from './common-env';
+export { commonEnv, commonSection, requestLogSection, statementDeadlineProblems } from './common-env';
+export { type ConfigOf, type EnvConfig, type EnvSection, defineConfig, envSection } from './env-config';
+export { type EnvVarDoc, documentVariables, renderEnvTable } from './env-docs';

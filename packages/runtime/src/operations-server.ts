@@ -38,7 +38,7 @@ const send = (res: ServerResponse, answer: OperationsResponse) => {
 };
 
 /**
- * `/healthz`, `/readyz` and `/metrics` on a port of their own (node:http): the expiry worker's
+ * `/healthz`, `/readyz` and `/metrics` on a port of their own (node:http): the worker's
  * only port, and the API processes' metrics port (never routed by the Ingress). Every other path
  * is 404 `{"error":"Not found.","code":"not_found"}`.
  */

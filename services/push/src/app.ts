@@ -77,59 +77,16 @@ function gate(anonymousAccess: boolean): RequestHandler {
     next(anonymousAccess || principalOf(req) ? undefined : authenticationRequired());
 }
 
-/**
- * The push service's Express app: operations endpoints, the API under /api/v2 (http/) and the
- * web app's pages (pages/: the create form, sign-in, tokens, the owner's lists, the account, and the
- * recipient pages). It sits above both edges, which never import each other's routes.
- */
-
 const pushesDisabled: RequestHandler = (_req, _res, next) =>
   next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
 
-export function createApp(deps: AppDeps): Express {
-  const createFeatures = {
-    anonymousCreate: deps.features.anonymousAccess,
-    fileRequiresAuth: deps.features.fileRequiresAuth,
-  };
-  const renderError = errorHandler(deps.logger);
-  const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
-    renderError(toHttpError(err), req, res, next);
-  const app = express();
-  app.disable('x-powered-by');
-  // Every API answer is `Cache-Control: no-store`, so an ETag is never used for revalidation; and a
-  // 304 must never stand in for a retrieval that consumed a view. Hashing each body (SHA-1, the
-  // whole 50-push page for /pushes/active) was ~5% of the GET /version profile.
-  app.set('etag', false);
-  app.set('trust proxy', deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false);
-  app.use(deps.httpLogger);
-  app.use(observeRequests(deps.metrics));
-  app.use(securityHeaders());
-  // Before everything else under /api/v2 (the HEAD guard, /version, download links, authentication,
-  // the anonymous-access gate): preflights are answered here, and errors carry the CORS headers
-  // too. The recipient pages and health endpoints never get them.
-  const cors = apiCors(deps.corsOrigins);
-  if (cors) app.use('/api/v2', cors);
-  app.use(refuseConsumingHead);
+type CreateFeatures = { anonymousCreate: boolean; fileRequiresAuth: boolean };
 
-  // Health only: /metrics is served on the metrics port (server.ts), which the Ingress does not
-  // route; here it is a 404 like any unknown path.
-  const operations = { readiness: deps.readiness };
-  const answerOperations: RequestHandler = (req, res, next) => {
-    operationsResponse(req.path, operations)!.then(
-      (r) => void res.status(r.status).type(r.contentType).send(r.body),
-      next,
-    );
-  };
-  for (const path of HEALTH_PATHS) app.get(path, answerOperations); // one route (and label) each
-
-  // Polled by clients for feature detection: answered here, without the API router's machinery
-  // (a nested router and two middleware were ~6% of the endpoint's profile).
-  const version = versionHandler(deps.version);
-  app.get('/api/v2/version', version);
-
+/** The API under /api/v2: /version, /openapi, /docs, download links, then the authenticated push routes. */
+function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: express.ErrorRequestHandler) {
   const api = express.Router();
   api.use(stripJsonSuffix, noStore);
-  api.get('/version', version); // `/version.json`, after the suffix is stripped
+  api.get('/version', versionHandler(deps.version)); // `/version.json`, after the suffix is stripped
   api.get('/openapi', (_req, res) => {
     res.json(deps.openapi);
   });
@@ -154,69 +111,91 @@ export function createApp(deps: AppDeps): Express {
       pushes: deps.pushes,
       publicUrl: deps.publicUrl,
       rules: deps.rules,
-      features: createFeatures,
+      features,
       rateLimits: deps.rateLimits,
       ...(deps.files
         ? {
             files: {
               service: deps.files.service,
-              upload: deps.files.uploads.parser(apiUploadForm(createFeatures)),
+              upload: deps.files.uploads.parser(apiUploadForm(features)),
             },
           }
         : {}),
     }),
   );
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
-  app.use('/api/v2', api);
-  if (deps.features.pushesEnabled) {
-    if (deps.web) {
-      app.use(signInRoutes(deps.web.signIn));
-      app.use(
-        ownerPagesRoutes({
-          pushes: deps.pushes,
-          sessions: deps.web.sessions,
-          publicUrl: deps.publicUrl,
-          logger: deps.logger,
-        }),
-      );
-      app.use(
-        tokenPagesRoutes({
-          sessions: deps.web.sessions,
-          users: deps.web.users,
-          publicUrl: deps.publicUrl,
-          logger: deps.logger,
-        }),
-      );
-      app.use(
-        accountPagesRoutes({
-          ...deps.web.account,
-          sessions: deps.web.sessions,
-          publicUrl: deps.publicUrl,
-          logger: deps.logger,
-        }),
-      );
-    }
-    app.use(
-      createPagesRoutes({
-        ...(deps.web ? { sessions: deps.web.sessions } : {}),
-        pushes: deps.pushes,
-        publicUrl: deps.publicUrl,
-        rules: deps.rules,
-        features: createFeatures,
-        ...(deps.files ? { files: deps.files } : {}),
-        rateLimit: deps.rateLimits.create,
-        logger: deps.logger,
-      }),
-    );
-    app.use(
-      pagesRoutes({
-        pushes: deps.pushes,
-        publicUrl: deps.publicUrl,
-        logger: deps.logger,
-        rateLimit: deps.rateLimits.retrieve,
-      }),
-    );
+  return api;
+}
+
+/** The web pages (pages/): sign-in, owner, token and account pages where there is sign-in; create; recipient. */
+function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
+  const common = { publicUrl: deps.publicUrl, logger: deps.logger };
+  if (deps.web) {
+    app.use(signInRoutes(deps.web.signIn));
+    app.use(ownerPagesRoutes({ ...common, pushes: deps.pushes, sessions: deps.web.sessions }));
+    app.use(tokenPagesRoutes({ ...common, sessions: deps.web.sessions, users: deps.web.users }));
+    app.use(accountPagesRoutes({ ...deps.web.account, ...common, sessions: deps.web.sessions }));
   }
+  app.use(
+    createPagesRoutes({
+      ...(deps.web ? { sessions: deps.web.sessions } : {}),
+      pushes: deps.pushes,
+      rules: deps.rules,
+      features,
+      ...(deps.files ? { files: deps.files } : {}),
+      rateLimit: deps.rateLimits.create,
+      ...common,
+    }),
+  );
+  app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));
+}
+
+/**
+ * The push service's Express app: operations endpoints, the API under /api/v2 (http/) and the
+ * web app's pages (pages/: the create form, sign-in, tokens, the owner's lists, the account and the
+ * recipient pages). It sits above both edges, which never import each other's routes.
+ */
+export function createApp(deps: AppDeps): Express {
+  const features = {
+    anonymousCreate: deps.features.anonymousAccess,
+    fileRequiresAuth: deps.features.fileRequiresAuth,
+  };
+  const renderError = errorHandler(deps.logger);
+  const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
+    renderError(toHttpError(err), req, res, next);
+  const app = express();
+  app.disable('x-powered-by');
+  // Every API answer is `Cache-Control: no-store`, so an ETag is never used for revalidation; and a
+  // 304 must never stand in for a retrieval that consumed a view. (Hashing each body also cost
+  // time: see bench/PROFILE.md.)
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false);
+  app.use(deps.httpLogger);
+  app.use(observeRequests(deps.metrics));
+  app.use(securityHeaders());
+  // Before everything else under /api/v2 (the HEAD guard, /version, download links, authentication,
+  // the anonymous-access gate): preflights are answered here, and errors carry the CORS headers
+  // too. The web pages and health endpoints never get them.
+  const cors = apiCors(deps.corsOrigins);
+  if (cors) app.use('/api/v2', cors);
+  app.use(refuseConsumingHead);
+
+  // Health only: /metrics is served on the metrics port (server.ts), which the Ingress does not
+  // route; here it is a 404 like any unknown path.
+  const operations = { readiness: deps.readiness };
+  const answerOperations: RequestHandler = (req, res, next) => {
+    operationsResponse(req.path, operations)!.then(
+      (r) => void res.status(r.status).type(r.contentType).send(r.body),
+      next,
+    );
+  };
+  for (const path of HEALTH_PATHS) app.get(path, answerOperations); // one route (and label) each
+
+  // Polled by clients for feature detection: answered here, without the API router's machinery
+  // (see bench/PROFILE.md).
+  app.get('/api/v2/version', versionHandler(deps.version));
+  app.use('/api/v2', apiRouter(deps, features, handleErrors));
+  if (deps.features.pushesEnabled) mountPages(app, deps, features);
 
   app.use(notFoundHandler);
   app.use(handleErrors);

@@ -1,5 +1,5 @@
 import { runService } from '@secret-push/runtime';
-import { startExpiryWorker } from './worker-server';
-import { loadWorkerConfig } from './worker/worker.config';
+import { startWorker } from './worker-server';
+import { loadWorkerConfig } from './config';
 
-runService('worker', loadWorkerConfig, startExpiryWorker);
+runService('worker', loadWorkerConfig, startWorker);

@@ -1,10 +1,13 @@
 import type { Server } from 'node:http';
-import { sql } from 'kysely';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { type Kysely, sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
 import {
   OPERATIONS_PATHS,
+  type Readiness,
   closeHttpServer,
   createHttpServer,
   createReadiness,
@@ -25,11 +28,12 @@ import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
 import { uploadPipeline } from './http/file-upload';
 import { createIntrospectionVerifier } from './http/introspection-client';
+import type { TokenVerifier } from './http/principal';
 import { confirmingUsers, createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';
 import { createIssuerAccounts } from './session/issuer-accounts';
 import { createUserStatus } from './session/user-status';
 import { createAccountDeletion } from './domain/account-deletion';
-import { createPushMetrics, metricsEvents } from './http/metrics';
+import { type PushMetrics, createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
 import { versionBody } from './http/version.routes';
@@ -54,17 +58,12 @@ export interface PushServer {
   close(): Promise<void>;
 }
 
-/**
- * Wires the push API: database, Redis, key ring, token verification (introspection and personal
- * tokens), domain services, Express app, listener. `main-api.ts` and the test helper both start it
- * this way. Nothing is queued for expiry: the worker finds what is due in the database.
- * `extraEvents` observes committed changes (tests).
- */
-export async function startPushServer(
-  config: PushConfig,
-  logger: Logger,
-  options: { extraEvents?: PushEvents } = {},
-): Promise<PushServer> {
+type Stores = { db: Kysely<PushDatabase>; redis: Redis };
+type Services = ReturnType<typeof createServices>;
+type WebSignIn = NonNullable<ReturnType<typeof wireWebSignIn>>;
+
+/** The database and Redis. Without Redis at start-up the API runs degraded (limits fail open). */
+async function openStores(config: PushConfig, logger: Logger): Promise<Stores> {
   const db = createKysely<PushDatabase>(config.db);
   // Every command gets our deadline: a frozen Redis costs a request at most that (limits fail open,
   // passphrase attempts fail closed).
@@ -72,19 +71,21 @@ export async function startPushServer(
   if (!(await waitUntilReady(redis, 3000))) {
     logger.warn('redis not reachable at start-up; continuing degraded');
   }
-  const metrics = createPushMetrics();
-  const events = combineEvents(metricsEvents(metrics), ...(options.extraEvents ? [options.extraEvents] : []));
+  return { db, redis };
+}
+
+/** The domain services over the stores: pushes, their files (with an object store), users and tokens. */
+function createServices(config: PushConfig, { db, redis }: Stores, events: PushEvents) {
   const keyRing = new KeyRing(config.encryptionKeys);
   const pushStore = createPushRepository(db);
-  const f = config.features;
-  const store = f.filePushes && config.s3 ? createS3ObjectStore(config.s3) : undefined;
+  const objectStore = config.features.filePushes && config.s3 ? createS3ObjectStore(config.s3) : undefined;
   const files =
-    store &&
+    objectStore &&
     createFileService({
       files: createFileRepository(db),
       pushes: pushStore,
       keyRing,
-      store,
+      store: objectStore,
       signer: new DownloadLinkSigner(config.encryptionKeys),
       publicUrl: config.publicUrl,
       graceSeconds: config.files.graceSeconds,
@@ -106,45 +107,62 @@ export async function startPushServer(
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
-  // The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured;
-  // its users are also confirmed with the issuer at least once a minute when they use a personal
-  // token (session/user-status.ts), where the issuer has an accounts endpoint (ours does).
-  const web = config.signIn
-    ? (() => {
-        const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
-        const relyingParty = createRelyingParty({
-          ...config.signIn,
-          redirectUri: `${config.publicUrl}/sign-in/callback`,
-          postLogoutRedirectUri: `${config.publicUrl}/`,
-          timeoutSeconds: 5,
-        });
-        const issuerAccounts = createIssuerAccounts(relyingParty, { ...config.signIn, timeoutSeconds: 5 });
-        const userStatus = createUserStatus({
-          accounts: issuerAccounts,
-          issuer: config.signIn.issuer,
-          intervalSeconds: config.sessions.recheckSeconds,
-        });
-        const sessions = createWebSessions({
-          store: sessionStore,
-          relyingParty,
-          users,
-          settings: config.sessions,
-          logger,
-        });
-        return {
-          sessions,
-          users,
-          userStatus,
-          signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
-          account: {
-            store: sessionStore,
-            deleteAccount: createAccountDeletion({ pushes, users }),
-            issuerAccounts,
-            forgetUserStatus: (userId: string) => userStatus.forget(userId),
-          },
-        };
-      })()
-    : undefined;
+  return { objectStore, files, pushes, users };
+}
+
+/**
+ * The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured; its
+ * users are also confirmed with the issuer at least once a minute when they use a personal token
+ * (session/user-status.ts), where the issuer has an accounts endpoint (ours does).
+ */
+function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Services, logger: Logger) {
+  if (!config.signIn) return undefined;
+  const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
+  const relyingParty = createRelyingParty({
+    ...config.signIn,
+    redirectUri: `${config.publicUrl}/sign-in/callback`,
+    postLogoutRedirectUri: `${config.publicUrl}/`,
+    timeoutSeconds: 5,
+  });
+  const issuerAccounts = createIssuerAccounts(relyingParty, { ...config.signIn, timeoutSeconds: 5 });
+  const userStatus = createUserStatus({
+    accounts: issuerAccounts,
+    issuer: config.signIn.issuer,
+    intervalSeconds: config.sessions.recheckSeconds,
+  });
+  const sessions = createWebSessions({
+    store: sessionStore,
+    relyingParty,
+    users,
+    settings: config.sessions,
+    logger,
+  });
+  return {
+    sessions,
+    users,
+    userStatus,
+    signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
+    account: {
+      store: sessionStore,
+      deleteAccount: createAccountDeletion({ pushes, users }),
+      issuerAccounts,
+      forgetUserStatus: (userId: string) => userStatus.forget(userId),
+    },
+  };
+}
+
+/**
+ * Bearer tokens: access tokens are introspected at the auth service; personal tokens (`spu_…`) are
+ * checked in our own database and never leave this service (their users confirmed with the issuer
+ * where there is web sign-in).
+ */
+function wireTokenVerifier(
+  config: PushConfig,
+  users: Services['users'],
+  web: WebSignIn | undefined,
+  metrics: PushMetrics,
+  logger: Logger,
+) {
   const personalTokens = createPersonalTokenVerifier({
     tokens: users,
     cacheSeconds: config.personalTokens.cacheSeconds,
@@ -152,9 +170,7 @@ export async function startPushServer(
     onUseNotRecorded: (err) =>
       logger.warn({ err: (err as Error).message }, 'personal token last use not recorded'),
   });
-  // Access tokens are introspected at the auth service; personal tokens (`spu_…`) are checked in
-  // our own database and never leave this service.
-  const verifier = routeTokens({
+  return routeTokens({
     accessTokens: createIntrospectionVerifier({
       ...config.auth,
       audience: 'push-api',
@@ -162,35 +178,66 @@ export async function startPushServer(
     }),
     personalTokens: web ? confirmingUsers(personalTokens, (u) => web.userStatus.isActive(u)) : personalTokens,
   });
-  const enabledKinds = new Set<PushKind>(['text']);
-  if (f.urlPushes) enabledKinds.add('url');
-  if (f.qrPushes) enabledKinds.add('qr');
-  if (f.filePushes) enabledKinds.add('file');
-  const openapi = buildOpenApi(config);
+}
 
-  // Ready means "can serve its core": creating and retrieving pushes needs the database only.
-  // Without Redis, limits fail open and only passphrase attempts (which must be counted) are
-  // refused; without the object store, only file pushes and downloads are. Both stay in the
-  // /readyz body and in push_dependency_up, for alerts, without taking every replica out of the
-  // Service at once (which would turn a partial outage into a total one).
-  const readiness = exportDependencyStates(
+/**
+ * Ready means "can serve its core": creating and retrieving pushes needs the database only.
+ * Without Redis, limits fail open and only passphrase attempts (which must be counted) are
+ * refused; without the object store, only file pushes and downloads are. Both stay in the /readyz
+ * body and in push_dependency_up, for alerts, without taking every replica out of the Service at
+ * once (which would turn a partial outage into a total one).
+ */
+function wireReadiness({ db, redis }: Stores, objectStore: Services['objectStore'], metrics: PushMetrics) {
+  return exportDependencyStates(
     createReadiness({
       database: { check: () => sql`select 1`.execute(db), required: true },
       redis: { check: () => redis.ping(), required: false },
-      ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
+      ...(objectStore ? { object_store: { check: () => objectStore.check(), required: false } } : {}),
     }),
     metrics.registry,
     'push',
   );
+}
 
-  const app = createApp({
-    pushes,
-    verifier,
+/** The request-path limits counted in Redis (they fail open without it). */
+function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
+  const { prefix } = config.redis;
+  const perMinute = config.rateLimits;
+  return {
     invalidTokens: createInvalidTokenLimiter(
       redis,
-      { prefix: config.redis.prefix, perMinute: config.rateLimits.invalidTokensPerMinute },
+      { prefix, perMinute: perMinute.invalidTokensPerMinute },
       logger,
     ),
+    create: perIpRateLimit(redis, { prefix, name: 'create', perMinute: perMinute.createPerMinute }, logger),
+    retrieve: perIpRateLimit(
+      redis,
+      { prefix, name: 'retrieve', perMinute: perMinute.retrievePerMinute },
+      logger,
+    ),
+  };
+}
+
+/** The Express app over the services: its settings from the config, its edges from the wiring above. */
+function wireApp(
+  config: PushConfig,
+  parts: { services: Services; web?: WebSignIn; verifier: TokenVerifier; redis: Redis },
+  observe: { metrics: PushMetrics; readiness: Readiness; logger: Logger },
+) {
+  const { services, web, verifier, redis } = parts;
+  const { metrics, readiness, logger } = observe;
+  const f = config.features;
+  const enabledKinds = new Set<PushKind>(['text']);
+  if (f.urlPushes) enabledKinds.add('url');
+  if (f.qrPushes) enabledKinds.add('qr');
+  if (f.filePushes) enabledKinds.add('file');
+  const { invalidTokens, ...rateLimits } = wireRateLimits(config, redis, logger);
+  const openapi = buildOpenApi(config);
+  const { files, objectStore } = services;
+  return createApp({
+    pushes: services.pushes,
+    verifier,
+    invalidTokens,
     logger,
     httpLogger: createHttpLogger(logger, {
       ignorePaths: [...OPERATIONS_PATHS],
@@ -208,31 +255,20 @@ export async function startPushServer(
       pushesEnabled: f.pushesEnabled,
       fileRequiresAuth: f.filePushesRequireAuth,
     },
-    rateLimits: {
-      create: perIpRateLimit(
-        redis,
-        { prefix: config.redis.prefix, name: 'create', perMinute: config.rateLimits.createPerMinute },
-        logger,
-      ),
-      retrieve: perIpRateLimit(
-        redis,
-        { prefix: config.redis.prefix, name: 'retrieve', perMinute: config.rateLimits.retrievePerMinute },
-        logger,
-      ),
-    },
+    rateLimits,
     files:
-      files && store
-        ? {
-            service: files,
-            uploads: uploadPipeline(files, store, config.files, newPushId),
-          }
+      files && objectStore
+        ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }
         : undefined,
     readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),
     web,
   });
+}
 
+/** The main port (the app) and the operations port (/metrics, /healthz, /readyz). */
+async function listen(config: PushConfig, app: Express, readiness: Readiness, metrics: PushMetrics) {
   const server = createHttpServer(app, config.httpLimits);
   server.listen(config.http.port, config.http.host);
   const url = await listening(server, config.http.host);
@@ -244,6 +280,33 @@ export async function startPushServer(
     await closeHttpServer(server);
     throw err;
   });
+  return { url, server, operations };
+}
+
+/**
+ * Wires the push API: stores, domain services, web sign-in, token verification, readiness, the
+ * Express app, its listeners. `main-api.ts` and the test helper both start it this way. Nothing is
+ * queued for expiry: the worker finds what is due in the database. `extraEvents` observes
+ * committed changes (tests).
+ */
+export async function startPushServer(
+  config: PushConfig,
+  logger: Logger,
+  options: { extraEvents?: PushEvents } = {},
+): Promise<PushServer> {
+  const stores = await openStores(config, logger);
+  const metrics = createPushMetrics();
+  const events = combineEvents(metricsEvents(metrics), ...(options.extraEvents ? [options.extraEvents] : []));
+  const services = createServices(config, stores, events);
+  const web = wireWebSignIn(config, stores.redis, services, logger);
+  const verifier = wireTokenVerifier(config, services.users, web, metrics, logger);
+  const readiness = wireReadiness(stores, services.objectStore, metrics);
+  const app = wireApp(
+    config,
+    { services, web, verifier, redis: stores.redis },
+    { metrics, readiness, logger },
+  );
+  const { url, server, operations } = await listen(config, app, readiness, metrics);
   logger.info({ url, metrics_url: operations.url, public_url: config.publicUrl }, 'push API listening');
 
   return {
@@ -252,8 +315,8 @@ export async function startPushServer(
     server,
     async close() {
       await Promise.all([closeHttpServer(server), operations.close()]);
-      await Promise.allSettled([db.destroy(), closeRedis(redis)]);
-      store?.close();
+      await Promise.allSettled([stores.db.destroy(), closeRedis(stores.redis)]);
+      services.objectStore?.close();
     },
   };
 }

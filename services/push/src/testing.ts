@@ -15,8 +15,8 @@ import {
 import { runCli } from './cli/run-cli';
 import { loadPushConfig } from './config';
 import { type PushServer, startPushServer } from './server';
-import { type ExpiryWorkerService, startExpiryWorker } from './worker-server';
-import { loadWorkerConfig } from './worker/worker.config';
+import { type WorkerService, startWorker } from './worker-server';
+import { loadWorkerConfig } from './config';
 import type { PushDatabase } from './storage/database';
 import { pushMigrations } from './storage/migrations';
 
@@ -95,18 +95,15 @@ export async function startPush(
 }
 
 /**
- * An expiry worker in-process on the same database, Redis prefix and object store as `push`,
+ * A worker in-process on the same database, Redis prefix and object store as `push`,
  * ticking every 250 ms (the default) and sweeping stale uploads hourly unless `env` says otherwise.
  */
-export function startTestWorker(
-  push: TestPush,
-  env: Record<string, string> = {},
-): Promise<ExpiryWorkerService> {
+export function startTestWorker(push: TestPush, env: Record<string, string> = {}): Promise<WorkerService> {
   const shared = Object.entries(push.env).filter(
     ([k]) =>
       k.startsWith('PUSH_S3_') || ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX'].includes(k),
   );
-  return startExpiryWorker(
+  return startWorker(
     loadWorkerConfig({
       LOG_LEVEL: 'silent',
       ...Object.fromEntries(shared),

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import type { Logger } from '@secret-push/logger';
 import {
@@ -10,60 +10,64 @@ import {
   exportDependencyStates,
   startOperationsServer,
 } from '@secret-push/runtime';
+import type { WorkerConfig } from './config';
 import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
-import { createExpiryTicker } from './worker/expiry-ticker';
-import { expiryProcessor } from './worker/expiry.processor';
+import { tickJobs } from './worker/jobs/registry';
 import {
-  EXPIRY_QUEUE,
-  type ExpiryJobName,
   QUEUE_EVENTS_MAX_LEN,
+  type QueueJobName,
   type TickJobData,
+  WORKER_QUEUE,
   bullConnection,
   bullPrefix,
   closeBull,
 } from './worker/queues';
-import { keepTicking } from './worker/tick-keeper';
-import type { WorkerConfig } from './worker/worker.config';
-import { createWorkerMetrics } from './worker/worker.metrics';
+import { tickProcessor } from './worker/tick.processor';
+import { type TickKeeper, keepTicking } from './worker/tick-keeper';
+import { type Ticker, createTicker } from './worker/ticker';
+import { type WorkerMetrics, createWorkerMetrics } from './worker/worker.metrics';
 
-export interface ExpiryWorkerService extends Closable {
+export interface WorkerService extends Closable {
   url: string;
-  worker: Worker<TickJobData, string, ExpiryJobName>;
-  queue: Queue<TickJobData, string, ExpiryJobName>;
+  worker: Worker<TickJobData, string, QueueJobName>;
+  queue: Queue<TickJobData, string, QueueJobName>;
   /** True while this process ticks on its local timer (the queue's ticks do not arrive). */
   ticksLocally(): boolean;
 }
 
+type ObjectStore = ReturnType<typeof createS3ObjectStore>;
+type PushStore = ReturnType<typeof createPushRepository>;
+
 /**
- * The worker process: ticks every PUSH_WORKER_TICK_MS (worker/expiry-ticker.ts: expire everything
- * past its window, purge the files that are due, now and then the stale uploads), driven by a BullMQ
- * job scheduler (one worker per tick) or, while the queue does not tick, by a local timer
- * (worker/tick-keeper.ts); serves /healthz, /readyz and /metrics. close() (SIGTERM) lets the
- * running tick finish its statement; whatever is left is due in the database for the next tick of
- * any worker.
+ * The queue, on a connection of our own: its state tells whether Redis is reachable, and we can
+ * always disconnect it (BullMQ leaves a shared connection to its owner).
  */
-export async function startExpiryWorker(config: WorkerConfig, logger: Logger): Promise<ExpiryWorkerService> {
-  const db = createKysely<PushDatabase>(config.db);
-  const pushStore = createPushRepository(db);
-  const prefix = bullPrefix(config.redis.prefix);
-  // The queue's connection is ours: its state tells whether Redis is reachable, and we can always
-  // disconnect it (BullMQ leaves a shared connection to its owner).
+function openQueue(config: WorkerConfig, logger: Logger) {
   const redis = new Redis(bullConnection(config.redis.url));
   redis.on('error', () => {}); // BullMQ re-emits it on the queue (logged below)
-  const queue = new Queue<TickJobData, string, ExpiryJobName>(EXPIRY_QUEUE, {
+  const queue = new Queue<TickJobData, string, QueueJobName>(WORKER_QUEUE, {
     connection: redis,
-    prefix,
+    prefix: bullPrefix(config.redis.prefix),
     streams: { events: { maxLen: QUEUE_EVENTS_MAX_LEN } },
   });
-  queue.on('error', (err) => logger.warn({ err: err.message }, 'expiry queue connection error'));
-  const metrics = createWorkerMetrics({ countDue: (limit) => pushStore.countDue(limit) });
-  const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
-  const ticker = createExpiryTicker({
+  queue.on('error', (err) => logger.warn({ err: err.message }, 'worker queue connection error'));
+  return { redis, queue };
+}
+
+/** The tick and its jobs (worker/jobs/registry.ts) over the domain, with their metrics. */
+function wireTicker(
+  config: WorkerConfig,
+  stores: { db: Kysely<PushDatabase>; pushStore: PushStore; store?: ObjectStore },
+  metrics: WorkerMetrics,
+  logger: Logger,
+) {
+  const { db, pushStore, store } = stores;
+  const jobs = tickJobs({
     expiry: createExpiry({ store: pushStore }),
     purger: store && createFilePurger({ files: createFileRepository(db), store }),
     batchSize: config.tick.batchSize,
@@ -78,6 +82,95 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     onPurgeFailed: () => metrics.purgeFailures.inc(),
     logger,
   });
+  return createTicker({ jobs, logger });
+}
+
+/**
+ * The queue's consumer. Concurrency 1: while this process drains a backlog, the next tick goes to
+ * another worker, which drains alongside (SKIP LOCKED), instead of waiting here behind the running
+ * one.
+ */
+function consumeTicks(
+  config: WorkerConfig,
+  tick: { ticker: Ticker; keeper: TickKeeper },
+  metrics: WorkerMetrics,
+  logger: Logger,
+) {
+  const { ticker, keeper } = tick;
+  const worker = new Worker<TickJobData, string, QueueJobName>(
+    WORKER_QUEUE,
+    tickProcessor({
+      tick: async () => {
+        try {
+          const report = await ticker.tick();
+          if (!report.skipped) metrics.ticks.inc({ trigger: 'queue' });
+          return report;
+        } finally {
+          keeper.queueTickSeen(); // a long tick (a backlog) is progress too
+        }
+      },
+      onQueueTick: () => keeper.queueTickSeen(),
+    }),
+    { connection: bullConnection(config.redis.url), prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
+  );
+  worker.on('completed', (job) => metrics.jobs.inc({ name: job.name, outcome: 'completed' }));
+  // A tick fails with the database down, four times a second: logged once per 30 s with the count.
+  let failedSinceLog = 0;
+  let lastFailureLog = -Infinity;
+  worker.on('failed', (job, err) => {
+    metrics.jobs.inc({ name: job?.name ?? 'unknown', outcome: 'failed' });
+    failedSinceLog++;
+    if (Date.now() - lastFailureLog < 30_000) return;
+    logger.warn({ job: job?.name, err: err.message, failures: failedSinceLog }, 'tick job failed');
+    lastFailureLog = Date.now();
+    failedSinceLog = 0;
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'worker connection error'));
+  return worker;
+}
+
+/**
+ * Ready means "can serve its core": the jobs need the database only (without Redis this process
+ * ticks on its own timer). Redis and the object store are reported (/readyz,
+ * push_worker_dependency_up), not required. Not ready once closing.
+ */
+function wireReadiness(
+  db: Kysely<PushDatabase>,
+  redis: Redis,
+  store: ObjectStore | undefined,
+  metrics: WorkerMetrics,
+  closing: () => boolean,
+): Readiness {
+  const dependencies = exportDependencyStates(
+    createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => redis.ping(), required: false },
+      ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
+    }),
+    metrics.registry,
+    'push_worker',
+  );
+  return async () => {
+    const report = await dependencies();
+    return { ...report, ready: report.ready && !closing() };
+  };
+}
+
+/**
+ * The worker process: ticks every PUSH_WORKER_TICK_MS (worker/ticker.ts runs the jobs of
+ * worker/jobs/: expire everything past its window, purge the files that are due, now and then the
+ * stale uploads), driven by a BullMQ job scheduler (one worker per tick) or, while the queue does
+ * not tick, by a local timer (worker/tick-keeper.ts); serves /healthz, /readyz and /metrics.
+ * close() (SIGTERM) lets the running tick finish its statement; whatever is left is due in the
+ * database for the next tick of any worker.
+ */
+export async function startWorker(config: WorkerConfig, logger: Logger): Promise<WorkerService> {
+  const db = createKysely<PushDatabase>(config.db);
+  const { redis, queue } = openQueue(config, logger);
+  const pushStore = createPushRepository(db);
+  const metrics = createWorkerMetrics({ countDue: (limit) => pushStore.countDue(limit) });
+  const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
+  const ticker = wireTicker(config, { db, pushStore, store }, metrics, logger);
   const keeper = keepTicking({
     queue,
     redis,
@@ -90,65 +183,15 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     onRepair: (reason) => metrics.schedulerRepairs.inc({ reason }),
     logger,
   });
-  // Concurrency 1: while this process drains a backlog, the next tick goes to another worker,
-  // which drains alongside (SKIP LOCKED), instead of waiting here behind the running one.
-  const worker = new Worker<TickJobData, string, ExpiryJobName>(
-    EXPIRY_QUEUE,
-    expiryProcessor({
-      tick: async () => {
-        try {
-          const report = await ticker.tick();
-          if (!report.skipped) metrics.ticks.inc({ trigger: 'queue' });
-          return report;
-        } finally {
-          keeper.queueTickSeen(); // a long tick (a backlog) is progress too
-        }
-      },
-      onQueueTick: () => keeper.queueTickSeen(),
-    }),
-    { connection: bullConnection(config.redis.url), prefix, concurrency: 1 },
-  );
-  worker.on('completed', (job) => metrics.jobs.inc({ name: job.name, outcome: 'completed' }));
-  // A tick fails with the database down, four times a second: logged once per 30 s with the count.
-  let failedSinceLog = 0;
-  let lastFailureLog = -Infinity;
-  worker.on('failed', (job, err) => {
-    metrics.jobs.inc({ name: job?.name ?? 'unknown', outcome: 'failed' });
-    failedSinceLog++;
-    if (Date.now() - lastFailureLog < 30_000) return;
-    logger.warn({ job: job?.name, err: err.message, failures: failedSinceLog }, 'expiry job failed');
-    lastFailureLog = Date.now();
-    failedSinceLog = 0;
-  });
-  worker.on('error', (err) => logger.warn({ err: err.message }, 'expiry worker connection error'));
-
-  // Ready means "can serve its core": expiring pushes and purging files needs the database only
-  // (without Redis this process ticks on its own timer). Redis and the object store are reported
-  // (/readyz, push_worker_dependency_up), not required.
-  const dependencies = exportDependencyStates(
-    createReadiness({
-      database: { check: () => sql`select 1`.execute(db), required: true },
-      redis: { check: () => redis.ping(), required: false },
-      ...(store ? { object_store: { check: () => store.check(), required: false } } : {}),
-    }),
-    metrics.registry,
-    'push_worker',
-  );
+  const worker = consumeTicks(config, { ticker, keeper }, metrics, logger);
   let closing = false;
-  const readiness: Readiness = async () => {
-    const report = await dependencies();
-    return { ...report, ready: report.ready && !closing };
-  };
+  const readiness = wireReadiness(db, redis, store, metrics, () => closing);
   const operations = await startOperationsServer({ ...config.http, readiness, registry: metrics.registry });
   const { url } = operations;
+  const { intervalMs, batchSize } = config.tick;
   logger.info(
-    {
-      url,
-      tick_ms: config.tick.intervalMs,
-      batch: config.tick.batchSize,
-      sweep_every_s: config.sweep.intervalSeconds,
-    },
-    'expiry worker running',
+    { url, tick_ms: intervalMs, batch: batchSize, sweep_every_s: config.sweep.intervalSeconds },
+    'worker running',
   );
 
   return {
@@ -159,7 +202,7 @@ export async function startExpiryWorker(config: WorkerConfig, logger: Logger): P
     async close() {
       closing = true;
       keeper.close();
-      // The running tick ends after its current statement; purge passes in flight finish.
+      // The running tick ends after its current statement; background jobs in flight finish.
       // Without Redis, BullMQ can finish nothing: its connections are dropped at once (force), or
       // they would go on reconnecting after close().
       const bull =

@@ -2,6 +2,7 @@
 import { runCli } from './run-cli';
 
 runCli(process.argv.slice(2), {
+  env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 }).then(

@@ -10,8 +10,8 @@ import type { PushDatabase } from '../storage/database';
 import { createUserRepository } from '../storage/user.repository';
 
 export interface CliIo {
-  /** The environment to configure from; the process's own when absent. */
-  env?: Record<string, string | undefined>;
+  /** The environment to configure from: the process's own, passed in by main.ts (tests pass theirs). */
+  env: NodeJS.ProcessEnv;
   out(line: string): void;
   err(line: string): void;
 }
@@ -80,7 +80,8 @@ function printUsers(io: CliIo, users: UserSummary[], json: boolean): void {
 
 /**
  * The user an operator named: by id, or by email when exactly one user has it. An email is not an
- * identity (DESIGN §8): when users of several issuers share it, the operator must pick one by id.
+ * identity (a person is an OpenID issuer and its `sub`, domain/user.ts): when users of several
+ * issuers share it, the operator must pick one by id.
  */
 async function userNamed(users: UserTokenService, ref: string): Promise<User> {
   if (isId(ref)) return users.findUser(ref);
@@ -143,7 +144,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   let config;
   try {
-    config = loadPushCliConfig(io.env ?? process.env);
+    config = loadPushCliConfig(io.env);
   } catch (err) {
     io.err(err instanceof ConfigError ? err.message : String(err));
     return 2;

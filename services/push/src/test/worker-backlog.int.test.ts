@@ -15,8 +15,8 @@ import { KeyRing } from '../security/key-ring';
 import type { PushDatabase } from '../storage/database';
 import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';
-import { startExpiryWorker } from '../worker-server';
-import { loadWorkerConfig } from '../worker/worker.config';
+import { startWorker } from '../worker-server';
+import { loadWorkerConfig } from '../config';
 
 // A backlog as after an outage: 50,000 pushes past their window when the worker starts. It is
 // drained in batches (PUSH_SWEEP_BATCH_SIZE statements, SKIP LOCKED) while retrieves run on
@@ -117,7 +117,7 @@ it('drains 50,000 due pushes in short batches; retrieves meanwhile never wait 10
     }
   };
 
-  const worker = await startExpiryWorker(
+  const worker = await startWorker(
     loadWorkerConfig({
       LOG_LEVEL: 'silent',
       PUSH_DATABASE_URL: database.url,

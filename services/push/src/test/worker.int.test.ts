@@ -12,8 +12,8 @@ import { createPassphraseLimiter } from '../http/rate-limits';
 import { KeyRing } from '../security/key-ring';
 import { createPushRepository } from '../storage/push.repository';
 import { type TestPush, startPush, startTestWorker } from '../testing';
-import { EXPIRY_QUEUE, TICK_SCHEDULER_ID, bullConnection, bullPrefix, closeBull } from '../worker/queues';
-import type { ExpiryWorkerService } from '../worker-server';
+import { WORKER_QUEUE, TICK_SCHEDULER_ID, bullConnection, bullPrefix, closeBull } from '../worker/queues';
+import type { WorkerService } from '../worker-server';
 import { type Harness, createPush, harness, waitFor } from './helpers';
 
 // Real workers, real windows: these tests wait for seconds-long windows. Expiry is driven by the
@@ -39,7 +39,7 @@ process.on('unhandledRejection', (reason) => {
 });
 
 function queueOf(push: TestPush) {
-  const queue = new Queue(EXPIRY_QUEUE, {
+  const queue = new Queue(WORKER_QUEUE, {
     connection: bullConnection(push.env.PUSH_REDIS_URL!),
     prefix: bullPrefix(push.env.PUSH_REDIS_PREFIX!),
   });
@@ -142,7 +142,7 @@ async function consistent(db: TestPush['db'], ids: string[]): Promise<boolean> {
 /** A domain service and one worker on the shared harness, closed afterwards whatever happens. */
 async function withWorker(
   env: Record<string, string>,
-  body: (svc: ReturnType<typeof domainService>, worker: ExpiryWorkerService) => Promise<void>,
+  body: (svc: ReturnType<typeof domainService>, worker: WorkerService) => Promise<void>,
 ): Promise<void> {
   const svc = domainService(h.push);
   const worker = await startTestWorker(h.push, env);

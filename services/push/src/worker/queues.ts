@@ -4,32 +4,27 @@ import { withDeadline } from '@secret-push/runtime';
 
 /**
  * The worker's queue. It holds no job per push: one job scheduler (`tick`, a repeatable job every
- * PUSH_WORKER_TICK_MS) makes one worker at a time run the tick, which finds in PostgreSQL whatever
- * is due (expiries, file purges). Nothing in it is needed to keep a promise: if Redis loses it, the
- * workers tick on local timers and re-create the scheduler (worker/tick-keeper.ts). Only the worker
- * uses it; the API queues nothing.
+ * PUSH_WORKER_TICK_MS) makes one worker at a time run the tick, whose jobs (worker/jobs/) find in
+ * PostgreSQL whatever is due (expiries, file purges, …). Nothing in it is needed to keep a promise:
+ * if Redis loses it, the workers tick on local timers and re-create the scheduler
+ * (worker/tick-keeper.ts). Only the worker uses it; the API queues nothing. Its Redis name is older
+ * than the jobs and stays, so that the keys of a running deployment carry over.
  */
-export const EXPIRY_QUEUE = 'push-expiry';
+export const WORKER_QUEUE = 'push-expiry';
 
 export const TICK_SCHEDULER_ID = 'tick';
 
 /** Jobs carry no data: a tick finds its work in the database. */
 export type TickJobData = Record<string, never>;
 
-export type ExpiryJobName = 'tick';
+/** The queue's one job: the tick (its own jobs are named in worker/jobs/registry.ts). */
+export type QueueJobName = 'tick';
 
 /** A failed tick is not retried (the next one comes within an interval); a few are kept to read. */
 export const TICK_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: 100 };
 
 /** The events stream of the queue is capped low: nobody listens to it. */
 export const QUEUE_EVENTS_MAX_LEN = 1000;
-
-/**
- * What earlier versions queued (`expire` and `purge` per push, the `sweep` scheduler's jobs). A
- * worker completes those it still finds as no-ops, and removes the `sweep` scheduler once.
- */
-export const LEGACY_JOB_NAMES: readonly string[] = ['expire', 'purge', 'sweep'];
-export const LEGACY_SCHEDULER_ID = 'sweep';
 
 /**
  * BullMQ connection options from a redis:// URL. No per-command deadline and no retry limit:

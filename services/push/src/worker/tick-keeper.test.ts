@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createLogger } from '@secret-push/logger';
-import type { TickReport } from './expiry-ticker';
-import { type ExpiryJobName, LEGACY_SCHEDULER_ID, TICK_SCHEDULER_ID, type TickJobData } from './queues';
+import { type QueueJobName, TICK_SCHEDULER_ID, type TickJobData } from './queues';
 import { type SchedulerRepair, keepTicking } from './tick-keeper';
+import type { TickReport } from './ticker';
 
 // The keeper's decisions against a scripted queue and connection, with short intervals (20 ms
 // ticks, a 50 ms watchdog): when to upsert the scheduler, when to tick locally. (Against a real
@@ -48,13 +48,13 @@ function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
   const repairs: SchedulerRepair[] = [];
   let busy = false;
   const keeper = keepTicking({
-    queue: queue as unknown as Queue<TickJobData, string, ExpiryJobName>,
+    queue: queue as unknown as Queue<TickJobData, string, QueueJobName>,
     redis: redis as unknown as Redis,
     intervalMs: 20,
     watchdogMs: 50,
     tick: (): Promise<TickReport> => {
       ticks.count++;
-      return Promise.resolve({ expired: 0 });
+      return Promise.resolve({ done: {} });
     },
     busy: () => busy,
     onRepair: (r) => repairs.push(r),
@@ -74,7 +74,7 @@ function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
 }
 
 describe('tick keeper', () => {
-  it('creates the scheduler at start, removes the legacy sweep scheduler, and does not tick locally while the queue ticks', async () => {
+  it('creates the scheduler at start, removes no other, and does not tick locally while the queue ticks', async () => {
     const f = fakes({ status: 'ready' });
     try {
       const seen = setInterval(() => f.keeper.queueTickSeen(), 10);
@@ -82,7 +82,7 @@ describe('tick keeper', () => {
       clearInterval(seen);
       expect(f.repairs).toEqual(['created']);
       expect(f.upserts).toEqual([{ every: 20 }]);
-      expect(f.removed).toEqual([LEGACY_SCHEDULER_ID]);
+      expect(f.removed).toEqual([]);
       expect(f.ticks.count).toBe(0);
       expect(f.keeper.ticksLocally()).toBe(false);
     } finally {

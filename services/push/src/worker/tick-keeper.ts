@@ -2,19 +2,13 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@secret-push/logger';
 import { withDeadline } from '@secret-push/runtime';
-import type { TickReport } from './expiry-ticker';
-import {
-  type ExpiryJobName,
-  LEGACY_SCHEDULER_ID,
-  TICK_JOB_OPTIONS,
-  TICK_SCHEDULER_ID,
-  type TickJobData,
-} from './queues';
+import type { TickReport } from './ticker';
+import { type QueueJobName, TICK_JOB_OPTIONS, TICK_SCHEDULER_ID, type TickJobData } from './queues';
 
 export type SchedulerRepair = 'created' | 'missing' | 'stalled' | 'interval';
 
 export interface TickKeeperDeps {
-  queue: Queue<TickJobData, string, ExpiryJobName>;
+  queue: Queue<TickJobData, string, QueueJobName>;
   /** The queue's own connection (shared with `queue`): its state says whether Redis is reachable. */
   redis: Redis;
   intervalMs: number;
@@ -57,7 +51,6 @@ export function keepTicking(deps: TickKeeperDeps) {
   let closed = false;
   let checking = false;
   let created = false;
-  let legacyRemoved = false;
   /**
    * When the queue's ticks were last seen (here, or as the scheduler's progress). Starting counts
    * as seen: with Redis up, the first tick comes within an interval; with Redis down, the
@@ -126,10 +119,6 @@ export function keepTicking(deps: TickKeeperDeps) {
         await upsert('stalled');
       }
       created = true;
-      if (!legacyRemoved) {
-        await withDeadline(queue.removeJobScheduler(LEGACY_SCHEDULER_ID), redisTimeoutMs, 'Redis');
-        legacyRemoved = true;
-      }
     } catch (err) {
       checkFailed(err);
     } finally {

@@ -5,7 +5,7 @@ import { createMetricsRegistry, withDeadline } from '@secret-push/runtime';
 export const DUE_COUNT_LIMIT = 1_000_000;
 
 /**
- * Prometheus metrics of the expiry worker. `countDue`: the active pushes past their window, by the
+ * Prometheus metrics of the worker. `countDue`: the active pushes past their window, by the
  * database (collected at each scrape, within 2 s; the last value stays if it fails).
  */
 export function createWorkerMetrics(deps: { countDue: (limit: number) => Promise<number> }) {

@@ -2,9 +2,10 @@ import { createLogger } from '@secret-push/logger';
 import type { Expiry } from '../domain/expiry';
 import type { FilePurger, PurgeDueOptions, PurgeDueResult } from '../domain/file-purger';
 import type { PushSnapshot } from '../domain/push';
-import { createExpiryTicker } from './expiry-ticker';
+import { tickJobs } from './jobs/registry';
+import { createTicker } from './ticker';
 
-// The tick's scheduling logic against scripted ports: no overlap in one process, purges never
+// The tick and its registered jobs against scripted ports: no overlap in one process, purges never
 // awaited by the tick, backoffs after failed purges, the stale-upload sweep's cadence, shutdown.
 // (The statements themselves run against PostgreSQL in test/worker*.int.test.ts.)
 
@@ -44,7 +45,7 @@ function setup(
       return options.sweep ? options.sweep() : Promise.resolve(0);
     },
   } as unknown as FilePurger;
-  const ticker = createExpiryTicker({
+  const jobs = tickJobs({
     expiry,
     purger,
     batchSize: 10,
@@ -55,6 +56,7 @@ function setup(
     logger: silent,
     now: () => clock,
   });
+  const ticker = createTicker({ jobs, logger: silent });
   return {
     ticker,
     calls,
@@ -66,10 +68,10 @@ function setup(
 
 const settle = () => new Promise((r) => setImmediate(r));
 
-describe('expiry ticker', () => {
+describe('ticker', () => {
   it('expires what is due and reports it; starts a purge pass and, at first, the stale-upload sweep', async () => {
     const { ticker, calls } = setup();
-    await expect(ticker.tick()).resolves.toEqual({ expired: 2 });
+    await expect(ticker.tick()).resolves.toEqual({ done: { 'expire-due': 2 } });
     expect(calls.expired).toEqual(['a', 'b']);
     await settle();
     expect(calls.purge).toHaveLength(1);
@@ -81,9 +83,9 @@ describe('expiry ticker', () => {
     const { ticker, calls } = setup({ expire: () => gate.promise });
     const first = ticker.tick();
     expect(ticker.busy()).toBe(true);
-    await expect(ticker.tick()).resolves.toEqual({ expired: 0, skipped: 'busy' });
+    await expect(ticker.tick()).resolves.toEqual({ done: {}, skipped: 'busy' });
     gate.resolve([snap('x')]);
-    await expect(first).resolves.toEqual({ expired: 1 });
+    await expect(first).resolves.toEqual({ done: { 'expire-due': 1 } });
     expect(ticker.busy()).toBe(false);
     expect(calls.expire).toBe(1);
   });
@@ -163,7 +165,7 @@ describe('expiry ticker', () => {
     await settle();
     expect(calls.purge).toHaveLength(0); // closing: no pass started after the tick
     expect(done).toBe(true);
-    await expect(ticker.tick()).resolves.toEqual({ expired: 0, skipped: 'closing' });
+    await expect(ticker.tick()).resolves.toEqual({ done: {}, skipped: 'closing' });
     purgeGate.resolve({ purged: 0, objects: 0 });
   });
 });

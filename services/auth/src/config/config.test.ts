@@ -1,5 +1,5 @@
 import { ConfigError } from '@secret-push/config';
-import { loadAuthConfig } from './config';
+import { loadAuthConfig } from '.';
 
 const base = { AUTH_DATABASE_URL: 'postgres://u@db/auth', AUTH_REDIS_URL: 'redis://r:6379' };
 const prodKey = JSON.stringify({ keys: [{ kid: '2026-a', kty: 'RSA', d: 'private' }] });

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@secret-push/config';
-import { loadPushCliConfig, loadPushConfig, loadPushMigrateConfig } from './config';
-import { loadWorkerConfig } from './worker/worker.config';
+import { loadPushCliConfig, loadPushConfig, loadPushMigrateConfig, loadWorkerConfig } from '.';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const base = {

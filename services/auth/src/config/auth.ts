@@ -1,0 +1,35 @@
+import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { httpSection, issuerSection } from './http';
+import { keysSection } from './keys';
+import { accountsSection, clientThrottleSection, lifetimesSection, loginThrottleSection } from './sign-in';
+import { databaseSection, migrateDatabaseSection, redisSection } from './storage';
+
+/**
+ * The auth service's configuration, section by section (the order of the documentation and of the
+ * problems between variables). The operator CLI reads the same.
+ */
+export const authConfig = defineConfig([
+  commonSection,
+  requestLogSection,
+  databaseSection,
+  redisSection,
+  httpSection,
+  issuerSection,
+  keysSection,
+  lifetimesSection,
+  clientThrottleSection,
+  loginThrottleSection,
+  accountsSection,
+]);
+
+/** The service's configuration (also the operator CLI's), from the environment it is given. */
+export const loadAuthConfig = (env: NodeJS.ProcessEnv) => authConfig.load(env);
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;
+
+/** What `main-migrate.ts` needs: the database URL alone (AUTH_DATABASE_URL or AUTH_DATABASE_URL_FILE). */
+export const authMigrateConfig = defineConfig([migrateDatabaseSection]);
+
+export const loadAuthMigrateConfig = (env: NodeJS.ProcessEnv) => authMigrateConfig.load(env);
+
+export type AuthMigrateConfig = ReturnType<typeof loadAuthMigrateConfig>;

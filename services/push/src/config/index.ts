@@ -1,0 +1,13 @@
+export {
+  type PushCliConfig,
+  type PushConfig,
+  type PushMigrateConfig,
+  loadPushCliConfig,
+  loadPushConfig,
+  loadPushMigrateConfig,
+  pushCliConfig,
+  pushConfig,
+  pushMigrateConfig,
+} from './push';
+export { type WorkerConfig, MAX_BATCHES_PER_TICK, loadWorkerConfig, workerConfig } from './worker';
+export type { S3Config } from './storage';

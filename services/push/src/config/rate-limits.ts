@@ -1,0 +1,54 @@
+import { envInt, envSection } from '@secret-push/config';
+
+/** Per-minute limits counted in Redis: `rateLimits`. */
+export const rateLimitsSection = envSection(
+  'Rate limits',
+  {
+    PUSH_RATE_LIMIT_CREATE_PER_MINUTE: envInt(1, 1_000_000)
+      .default(120)
+      .describe(
+        'Creates per minute per client or user (token) or per IP (anonymous); fails open without Redis',
+      ),
+    PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: envInt(1, 1_000_000)
+      .default(600)
+      .describe('Retrievals per minute per client, user or IP; fails open without Redis'),
+    PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: envInt(1, 1_000_000)
+      .default(60)
+      .describe(
+        'Invalid tokens (access or personal, and legacy headers that do not match) per minute per IP; ' +
+          'past it, 429 before an unknown token is looked up (auth service or database); fails open ' +
+          'without Redis',
+      ),
+    PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: envInt(1, 1000)
+      .default(5)
+      .describe(
+        'Passphrase attempts per push per minute (counted before verification, right ones included); requires Redis',
+      ),
+    PUSH_PASSPHRASE_ATTEMPTS_PER_IP: envInt(1, 100_000)
+      .default(30)
+      .describe('Passphrase attempts per IP per minute, across pushes'),
+  },
+  (v) => ({
+    rateLimits: {
+      createPerMinute: v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
+      retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
+      invalidTokensPerMinute: v.PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE,
+      passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
+      passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
+    },
+  }),
+);
+
+/** How long a create's Idempotency-Key is remembered: `idempotency`. */
+export const idempotencySection = envSection(
+  'Idempotency',
+  {
+    PUSH_IDEMPOTENCY_TTL_SECONDS: envInt(60, 7 * 86_400)
+      .default(86_400)
+      .describe(
+        "How long a create's `Idempotency-Key` is remembered after the first create with it (60 s to " +
+          '7 days); an older key is forgotten and makes a new push',
+      ),
+  },
+  (v) => ({ idempotency: { ttlSeconds: v.PUSH_IDEMPOTENCY_TTL_SECONDS } }),
+);

@@ -1,0 +1,37 @@
+import type { Logger } from '@secret-push/logger';
+import type { Expiry } from '../../domain/expiry';
+import type { FilePurger } from '../../domain/file-purger';
+import { type ExpireDueDeps, expireDueJob } from './expire-due';
+import { purgeFilesJob } from './purge-files';
+import { sweepStaleUploadsJob } from './sweep-stale-uploads';
+import type { TickJob } from './tick-job';
+
+/** What the jobs are made of: the domain's services, the tick's batches, metrics hooks. */
+export interface TickJobDeps {
+  expiry: Expiry;
+  /** File purges and stale uploads; absent when the instance has no object store. */
+  purger?: FilePurger;
+  /** Rows per statement (PUSH_SWEEP_BATCH_SIZE). */
+  batchSize: number;
+  /** Statements per tick at most, per job: a backlog is drained over consecutive ticks. */
+  maxBatchesPerTick: number;
+  /** How often stale upload intents are looked for (PUSH_SWEEP_INTERVAL_SECONDS). */
+  sweepIntervalMs: number;
+  staleUploadSeconds: number;
+  onExpired: ExpireDueDeps['onExpired'];
+  onPurged?(pushes: number): void;
+  onPurgeFailed?(): void;
+  logger: Logger;
+  /** The clock of the backoffs and intervals (tests). */
+  now?: () => number;
+}
+
+/** The jobs of every tick, in the order they start: one line per job. */
+export function tickJobs(deps: TickJobDeps): TickJob[] {
+  const { purger } = deps;
+  return [
+    expireDueJob(deps),
+    ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
+    ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
+  ];
+}
