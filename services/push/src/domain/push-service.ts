@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KeyRing } from '../security/key-ring';
 import { hashPassphrase, verifyPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
-import type { Caller } from './create-policy';
+import { type Actor, holds, ownerOf } from './create-policy';
 import {
   IdempotencyKeyReused,
   MissingScope,
@@ -49,6 +49,18 @@ export interface CreateKey {
 export interface PreparedFiles {
   pushId: string;
   uploads: StoredUpload[];
+}
+
+/** Who creates, from where, and what came with the input. */
+export interface CreateOptions {
+  /** The owner recorded on the push (`ownerOf` the actor): null for nobody. */
+  owner: string | null;
+  /** The request, as the `creation` audit entry records it. */
+  audit: AuditContext;
+  /** A multipart create's stored files (absent: a push without files). */
+  files?: PreparedFiles;
+  /** The create's Idempotency-Key, when one was sent. */
+  idempotency?: CreateKey;
 }
 
 export type RetrieveResult =
@@ -182,13 +194,8 @@ export function createPushService(deps: PushServiceDeps) {
      * the same request gets that create's push as it is now (`replayed`; expired or deleted since
      * included), another request is refused (IdempotencyKeyReused).
      */
-    async create(
-      input: NewPush,
-      owner: string | null,
-      ctx: AuditContext,
-      prepared?: PreparedFiles,
-      idempotency?: CreateKey,
-    ): Promise<CreatedPush> {
+    async create(input: NewPush, options: CreateOptions): Promise<CreatedPush> {
+      const { owner, audit: ctx, files: prepared, idempotency } = options;
       const id = prepared?.pushId ?? newPushId();
       const urlToken = generateUrlToken();
       const keyId = keyRing.activeKeyId;
@@ -310,12 +317,13 @@ export function createPushService(deps: PushServiceDeps) {
      * DELETE: the owner with `pushes:write`, or anyone when deletable_by_viewer; already expired →
      * unchanged, no audit. The owner refused only for want of the scope is told which scope.
      */
-    async expire(urlToken: string, caller: Caller | undefined, ctx: AuditContext): Promise<PushSnapshot> {
+    async expire(urlToken: string, actor: Actor, ctx: AuditContext): Promise<PushSnapshot> {
       const current = await findCurrent(urlToken);
-      const isOwner = caller !== undefined && current.push.owner === caller.id;
-      if (!(isOwner && caller.scopes.has('pushes:write')) && current.push.deletableByViewer !== true) {
+      const owner = ownerOf(actor);
+      const isOwner = owner !== null && current.push.owner === owner;
+      if (!(isOwner && holds(actor, 'pushes:write')) && current.push.deletableByViewer !== true) {
         if (isOwner) throw new MissingScope('pushes:write');
-        throw new NotDeletable(caller !== undefined);
+        throw new NotDeletable(actor.kind !== 'anonymous');
       }
       const expired = await store.expireManually(current.push.id, ctx);
       if (!expired) {
