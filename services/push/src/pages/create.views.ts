@@ -1,7 +1,7 @@
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
-import { type UploadLimits, fmtBytes } from '../http/file-upload';
+import { type UploadLimits, fmtBytes } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
