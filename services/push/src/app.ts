@@ -4,15 +4,10 @@ import { type HttpLogger, type Logger } from '@secret-push/logger';
 import { HEALTH_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 import type { FileService } from './domain/file-service';
 import type { PushService } from './domain/push-service';
-import {
-  type InvalidTokenLimiter,
-  authenticate,
-  authenticationRequired,
-  principalOf,
-} from './http/bearer-auth';
+import { type InvalidTokenLimiter, authenticate, authenticationRequired } from './http/bearer-auth';
 import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
-import { type UploadPipeline, apiUploadForm } from './http/file-upload';
+import { apiUploadForm } from './http/api-upload-form';
 import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
@@ -29,6 +24,8 @@ import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
+import { need } from './http/context-guard';
+import type { UploadPipeline } from './uploads/pipeline';
 
 export interface AppDeps {
   pushes: PushService;
@@ -73,8 +70,8 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 /** With anonymous access off, every API endpoint but /version (and download links) needs a valid token. */
 function gate(anonymousAccess: boolean): RequestHandler {
-  return (req, _res, next) =>
-    next(anonymousAccess || principalOf(req) ? undefined : authenticationRequired());
+  return (_req, res, next) =>
+    next(anonymousAccess || need(res, 'principal') ? undefined : authenticationRequired());
 }
 
 const pushesDisabled: RequestHandler = (_req, _res, next) =>

@@ -26,7 +26,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
-import { uploadPipeline } from './http/file-upload';
+import { uploadPipeline } from './uploads/pipeline';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import type { TokenVerifier } from './http/principal';
 import { confirmingUsers, createPersonalTokenVerifier, routeTokens } from './http/personal-token-verifier';

@@ -1,11 +1,21 @@
-import { type Caller, type CreateDecision, type CreateFeatures, mayCreate } from './create-policy';
+import {
+  ANONYMOUS,
+  type Actor,
+  type CreateDecision,
+  type CreateFeatures,
+  holds,
+  mayCreate,
+  ownerOf,
+} from './create-policy';
 import type { PushKind } from './push';
 
-// mayCreate's truth table, written out row by row (not recomputed from the rule).
+// mayCreate's truth table, written out row by row (not recomputed from the rule), for every kind
+// of actor: a token (with or without pushes:write), a person's session, nobody.
 
-const writer: Caller = { id: 'client:w', scopes: new Set(['pushes:read', 'pushes:write']) };
-const reader: Caller = { id: 'user:r', scopes: new Set(['pushes:read']) };
-const scopeless: Caller = { id: 'client:none', scopes: new Set() };
+const writer: Actor = { kind: 'token', id: 'client:w', scopes: new Set(['pushes:read', 'pushes:write']) };
+const reader: Actor = { kind: 'token', id: 'user:r', scopes: new Set(['pushes:read']) };
+const scopeless: Actor = { kind: 'token', id: 'client:none', scopes: new Set() };
+const person: Actor = { kind: 'session', id: 'user:p' };
 
 const OK: CreateDecision = { ok: true };
 const AUTH: CreateDecision = { ok: false, reason: 'authentication_required' };
@@ -20,7 +30,7 @@ const ALL_FEATURES: CreateFeatures[] = [
 ];
 const ALL_KINDS: (PushKind | undefined)[] = ['text', 'url', 'qr', 'file', undefined];
 
-describe('mayCreate: an authenticated caller', () => {
+describe('mayCreate: a token', () => {
   const rows = ALL_FEATURES.flatMap((features) => ALL_KINDS.map((kind) => ({ features, kind })));
 
   it.each(rows)(
@@ -36,7 +46,8 @@ describe('mayCreate: an authenticated caller', () => {
   });
 
   it('needs exactly the pushes:write scope (not a look-alike)', () => {
-    const lookAlike: Caller = {
+    const lookAlike: Actor = {
+      kind: 'token',
       id: 'client:x',
       scopes: new Set(['pushes:write:all', 'PUSHES:WRITE', 'pushes']),
     };
@@ -44,7 +55,15 @@ describe('mayCreate: an authenticated caller', () => {
   });
 });
 
-describe('mayCreate: an anonymous caller', () => {
+describe("mayCreate: a person's session", () => {
+  const rows = ALL_FEATURES.flatMap((features) => ALL_KINDS.map((kind) => ({ features, kind })));
+
+  it.each(rows)('may create $kind whatever the features ($features)', ({ features, kind }) => {
+    expect(mayCreate(person, kind, features)).toEqual(OK);
+  });
+});
+
+describe('mayCreate: nobody (anonymous)', () => {
   // [anonymousCreate, fileRequiresAuth, kind, decision]
   const table: [boolean, boolean, PushKind | undefined, CreateDecision][] = [
     [true, true, 'text', OK],
@@ -80,7 +99,25 @@ describe('mayCreate: an anonymous caller', () => {
   it.each(table)(
     'anonymousCreate=%s fileRequiresAuth=%s kind=%s → %o',
     (anonymousCreate, fileRequiresAuth, kind, decision) => {
-      expect(mayCreate(undefined, kind, { anonymousCreate, fileRequiresAuth })).toEqual(decision);
+      expect(mayCreate(ANONYMOUS, kind, { anonymousCreate, fileRequiresAuth })).toEqual(decision);
     },
   );
+});
+
+describe('ownerOf and holds', () => {
+  it('records a token or a session as its id, nobody as null', () => {
+    expect(ownerOf(writer)).toBe('client:w');
+    expect(ownerOf(person)).toBe('user:p');
+    expect(ownerOf(ANONYMOUS)).toBeNull();
+  });
+
+  it("gives a token its own scopes, a person's session every scope, nobody none", () => {
+    expect(holds(writer, 'pushes:write')).toBe(true);
+    expect(holds(reader, 'pushes:write')).toBe(false);
+    expect(holds(reader, 'pushes:read')).toBe(true);
+    expect(holds(person, 'pushes:write')).toBe(true);
+    expect(holds(person, 'pushes:read')).toBe(true);
+    expect(holds(ANONYMOUS, 'pushes:read')).toBe(false);
+    expect(holds(ANONYMOUS, 'pushes:write')).toBe(false);
+  });
 });

@@ -1,26 +1,34 @@
-/** Domain errors: no HTTP here; http/error-map.ts turns them into responses. */
-export class PushNotFound extends Error {
+/**
+ * Domain errors: no HTTP here; http/error-map.ts turns each into its response. Every one extends
+ * {@link DomainError} and names itself (`name`, the discriminator the error map is keyed by): a
+ * new error is a new class here, and the compiler then asks for its answer in the map.
+ */
+export abstract class DomainError extends Error {
+  abstract override readonly name: string;
+}
+
+export class PushNotFound extends DomainError {
   override readonly name = 'PushNotFound';
 }
 
 /** The passphrase was missing or wrong (the two are indistinguishable to the caller). */
-export class PassphraseRejected extends Error {
+export class PassphraseRejected extends DomainError {
   override readonly name = 'PassphraseRejected';
 }
 
-export class NotOwner extends Error {
+export class NotOwner extends DomainError {
   override readonly name = 'NotOwner';
 }
 
 /** DELETE by someone other than the owner, on a push not deletable by viewers. */
-export class NotDeletable extends Error {
+export class NotDeletable extends DomainError {
   override readonly name = 'NotDeletable';
   constructor(readonly authenticated: boolean) {
     super('not deletable by viewers');
   }
 }
 
-export class TooManyAttempts extends Error {
+export class TooManyAttempts extends DomainError {
   override readonly name = 'TooManyAttempts';
   constructor(readonly retryAfterSeconds: number) {
     super('too many attempts');
@@ -28,7 +36,7 @@ export class TooManyAttempts extends Error {
 }
 
 /** The caller is who it must be, but its token lacks the scope the operation needs. */
-export class MissingScope extends Error {
+export class MissingScope extends DomainError {
   override readonly name = 'MissingScope';
   constructor(readonly scope: 'pushes:read' | 'pushes:write') {
     super(`missing scope ${scope}`);
@@ -39,12 +47,12 @@ export class MissingScope extends Error {
  * A view was counted but its payload could not be delivered (e.g. it could not be decrypted): the
  * view was refunded; the caller may retry.
  */
-export class ViewNotDelivered extends Error {
+export class ViewNotDelivered extends DomainError {
   override readonly name = 'ViewNotDelivered';
 }
 
 /** A dependency the operation needs is down: the caller should retry later. */
-export class DependencyDown extends Error {
+export class DependencyDown extends DomainError {
   override readonly name = 'DependencyDown';
   constructor(
     readonly dependency: 'database' | 'redis' | 'auth service' | 'object store',
@@ -54,42 +62,26 @@ export class DependencyDown extends Error {
   }
 }
 
-export type DomainError =
-  | PushNotFound
-  | PassphraseRejected
-  | NotOwner
-  | NotDeletable
-  | TooManyAttempts
-  | DependencyDown
-  | UploadIntentLost
-  | MissingScope
-  | ViewNotDelivered
-  | IdempotencyKeyReused
-  | UserNotFound
-  | UserDisabled
-  | PersonalTokenNotFound
-  | UserInputRejected;
-
 /**
  * A file push's create took so long that the sweep of crash leftovers deleted its uploaded objects
  * (their upload intents were older than the stale limit): nothing was kept; the caller may retry.
  */
-export class UploadIntentLost extends Error {
+export class UploadIntentLost extends DomainError {
   override readonly name = 'UploadIntentLost';
 }
 
 /** A create's Idempotency-Key was already used, within its lifetime, with another request. */
-export class IdempotencyKeyReused extends Error {
+export class IdempotencyKeyReused extends DomainError {
   override readonly name = 'IdempotencyKeyReused';
 }
 
 /** No such user (an unknown id). */
-export class UserNotFound extends Error {
+export class UserNotFound extends DomainError {
   override readonly name = 'UserNotFound';
 }
 
 /** The user is disabled: it can get no new token (its old ones were revoked when it was disabled). */
-export class UserDisabled extends Error {
+export class UserDisabled extends DomainError {
   override readonly name = 'UserDisabled';
 }
 
@@ -97,12 +89,12 @@ export class UserDisabled extends Error {
  * No such token among the user's own: an unknown id and another user's token are the same answer,
  * so that nobody learns which token ids exist.
  */
-export class PersonalTokenNotFound extends Error {
+export class PersonalTokenNotFound extends DomainError {
   override readonly name = 'PersonalTokenNotFound';
 }
 
 /** A token's settings or a user's identity were refused; `fields` gives the problems by field. */
-export class UserInputRejected extends Error {
+export class UserInputRejected extends DomainError {
   override readonly name = 'UserInputRejected';
   constructor(readonly fields: Record<string, string[]>) {
     super(

@@ -39,8 +39,8 @@ function harness(auth: TestAuth, options: Partial<IntrospectionOptions> = {}): H
   const app = express();
   app.use(express.json());
   app.use(authenticate(verifier));
-  const whoami: express.RequestHandler = (req, res) => {
-    res.json({ principal: principalOf(req)?.id ?? null });
+  const whoami: express.RequestHandler = (_req, res) => {
+    res.json({ principal: principalOf(res)?.id ?? null });
   };
   app.get('/open', whoami);
   app.post('/open', whoami);

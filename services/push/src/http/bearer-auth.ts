@@ -6,6 +6,7 @@ import { isVerifiedEmailOf } from '../domain/user';
 import { isPersonalToken } from '../security/personal-token';
 import { AuthServiceUnavailable } from './introspection-client';
 import type { Principal, TokenVerifier } from './principal';
+import { need } from './context-guard';
 
 const INVALID_TOKEN_MESSAGE = 'The access token is invalid or has expired.';
 
@@ -23,17 +24,19 @@ export const insufficientScope = (scope: string): HttpError =>
     headers: { 'WWW-Authenticate': bearerChallenge(`error="insufficient_scope", scope="${scope}"`) },
   });
 
-const principals = new WeakMap<Request, Principal>();
-
 /** Counts invalid tokens per caller IP; over its limit, `assertAllowed` throws a 429 HttpError. */
 export interface InvalidTokenLimiter {
   assertAllowed(ip: string | null): Promise<void>;
   recordInvalid(ip: string | null): Promise<void>;
 }
 
-/** The principal {@link authenticate} established for this request; `undefined` when anonymous. */
-export function principalOf(req: Request): Principal | undefined {
-  return principals.get(req);
+/**
+ * The principal {@link authenticate} established for this request; `undefined` when anonymous, or
+ * where no authentication runs (the web app's pages share the create rate limit). A step that
+ * relies on authentication reads `need(res, 'principal')` instead.
+ */
+export function principalOf(res: Response): Principal | undefined {
+  return res.locals.principal ?? undefined;
 }
 
 const tokenOutsideHeader = (): HttpError =>
@@ -148,12 +151,13 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
       if (err instanceof AuthServiceUnavailable) return next(HttpError.unavailable('auth service', err));
       if (err) return next(err);
       if (!user) return next(invalidToken());
-      principals.set(req, user as Principal);
+      res.locals.principal = user as Principal;
       next();
     };
     if (req.headers.authorization === undefined) {
       const pair = legacyPairOf(req);
       if (pair.email === undefined && pair.token === undefined) {
+        res.locals.principal = null; // anonymous
         next();
         return;
       }
@@ -176,10 +180,17 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
  * RFC 6750 challenge, passed to `next(err)` as an {@link HttpError}.
  */
 export function requireScope(scope: 'pushes:read' | 'pushes:write'): RequestHandler {
-  return (req, _res, next) => {
-    const principal = principalOf(req);
+  return (_req, res, next) => {
+    const principal = need(res, 'principal');
     if (!principal) return next(authenticationRequired());
     if (!principal.scopes.has(scope)) return next(insufficientScope(scope));
     next();
   };
+}
+
+/** The principal of a request that {@link requireScope} let through. */
+export function scopedPrincipal(res: Response): Principal {
+  const principal = need(res, 'principal');
+  if (!principal) throw new Error('unreachable: requireScope admits authenticated callers only');
+  return principal;
 }

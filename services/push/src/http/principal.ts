@@ -1,3 +1,5 @@
+import type { Actor } from '../domain/create-policy';
+
 /** An OAuth client of the auth service, authenticated by an access token (introspection). */
 export interface ClientPrincipal {
   kind: 'client';
@@ -39,3 +41,7 @@ export interface TokenVerifier {
   /** True when `verify(token)` would answer without asking anyone (cached, or malformed). */
   isCached(token: string): boolean;
 }
+
+/** The API caller as the domain's rights see it: its token and scopes, or nobody. */
+export const actorOf = (principal: Principal | null): Actor =>
+  principal ? { kind: 'token', id: principal.id, scopes: principal.scopes } : { kind: 'anonymous' };

@@ -59,9 +59,9 @@ export function perIpRateLimit(
     points: options.perMinute,
     duration: 60,
   });
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     try {
-      await limiter.consume(principalOf(req)?.id ?? `ip:${req.ip ?? 'unknown'}`);
+      await limiter.consume(principalOf(res)?.id ?? `ip:${req.ip ?? 'unknown'}`);
     } catch (err) {
       if (err instanceof RateLimiterRes) {
         const wait = retryAfter(err);

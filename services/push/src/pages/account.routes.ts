@@ -53,14 +53,14 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     status: number,
     extra: { notice?: string; confirmError?: string } = {},
   ) {
-    const session = signedInSession(req);
+    const session = signedInSession(res);
     const page = await providerPage(issuerAccounts, logger);
     setPageHeaders(res);
     sendPage(
       res,
       status,
       accountPage({
-        header: headerOf(req, true)!,
+        header: headerOf(res, true)!,
         csrf: session.csrf,
         email: session.email,
         issuer: session.issuer,
@@ -73,7 +73,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
   router.get('/account', ...guard, (req, res) => show(req, res, 200));
 
   router.post('/account/sign-out-others', ...guardPost, async (req, res) => {
-    const caller = signedInCaller(req);
+    const caller = signedInCaller(res);
     const ended = await deps.store.destroyAllOf(caller.session.userId, caller.sessionId);
     await show(req, res, 200, {
       notice: ended === 1 ? '1 other session was signed out.' : `${ended} other sessions were signed out.`,
@@ -81,7 +81,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
   });
 
   router.post('/account/delete', ...guardPost, async (req, res) => {
-    const session = signedInSession(req);
+    const session = signedInSession(res);
     const expected = (session.email ?? 'delete').toLowerCase();
     if ((formField(req.body, 'confirm') ?? '').trim().toLowerCase() !== expected) {
       return show(req, res, 422, {

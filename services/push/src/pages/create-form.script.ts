@@ -17,7 +17,7 @@ export const CREATE_FORM_JS = `(function () {
   'use strict';
   if (!window.FormData || !window.XMLHttpRequest || !window.DOMParser) { return; }
 
-  /** As the server words sizes (fmtBytes in http/file-upload.ts). */
+  /** As the server words sizes (fmtBytes in uploads/form.ts). */
   function bytes(n) {
     if (n % 1073741824 === 0) { return (n / 1073741824) + ' GiB'; }
     if (n % 1048576 === 0) { return (n / 1048576) + ' MiB'; }

@@ -1,7 +1,7 @@
 import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
-import { type UploadLimits, fmtBytes } from '../http/file-upload';
+import { type UploadLimits, fmtBytes } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
@@ -68,6 +68,44 @@ function described(errors: Record<string, string[]>, name: string, hint = true):
   return html`${ids.length ? html` aria-describedby="${ids.join(' ')}"` : ''}${errors[name]?.length ? html` aria-invalid="true"` : ''}`;
 }
 
+/** The problems of a refused create, above the form, each linked to its field. */
+function problemSummary(errors: Record<string, string[]>): Html | '' {
+  const problems = Object.entries(errors);
+  return problems.length
+    ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
+        <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
+        <ul>
+          ${problems.map(
+            ([name, messages]) =>
+              html`<li>
+                <a href="#${FIELD_ANCHOR[name] ?? name}">${FIELD_LABEL[name] ?? name}</a>:
+                ${messages.join(' ')}
+              </li>`,
+          )}
+        </ul>
+      </div>`
+    : '';
+}
+
+/** The kinds offered, as radio buttons, `kind` checked. */
+function kindChoices(
+  kinds: readonly PushKind[],
+  kind: string | undefined,
+  errors: Record<string, string[]>,
+): Html {
+  return html`<fieldset id="kind">
+    <legend>What do you want to share?</legend>
+    ${kinds.map(
+      (k) =>
+        html`<div class="choice">
+          <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
+          <label for="kind-${k}">${KIND_LABEL[k]}</label>
+        </div>`,
+    )}
+    ${fieldError(errors, 'kind')}
+  </fieldset>`;
+}
+
 /**
  * `/`: the form to create a push. Plain HTML that works without JavaScript; every field has a
  * visible label and a hint with the instance's bounds. `notice` replaces the form when this
@@ -98,21 +136,7 @@ export function createFormPage(options: {
   const kind = rules.kinds.includes(values.kind as PushKind) ? values.kind : rules.kinds[0];
   const retrievalStep = values.retrieval_step ?? rules.retrievalStepDefault;
   const deletable = values.deletable_by_viewer ?? rules.deletableByViewerDefault;
-  const problems = Object.entries(errors);
-  const summary = problems.length
-    ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
-        <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
-        <ul>
-          ${problems.map(
-            ([name, messages]) =>
-              html`<li>
-                <a href="#${FIELD_ANCHOR[name] ?? name}">${FIELD_LABEL[name] ?? name}</a>:
-                ${messages.join(' ')}
-              </li>`,
-          )}
-        </ul>
-      </div>`
-    : '';
+  const summary = problemSummary(errors);
   return layout(
     'Share a secret',
     html`${top}
@@ -124,23 +148,7 @@ export function createFormPage(options: {
       ${summary}
       <form method="post" action="/" class="create" ${multipart}>
         ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
-        <fieldset id="kind">
-          <legend>What do you want to share?</legend>
-          ${rules.kinds.map(
-            (k) =>
-              html`<div class="choice">
-                <input
-                  type="radio"
-                  id="kind-${k}"
-                  name="kind"
-                  value="${k}"
-                  ${k === kind ? html` checked` : ''}
-                />
-                <label for="kind-${k}">${KIND_LABEL[k]}</label>
-              </div>`,
-          )}
-          ${fieldError(errors, 'kind')}
-        </fieldset>
+        ${kindChoices(rules.kinds, kind, errors)}
 
         <label for="payload">Secret</label>
         <p class="muted" id="payload-hint">

@@ -1,11 +1,12 @@
 import express, { type Request, Router } from 'express';
 import type { Logger } from '@secret-push/logger';
 import { NotOwner, PushNotFound } from '../domain/errors';
+import { ownerOf } from '../domain/create-policy';
 import type { PushService } from '../domain/push-service';
 import { userPrincipalId } from '../domain/user';
 import { auditContext } from '../http/audit-context';
 import { parsePage } from '../http/push.schemas';
-import { type WebSessions, signedInSession } from '../session/web-session';
+import { type WebSessions, signedInSession, webActor, webCallerOf } from '../session/web-session';
 import { auditPage, pushesPage } from './owner.views';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
@@ -39,11 +40,11 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
     setPageHeaders(res);
     const state = req.query.state === 'expired' ? 'expired' : 'active';
     const page = parsePage(req.query.page);
-    const owned = await pushes.list(userPrincipalId(signedInSession(req).userId), state, page);
+    const owned = await pushes.list(userPrincipalId(signedInSession(res).userId), state, page);
     const items = owned.map((o) => ({ push: o.snapshot.push, urlToken: o.urlToken, now: o.snapshot.now }));
     const html = pushesPage({
-      header: headerOf(req, true)!,
-      csrf: signedInSession(req).csrf,
+      header: headerOf(res, true)!,
+      csrf: signedInSession(res).csrf,
       state,
       page,
       hasNext: owned.length === PAGE_SIZE,
@@ -54,9 +55,9 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
 
   router.get('/pushes/:token/audit', ...guard, async (req, res) => {
     setPageHeaders(res);
-    const owner = userPrincipalId(signedInSession(req).userId);
+    const owner = userPrincipalId(signedInSession(res).userId);
     const { push, entries, dropped } = await pushes.auditLog(token(req), owner, parsePage(req.query.page));
-    sendPage(res, 200, auditPage({ header: headerOf(req, true)!, push, entries, dropped }));
+    sendPage(res, 200, auditPage({ header: headerOf(res, true)!, push, entries, dropped }));
   });
 
   router.post(
@@ -65,14 +66,11 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
     readForm,
     ...guard,
     async (req, res) => {
-      const caller = {
-        id: userPrincipalId(signedInSession(req).userId),
-        scopes: new Set(['pushes:read', 'pushes:write']),
-      };
+      const actor = webActor(webCallerOf(res)); // requireSignedIn let a signed-in person through
       const { push } = await pushes.preview(token(req));
       // Only the owner's button: a viewer-deletable push of someone else is not theirs to expire here.
-      if (push.owner !== caller.id) throw new PushNotFound();
-      await pushes.expire(token(req), caller, auditContext(req));
+      if (push.owner !== ownerOf(actor)) throw new PushNotFound();
+      await pushes.expire(token(req), actor, auditContext(req));
       res.redirect(303, '/pushes');
     },
   );

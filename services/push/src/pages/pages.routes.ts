@@ -7,6 +7,7 @@ import express, {
 } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
+import { ANONYMOUS } from '../domain/create-policy';
 import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
 import type { FileLink } from '../domain/file-link';
 import type { PushService, RetrieveResult } from '../domain/push-service';
@@ -110,7 +111,7 @@ export function pagesRoutes(deps: PagesDeps): Router {
   router.post(['/p/:token', '/p/:token/r'], ...forms, deps.rateLimit, reveal);
 
   router.post('/p/:token/delete', ...forms, deps.rateLimit, async (req, res) => {
-    await pushes.expire(token(req), undefined, auditContext(req));
+    await pushes.expire(token(req), ANONYMOUS, auditContext(req));
     setPageHeaders(res);
     sendPage(res, 200, deletedPage());
   });

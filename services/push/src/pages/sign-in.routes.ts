@@ -135,7 +135,7 @@ export function signInRoutes(deps: SignInDeps): Router {
 
   router.post('/sign-out', sameOriginPosts(publicUrl), readForm, sessions.load, async (req, res) => {
     setPageHeaders(res);
-    const caller = webCallerOf(req);
+    const caller = webCallerOf(res);
     if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
     if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
       return sendPage(

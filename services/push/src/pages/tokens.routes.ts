@@ -34,17 +34,17 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     status: number,
     extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values'> = {},
   ) {
-    const session = signedInSession(req);
+    const session = signedInSession(res);
     const tokens = await users.listTokens(session.userId);
     setPageHeaders(res);
-    const header = headerOf(req, true)!;
+    const header = headerOf(res, true)!;
     sendPage(res, status, tokensPage({ header, csrf: session.csrf, tokens, ...extra }));
   }
 
   router.get('/users/token', ...guard, (req, res) => page(req, res, 200));
 
   router.post('/users/token', ...guardPost, async (req, res) => {
-    const session = signedInSession(req);
+    const session = signedInSession(res);
     const given = (req.body as { scopes?: unknown } | undefined)?.scopes;
     const scopes = Array.isArray(given)
       ? given.filter((s) => typeof s === 'string')
@@ -73,12 +73,12 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
   });
 
   router.post('/users/token/:id/regenerate', ...guardPost, async (req, res) => {
-    const issued = await users.regenerateToken(signedInSession(req).userId, String(req.params.id));
+    const issued = await users.regenerateToken(signedInSession(res).userId, String(req.params.id));
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });
   });
 
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
-    await users.revokeToken(signedInSession(req).userId, String(req.params.id));
+    await users.revokeToken(signedInSession(res).userId, String(req.params.id));
     res.redirect(303, '/users/token');
   });
 

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Response } from 'express';
 import { type Html, html } from '@secret-push/html';
 import { webCallerOf } from '../session/web-session';
 
@@ -14,8 +14,8 @@ export interface WebHeader {
  * The header for this request's caller (with the sign-out form's CSRF token); `undefined` when a
  * session cookie came but the session could not be read (the page answers 503).
  */
-export function headerOf(req: Request, signInEnabled: boolean): WebHeader | undefined {
-  const caller = webCallerOf(req);
+export function headerOf(res: Response, signInEnabled: boolean): WebHeader | undefined {
+  const caller = webCallerOf(res);
   if (caller.kind === 'unavailable') return undefined;
   if (caller.kind === 'anonymous') return { signInEnabled, user: null };
   return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf };

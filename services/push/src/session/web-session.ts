@@ -3,7 +3,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import { parseCookie as parseCookies } from 'cookie';
 import type { Logger } from '@secret-push/logger';
+import { ANONYMOUS, type Actor } from '../domain/create-policy';
 import { UserNotFound } from '../domain/errors';
+import { userPrincipalId } from '../domain/user';
+import { need } from '../http/context-guard';
 import type { UserTokenService } from '../domain/user-tokens';
 import { IssuerUnavailable, type RelyingParty, SignInRefused } from './relying-party';
 import type { SessionData, SessionStore } from './session-store';
@@ -25,21 +28,29 @@ export type WebCaller =
   /** A session cookie came but Redis (or the issuer) did not answer: signed-in pages answer 503. */
   | { kind: 'unavailable' };
 
-const callers = new WeakMap<Request, WebCaller>();
+const ANONYMOUS_CALLER: WebCaller = { kind: 'anonymous' };
 
-export function webCallerOf(req: Request): WebCaller {
-  return callers.get(req) ?? { kind: 'anonymous' };
+/**
+ * The person behind a page request, as {@link WebSessions.load} found them; anonymous where no
+ * session was loaded (an instance without sign-in has no sessions to load).
+ */
+export function webCallerOf(res: Response): WebCaller {
+  return res.locals.webCaller ?? ANONYMOUS_CALLER;
 }
 
 /** The session (and its id) of a request that {@link WebSessions.requireSignedIn} let through. */
-export function signedInCaller(req: Request): { sessionId: string; session: SessionData } {
-  const caller = webCallerOf(req);
+export function signedInCaller(res: Response): { sessionId: string; session: SessionData } {
+  const caller = need(res, 'webCaller');
   if (caller.kind !== 'signed-in') throw new Error('unreachable: requireSignedIn admits the signed-in only');
   return caller;
 }
 
 /** The session of a request that {@link WebSessions.requireSignedIn} let through. */
-export const signedInSession = (req: Request): SessionData => signedInCaller(req).session;
+export const signedInSession = (res: Response): SessionData => signedInCaller(res).session;
+
+/** A page visitor as the domain's rights see them: a signed-in person's session, or nobody. */
+export const webActor = (caller: WebCaller): Actor =>
+  caller.kind === 'signed-in' ? { kind: 'session', id: userPrincipalId(caller.session.userId) } : ANONYMOUS;
 
 export interface WebSessionDeps {
   store: SessionStore;
@@ -112,6 +123,7 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
   }
 
   const load: RequestHandler = async (req, res, next) => {
+    res.locals.webCaller = ANONYMOUS_CALLER;
     const sessionId = parseCookies(req.headers.cookie ?? '')[settings.cookieName];
     if (!sessionId) return next();
     try {
@@ -122,12 +134,12 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
         clearCookie(res);
         return next();
       }
-      callers.set(req, { kind: 'signed-in', sessionId, session: checked });
+      res.locals.webCaller = { kind: 'signed-in', sessionId, session: checked };
     } catch (err) {
       const what =
         err instanceof IssuerUnavailable ? 'the sign-in provider' : 'the session store or database';
       logger.warn({ err }, `web session not loaded: ${what} did not answer`);
-      callers.set(req, { kind: 'unavailable' });
+      res.locals.webCaller = { kind: 'unavailable' };
     }
     next();
   };
@@ -141,7 +153,7 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
   }
 
   const requireSignedIn: RequestHandler = (req, res, next) => {
-    const caller = webCallerOf(req);
+    const caller = need(res, 'webCaller');
     if (caller.kind === 'unavailable') {
       return next(new HttpError(503, 'dependency_unavailable', 'Your session cannot be read right now.'));
     }

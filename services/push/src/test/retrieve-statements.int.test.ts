@@ -118,7 +118,7 @@ const input = (over: Partial<NewPush> = {}): NewPush => ({
 });
 
 async function created(over: Partial<NewPush> = {}): Promise<string> {
-  return (await service.create(input(over), null, ctx)).urlToken;
+  return (await service.create(input(over), { owner: null, audit: ctx })).urlToken;
 }
 
 /** The statements a retrieve ran (after any set-up), and its outcome or error name. */
@@ -172,7 +172,7 @@ describe('a retrieve runs at most two SQL statements', () => {
     [
       'past its window (expired by this read)',
       async () => {
-        const made = await service.create(input(), null, ctx);
+        const made = await service.create(input(), { owner: null, audit: ctx });
         await sql`update push set expires_at = now() - interval '1 second' where id = ${made.snapshot.push.id}`.execute(
           db,
         );
@@ -224,9 +224,10 @@ describe('a retrieve runs at most two SQL statements', () => {
           size: 3,
           key: randomBytes(32),
         };
-        const made = await service.create(input({ kind: 'file', payload: null }), 'client:x', ctx, {
-          pushId,
-          uploads: [upload],
+        const made = await service.create(input({ kind: 'file', payload: null }), {
+          owner: 'client:x',
+          audit: ctx,
+          files: { pushId, uploads: [upload] },
         });
         return { token: made.urlToken };
       },
@@ -246,13 +247,11 @@ describe('a retrieve runs at most two SQL statements', () => {
 describe('the statements of a create', () => {
   const createCounted = async (key?: string, over: Partial<NewPush> = {}) => {
     statements = [];
-    const result = await service.create(
-      input(over),
-      null,
-      ctx,
-      undefined,
-      key === undefined ? undefined : { scope: 'ip:192.0.2.7', key },
-    );
+    const result = await service.create(input(over), {
+      owner: null,
+      audit: ctx,
+      ...(key === undefined ? {} : { idempotency: { scope: 'ip:192.0.2.7', key } }),
+    });
     return { statements, replayed: result.replayed };
   };
 

@@ -98,8 +98,12 @@ function domainService(push: TestPush) {
   });
   return {
     create: async (ttlSeconds: number) =>
-      (await service.create(input(ttlSeconds), null, { ip: null, userAgent: '', referrer: '' })).snapshot
-        .push,
+      (
+        await service.create(input(ttlSeconds), {
+          owner: null,
+          audit: { ip: null, userAgent: '', referrer: '' },
+        })
+      ).snapshot.push,
     close() {
       redis.disconnect();
     },

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { KeyRing } from '../security/key-ring';
+import { hashPassphrase } from '../security/passphrase';
+import { generateUrlToken, hashUrlToken } from '../security/url-token';
+import { IdempotencyKeyReused, PushNotFound } from './errors';
+import type { FileService, StoredUpload } from './file-service';
+import {
+  IDEMPOTENCY_TTL_SECONDS,
+  idempotencyKeyHash,
+  isSameRequest,
+  requestFingerprint,
+} from './idempotency';
+import type { NewPushRecord, PushStore } from './ports/push-store';
+import type { AuditContext, NewPush, PushSnapshot } from './push';
+import type { PushEvents } from './push-events';
+import { aad, openerOf } from './push-sealing';
+
+/** A create's Idempotency-Key and whose it is (domain/idempotency.ts `idempotencyScope`). */
+export interface CreateKey {
+  scope: string;
+  key: string;
+}
+
+/** A create's uploaded files, stored under `pushId` before the push row exists. */
+export interface PreparedFiles {
+  pushId: string;
+  uploads: StoredUpload[];
+}
+
+/** Who creates, from where, and what came with the input. */
+export interface CreateOptions {
+  /** The owner recorded on the push (`ownerOf` the actor): null for nobody. */
+  owner: string | null;
+  /** The request, as the `creation` audit entry records it. */
+  audit: AuditContext;
+  /** A multipart create's stored files (absent: a push without files). */
+  files?: PreparedFiles;
+  /** The create's Idempotency-Key, when one was sent. */
+  idempotency?: CreateKey;
+}
+
+export interface OwnedPush {
+  snapshot: PushSnapshot;
+  urlToken: string;
+  note: string | null;
+}
+
+/** A create's answer; `replayed`: the push an earlier create with the same Idempotency-Key made. */
+export interface CreatedPush extends OwnedPush {
+  replayed: boolean;
+}
+
+/** A new push's id; a multipart create takes one before its files are stored under it. */
+export const newPushId = (): string => randomUUID();
+
+export interface PushCreateDeps {
+  store: PushStore;
+  keyRing: KeyRing;
+  events: PushEvents;
+  files?: FileService;
+  idempotencyTtlSeconds?: number;
+}
+
+/**
+ * Creates a push. With an Idempotency-Key, the key is stored with the push in one transaction;
+ * if a create with the same key committed first (within the key's lifetime), nothing is created:
+ * the same request gets that create's push as it is now (`replayed`; expired or deleted since
+ * included), another request is refused (IdempotencyKeyReused).
+ */
+export function pushCreator(deps: PushCreateDeps) {
+  const { store, keyRing, events } = deps;
+  const open = openerOf(keyRing);
+  return async function create(input: NewPush, options: CreateOptions): Promise<CreatedPush> {
+    const { owner, audit: ctx, files: prepared, idempotency } = options;
+    const id = prepared?.pushId ?? newPushId();
+    const urlToken = generateUrlToken();
+    const keyId = keyRing.activeKeyId;
+    const seal = (v: string | null, field: 'payload' | 'note') =>
+      v === null ? null : keyRing.seal(v, aad(id, field), keyId);
+    const uploads = prepared?.uploads ?? [];
+    const record: NewPushRecord = {
+      id,
+      tokenHash: hashUrlToken(urlToken),
+      tokenSealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
+      keyId,
+      kind: input.kind,
+      owner,
+      name: input.name,
+      payloadSealed: seal(input.payload, 'payload'),
+      noteSealed: seal(input.note, 'note'),
+      passphraseHash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
+      expireAfterDays: input.expireAfterDays,
+      expireAfterViews: input.expireAfterViews,
+      ttlSeconds: input.ttlSeconds,
+      deletableByViewer: input.deletableByViewer,
+      retrievalStep: input.retrievalStep,
+    };
+    const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
+    if (!idempotency) {
+      const snapshot = await store.insert(record, ctx, files);
+      await events.created(snapshot.push);
+      return { snapshot, urlToken, note: input.note, replayed: false };
+    }
+    const requestHash = requestFingerprint(idempotency.key, input, uploads);
+    const inserted = await store.insertOnce(
+      record,
+      ctx,
+      {
+        scope: idempotency.scope,
+        keyHash: idempotencyKeyHash(idempotency.key),
+        requestHash,
+        ttlSeconds: deps.idempotencyTtlSeconds ?? IDEMPOTENCY_TTL_SECONDS,
+      },
+      files,
+    );
+    if (inserted.outcome === 'created') {
+      await events.created(inserted.snapshot.push);
+      return { snapshot: inserted.snapshot, urlToken, note: input.note, replayed: false };
+    }
+    if (!isSameRequest(inserted.requestHash, requestHash)) throw new IdempotencyKeyReused();
+    if (!inserted.push) throw new PushNotFound();
+    const { push, now, secrets } = inserted.push;
+    return {
+      snapshot: { push, now },
+      urlToken: open(push.id, secrets.keyId, 'url_token', secrets.tokenSealed)!,
+      note: open(push.id, secrets.keyId, 'note', secrets.noteSealed),
+      replayed: true,
+    };
+  };
+}

@@ -1,0 +1,74 @@
+import type { Request, Response } from 'express';
+import { type CreateFeatures, mayCreate } from '../domain/create-policy';
+import type { PushKind } from '../domain/push';
+import type { CreateRules } from '../http/push.schemas';
+import { type WebCaller, type WebSessions, webActor, webCallerOf } from '../session/web-session';
+import type { UploadLimits } from '../uploads/form';
+import type { FormRules } from './create.views';
+
+/** The kinds the form can offer, in its order; each only where the instance enables it. */
+const FORM_KINDS: readonly PushKind[] = ['text', 'url', 'qr', 'file'];
+
+/** The form's pages: its script sends a Files secret to us with XMLHttpRequest. */
+export const FORM_PAGE = { connectsToSelf: true };
+
+export const CSRF_REFUSED = 'This form is out of date. Please go back, reload the page and try again.';
+
+export interface FormVisitorDeps {
+  rules: CreateRules;
+  features: CreateFeatures;
+  /** Sessions of signed-in people: absent when the instance has no sign-in. */
+  sessions?: WebSessions;
+  /** The upload limits, where the instance has an object store. */
+  fileLimits?: UploadLimits;
+}
+
+/** What the create form offers a visitor, and what it asks of them (the create policy's answers). */
+export interface FormVisitor {
+  signInEnabled: boolean;
+  /** The kinds this visitor is offered: enabled here, and (files) allowed to this caller. */
+  kindsFor: (caller: WebCaller) => PushKind[];
+  rulesFor: (caller: WebCaller) => FormRules;
+  /** Why this visitor gets no form, if they get none. */
+  noticeFor: (caller: WebCaller) => string | undefined;
+  csrfOf: (caller: WebCaller) => string | undefined;
+  /** A signed-in person's form must carry their session's token; an anonymous one has none to carry. */
+  csrfRefused: (req: Request, res: Response) => boolean;
+}
+
+export function formVisitor(deps: FormVisitorDeps): FormVisitor {
+  const { sessions, fileLimits } = deps;
+  const signInEnabled = sessions !== undefined;
+  const filesOn = fileLimits !== undefined && deps.rules.enabledKinds.has('file');
+  const kindsFor = (caller: WebCaller): PushKind[] =>
+    FORM_KINDS.filter(
+      (k) =>
+        deps.rules.enabledKinds.has(k) &&
+        (k !== 'file' || (filesOn && mayCreate(webActor(caller), 'file', deps.features).ok)),
+    );
+  return {
+    signInEnabled,
+    kindsFor,
+    rulesFor(caller) {
+      const kinds = kindsFor(caller);
+      return {
+        ...deps.rules,
+        kinds,
+        ...(kinds.includes('file') && fileLimits ? { fileLimits } : {}),
+        nameAndNote: caller.kind === 'signed-in',
+      };
+    },
+    noticeFor(caller) {
+      if (kindsFor(caller).length === 0) return 'This instance does not offer any kind of secret to share.';
+      if (caller.kind === 'signed-in' || deps.features.anonymousCreate) return undefined;
+      return signInEnabled
+        ? 'Sign in to share a secret on this instance.'
+        : 'Creating a secret on this instance needs an account; sign-in is not configured. Use the API with a token.';
+    },
+    csrfOf: (caller) => (caller.kind === 'signed-in' ? caller.session.csrf : undefined),
+    csrfRefused(req, res) {
+      const caller = webCallerOf(res);
+      return caller.kind === 'signed-in' && !sessions!.csrfMatches(req, caller.session);
+    },
+  };
+}
