@@ -1,24 +1,31 @@
-// One Jest run for the whole workspace. Tests import workspace packages from their sources, so a
-// stale dist/ never hides a change. ESM-only dependencies (oidc-provider, kysely) load through
-// require(esm), which Jest only allows with --experimental-vm-modules (see package.json "test").
-const { readdirSync } = require('node:fs');
+// The main run (`pnpm test`): two projects over the whole workspace, both run by default.
+// - unit: `*.test.ts` that are not `*.int.test.ts`. No PostgreSQL, Redis, S3 or auth service: pure
+//   code, in-memory ports (services/push/src/test/support/in-memory-*.ts) and local HTTP servers
+//   only. `pnpm test:unit` runs it alone (--selectProjects unit), in seconds.
+// - integration: `*.int.test.ts`, against the local PostgreSQL and Redis (each test file gets its
+//   own database and key prefix), s3rver and real services in-process.
+// The slow suites have their own configurations (jest.faults/fuzz/browser/cli.config.cjs).
+const { base, globalSetup } = require('./jest.base.cjs');
 
-const workspaceModules = {};
-for (const dir of ['packages', 'services']) {
-  for (const name of readdirSync(`${__dirname}/${dir}`)) {
-    workspaceModules[`^@secret-push/${name}$`] = `<rootDir>/${dir}/${name}/src/index.ts`;
-    workspaceModules[`^@secret-push/${name}/testing$`] = `<rootDir>/${dir}/${name}/src/testing.ts`;
-  }
-}
+const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/deploy'];
 
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/deploy'],
-  testMatch: ['**/src/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
-  moduleNameMapper: workspaceModules,
-  globalSetup: '<rootDir>/packages/testing/src/global-setup.cjs',
+  projects: [
+    {
+      ...base,
+      displayName: 'unit',
+      roots,
+      testMatch: ['**/src/**/*.test.ts'],
+      testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.int\\.test\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'integration',
+      roots,
+      testMatch: ['**/src/**/*.int.test.ts'],
+      globalSetup,
+    },
+  ],
   testTimeout: 30000,
   maxWorkers: 2,
 };
