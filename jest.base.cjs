@@ -26,4 +26,33 @@ const base = {
 /** Drops test databases left behind by crashed runs: for the suites that use PostgreSQL. */
 const globalSetup = '<rootDir>/packages/testing/src/global-setup.cjs';
 
-module.exports = { base, globalSetup };
+const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/deploy'];
+
+/**
+ * The two tiers of the main run (jest.config.cjs runs both; jest.unit.config.cjs the first):
+ * - unit: `*.test.ts` that are not `*.int.test.ts`. No PostgreSQL, Redis, S3 or auth service: pure
+ *   code, in-memory ports (services/push/src/test/support/in-memory-*.ts), local HTTP servers.
+ * - integration: `*.int.test.ts`, against the local PostgreSQL and Redis (each test file gets its
+ *   own database and key prefix), s3rver and real services in-process.
+ */
+const tiers = {
+  unit: {
+    ...base,
+    displayName: 'unit',
+    roots,
+    testMatch: ['**/src/**/*.test.ts'],
+    testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.int\\.test\\.ts$'],
+  },
+  integration: {
+    ...base,
+    displayName: 'integration',
+    roots,
+    testMatch: ['**/src/**/*.int.test.ts'],
+    globalSetup,
+  },
+};
+
+/** The main run's options that are not a project's. */
+const mainRun = { testTimeout: 30000, maxWorkers: 2 };
+
+module.exports = { base, globalSetup, tiers, mainRun };
