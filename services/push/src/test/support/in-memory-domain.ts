@@ -4,10 +4,14 @@ import { TooManyAttempts } from '../../domain/errors';
 import type { AttemptLimiter } from '../../domain/ports';
 import type { AuditContext, NewPush, Push } from '../../domain/push';
 import type { ExpiryReason, PushEvents } from '../../domain/push-events';
+import { type FileService, createFileService } from '../../domain/file-service';
 import { createPushService } from '../../domain/push-service';
 import { createUserTokenService } from '../../domain/user-tokens';
+import { DownloadLinkSigner } from '../../security/download-link';
 import { KeyRing } from '../../security/key-ring';
 import { type TestClock, createTestClock } from './in-memory-clock';
+import { createInMemoryFileStore } from './in-memory-file-store';
+import { type InMemoryObjectStore, createInMemoryObjectStore } from './in-memory-object-store';
 import { type InMemoryPushStore, createInMemoryPushStore } from './in-memory-push-store';
 import { type InMemoryUserStore, createInMemoryUserStore } from './in-memory-user-store';
 
@@ -71,28 +75,54 @@ export interface InMemoryDomain {
   keyRing: KeyRing;
   pushes: ReturnType<typeof createPushService>;
   users: ReturnType<typeof createUserTokenService>;
+  /** File pushes (FileStore over the same tables, an in-memory object store). */
+  files: FileService;
+  fileStore: ReturnType<typeof createInMemoryFileStore>;
+  objects: InMemoryObjectStore;
 }
+
+/** File links stay valid this long after a file push's last view (PUSH_FILE_GRACE_SECONDS). */
+export const FILE_GRACE_SECONDS = 300;
+/** Downloads of one file under one view (PUSH_FILE_DOWNLOADS_PER_VIEW). */
+export const DOWNLOADS_PER_VIEW = 2;
 
 export function createInMemoryDomain(
   options: { maxAuditEntries?: number; passphraseAttempts?: number; idempotencyTtlSeconds?: number } = {},
 ): InMemoryDomain {
-  const clock = createTestClock();
+  // Starts at the wall clock's now: download links are checked against Date.now() (security/download-link.ts).
+  const clock = createTestClock(new Date());
   const store = createInMemoryPushStore(clock);
   const userStore = createInMemoryUserStore(clock);
   const events = recordEvents();
   const limiter = countingLimiter(options.passphraseAttempts);
-  const keyRing = new KeyRing([{ id: 'k1', key: randomBytes(32) }]);
+  const ringKeys = [{ id: 'k1', key: randomBytes(32) }];
+  const keyRing = new KeyRing(ringKeys);
+  const maxAuditEntries = options.maxAuditEntries ?? 100;
+  const fileStore = createInMemoryFileStore(clock, store.tables);
+  const objects = createInMemoryObjectStore();
+  const files = createFileService({
+    files: fileStore,
+    pushes: store,
+    keyRing,
+    store: objects,
+    signer: new DownloadLinkSigner(ringKeys),
+    publicUrl: 'https://push.example',
+    graceSeconds: FILE_GRACE_SECONDS,
+    downloadsPerView: DOWNLOADS_PER_VIEW,
+    maxAuditEntries,
+  });
   const pushes = createPushService({
     store,
     keyRing,
     passphraseLimiter: limiter,
     events,
-    maxAuditEntries: options.maxAuditEntries ?? 100,
-    fileGraceSeconds: 300,
+    maxAuditEntries,
+    files,
+    fileGraceSeconds: FILE_GRACE_SECONDS,
     ...(options.idempotencyTtlSeconds === undefined
       ? {}
       : { idempotencyTtlSeconds: options.idempotencyTtlSeconds }),
   });
   const users = createUserTokenService({ store: userStore });
-  return { clock, store, userStore, events, limiter, keyRing, pushes, users };
+  return { clock, store, userStore, events, limiter, keyRing, pushes, users, files, fileStore, objects };
 }

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/require-await -- an in-memory port answers at once; `async` keeps a throw a rejection, as with the real stores. */
+import { UploadIntentLost } from '../../domain/errors';
 import {
   type AuditContext,
-  type AuditEntry,
   type AuditKind,
   PAGE_SIZE,
   type Push,
@@ -13,7 +13,6 @@ import type {
   NewFileRecord,
   NewPushRecord,
   PushStore,
-  StoredFile,
   StoredPush,
   ViewedSecrets,
   Visit,
@@ -21,6 +20,7 @@ import type {
 } from '../../domain/ports';
 import { canView, consumeView, isPastWindow } from '../../domain/view-policy';
 import type { TestClock } from './in-memory-clock';
+import { type Entry, type InMemoryTables, type Intent, type Row, newRow } from './in-memory-tables';
 
 /*
  * The PushStore port in memory, for the domain's unit tests. It keeps the rules of the SQL
@@ -31,24 +31,6 @@ import type { TestClock } from './in-memory-clock';
  * shared clock, as `now()` does within a statement. Not concurrent: one call at a time.
  */
 
-interface Row {
-  push: Push;
-  tokenHash: string;
-  tokenSealed: Buffer;
-  keyId: string;
-  payloadSealed: Buffer | null;
-  noteSealed: Buffer | null;
-  passphraseHash: string | null;
-  /** Audit entries recorded (the cap counts these). */
-  auditEntries: number;
-  files: StoredFile[];
-}
-
-interface Entry extends AuditEntry {
-  id: string;
-  pushId: string;
-}
-
 /** The store, and what a test may look at besides the port. */
 export interface InMemoryPushStore extends PushStore {
   /** Audit entries of a push, oldest first, with their ids. */
@@ -57,6 +39,8 @@ export interface InMemoryPushStore extends PushStore {
   rowOf(pushId: string): Row | undefined;
   /** Every push, in insertion order. */
   all(): Push[];
+  /** For createInMemoryFileStore. */
+  tables: InMemoryTables;
 }
 
 const hex = (b: Buffer) => b.toString('hex');
@@ -66,6 +50,7 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
   const byToken = new Map<string, string>();
   const audit: Entry[] = [];
   const keys = new Map<string, { requestHash: Buffer; pushId: string; createdAt: Date }>();
+  const intents = new Map<string, Intent>();
   let nextEntry = 1;
 
   const snapshot = (row: Row, now: Date): PushSnapshot => ({ push: { ...row.push }, now });
@@ -118,45 +103,10 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
   function insertRow(r: NewPushRecord, ctx: AuditContext, files: NewFileRecord[] = []): PushSnapshot {
     const now = clock.now();
     if (rows.has(r.id) || byToken.has(hex(r.tokenHash))) throw new Error('duplicate key');
-    const row: Row = {
-      push: {
-        id: r.id,
-        kind: r.kind,
-        owner: r.owner,
-        name: r.name,
-        views: 0,
-        expireAfterDays: r.expireAfterDays,
-        expireAfterViews: r.expireAfterViews,
-        expiresAt: new Date(now.getTime() + r.ttlSeconds * 1000),
-        expired: false,
-        expiredOn: null,
-        deleted: false,
-        deletableByViewer: r.deletableByViewer,
-        retrievalStep: r.retrievalStep,
-        passphraseProtected: r.passphraseHash !== null,
-        auditDropped: 0,
-        filesPurgeAfter: null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      tokenHash: hex(r.tokenHash),
-      tokenSealed: r.tokenSealed,
-      keyId: r.keyId,
-      payloadSealed: r.payloadSealed,
-      noteSealed: r.noteSealed,
-      passphraseHash: r.passphraseHash,
-      auditEntries: 0,
-      files: [...files]
-        .sort((a, b) => a.position - b.position)
-        .map(({ id, objectKey, filenameSealed, contentType, size, keySealed }) => ({
-          id,
-          objectKey,
-          filenameSealed,
-          contentType,
-          size,
-          keySealed,
-        })),
-    };
+    // A file push consumes the upload intents of its objects, or nothing commits.
+    if (files.some((f) => intents.get(f.objectKey)?.claimed !== false)) throw new UploadIntentLost();
+    for (const f of files) intents.delete(f.objectKey);
+    const row = newRow(r, files, now);
     rows.set(r.id, row);
     byToken.set(row.tokenHash, r.id);
     addAudit(row, 'creation', ctx, now);
@@ -369,5 +319,6 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
     auditOf: (pushId) => audit.filter((e) => e.pushId === pushId).map((e) => ({ ...e })),
     rowOf: (pushId) => rows.get(pushId),
     all: () => [...rows.values()].map((r) => ({ ...r.push })),
+    tables: { rows, audit, intents },
   };
 }
