@@ -11,7 +11,8 @@
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Shared by both targets (built once when both are built): one install from the lockfile, one
-# compilation, then one production-only file tree per service in /out/<service>.
+# compilation of the production sources (tsconfig.build.json: no tests, no testing.ts), then one
+# production-only file tree per service in /out/<service>, checked to hold no compiled test file.
 FROM ${NODE_IMAGE} AS build
 ENV CI=true PNPM_HOME=/pnpm
 RUN npm install --global --no-audit --no-fund pnpm@11.28.11
@@ -22,10 +23,11 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch --frozen-lock
 COPY . .
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     pnpm install --frozen-lockfile --offline --store-dir /pnpm/store \
- && pnpm exec tsc -b services/auth services/push \
+ && pnpm exec tsc -b services/auth/tsconfig.build.json services/push/tsconfig.build.json \
  && pnpm --filter @secret-push/auth deploy --prod --legacy --offline --store-dir /pnpm/store /out/auth \
  && pnpm --filter @secret-push/push deploy --prod --legacy --offline --store-dir /pnpm/store /out/push \
- && rm -rf /out/*/src /out/*/tsconfig.json
+ && rm -rf /out/*/src /out/*/tsconfig*.json \
+ && bash scripts/check-dist.sh /out/auth /out/push
 
 # What both images share at run time (not an image of its own).
 FROM ${NODE_IMAGE} AS runtime

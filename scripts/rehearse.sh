@@ -19,6 +19,8 @@ for svc in auth push; do
   pnpm --silent --filter "@secret-push/$svc" deploy --prod --legacy --prefer-offline "$work/$svc-app" >&2
   rm -rf "$work/$svc-app/src" "$work/$svc-app/tsconfig.json"
 done
+# The production trees hold no compiled test file (tests are left out of every build).
+bash scripts/check-dist.sh "$work/auth-app" "$work/push-app"
 
 pid=""
 watchdog=""

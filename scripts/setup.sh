@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh || exit 1
 pnpm install --frozen-lockfile --prefer-offline --reporter=silent >&2
+# tsc -b never deletes outputs: compiled tests left in dist/ by builds that still emitted them go.
+bash scripts/check-dist.sh --remove
 pnpm --silent build >&2

@@ -18,6 +18,11 @@ bash scripts/ensure-services.sh
 # The browser tests of the recipient pages need Debian's chromium (installed once when missing).
 bash scripts/ensure-chromium.sh
 source scripts/toolchain.sh || exit 1
+# setup.sh built every package: no compiled test file may be in a dist/, and the tests, which
+# ts-jest only transpiles, are type-checked here (tsconfig.typecheck.json, no emit).
+bash scripts/check-dist.sh
+echo "== typecheck" >&2
+pnpm --silent typecheck
 echo "== lint" >&2
 pnpm --silent lint
 # docs/configuration.md is generated from the config schemas: fails when the committed one is stale.

@@ -3,8 +3,16 @@ import { captureLogs, freePort } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type TestAuth, type TestUser, startAuth } from '../testing';
 import { totpCodeAt } from '../users/totp';
-import { type Page, hiddenInput } from './browser';
-import { Browser, authorize, exchange, recoveryCodesIn, relyingParty, submit, textOf } from './relying-party';
+import { type Page, hiddenInput } from './support/browser';
+import {
+  Browser,
+  authorize,
+  exchange,
+  recoveryCodesIn,
+  relyingParty,
+  submit,
+  textOf,
+} from './support/relying-party';
 
 // The account console (/account) against a real auth service: it signs people in through the
 // normal sign-in (as its own built-in client), and every form is CSRF-protected and needs the

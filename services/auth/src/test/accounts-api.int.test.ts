@@ -7,9 +7,9 @@ import { createLogger } from '@secret-push/logger';
 import { loadAuthConfig } from '../config';
 import { startAuthServer } from '../server';
 import { type ClientCredentials, type TestAuth, type TestUser, startAuth } from '../testing';
-import { basic, postForm } from './helpers';
-import { Browser } from './browser';
-import { type RelyingParty, authorize, relyingParty, signIn } from './relying-party';
+import { basic, postForm } from './support/helpers';
+import { Browser } from './support/browser';
+import { type RelyingParty, authorize, relyingParty, signIn } from './support/relying-party';
 import { CLIENT_CACHE_SECONDS } from '../storage/kysely-adapter';
 
 // The accounts API (GET/DELETE /accounts/:sub) against a real auth service: real database, Redis

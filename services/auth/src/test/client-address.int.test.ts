@@ -3,7 +3,7 @@ import request from 'supertest';
 import { captureLogs } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
-import { postForm } from './helpers';
+import { postForm } from './support/helpers';
 
 // The client address the failed-authentication throttle counts and the refusal log names. The
 // service listens on 127.0.0.1; tests connect from other loopback addresses (127.0.0.0/8) to be

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { startPrivateRedis } from '@secret-push/testing';
 import { startAuth } from '../testing';
-import { introspect, postForm } from './helpers';
+import { introspect, postForm } from './support/helpers';
 
 // Every outbound call has a deadline of ours, and readiness means "can serve its core" (the
 // database). Redis is a private redis-server frozen with CLIENT PAUSE; the database is held up

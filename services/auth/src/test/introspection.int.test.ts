@@ -1,5 +1,5 @@
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
-import { introspect, postForm } from './helpers';
+import { introspect, postForm } from './support/helpers';
 
 let auth: TestAuth;
 let client: ClientCredentials;

@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { captureLogs, startPrivateRedis } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type AuthReplica, type TestAuth, type TestUser, startAuth } from '../testing';
-import { Browser, type Page, formAction, hiddenInput } from './browser';
+import { Browser, type Page, formAction, hiddenInput } from './support/browser';
 
 // Failed sign-ins are counted in Redis, shared by every replica: two auth servers on one database
 // and one Redis prefix stand for two replicas behind a load balancer. 127.0.0.1 is the trusted

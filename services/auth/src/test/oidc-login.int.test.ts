@@ -4,7 +4,7 @@ import request from 'supertest';
 import { captureLogs } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type TestAuth, type TestUser, type WebClientCredentials, startAuth } from '../testing';
-import { Browser, type Page, formAction, hiddenInput } from './browser';
+import { Browser, type Page, formAction, hiddenInput } from './support/browser';
 
 // The auth service as an OpenID provider, with openid-client 6 as the relying party (the push web
 // app's role) and a cookie-keeping fetch as the browser. Everything is real: database, Redis,

@@ -4,7 +4,7 @@ import { captureLogs, freePort, startPrivateRedis } from '@secret-push/testing';
 import { loadAuthConfig } from '../config';
 import { startAuthServer } from '../server';
 import { type TestAuth, startAuth } from '../testing';
-import { introspect, postForm } from './helpers';
+import { introspect, postForm } from './support/helpers';
 
 describe('two instances on one database', () => {
   let a: TestAuth;

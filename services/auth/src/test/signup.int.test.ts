@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { captureLogs, startPrivateRedis } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type TestAuth, type TestUser, startAuth } from '../testing';
-import { Browser, type Page, formAction, hiddenInput } from './browser';
+import { Browser, type Page, formAction, hiddenInput } from './support/browser';
 import {
   REDIRECT_URI,
   type RelyingParty,
@@ -12,7 +12,7 @@ import {
   relyingParty,
   signIn,
   submitForm,
-} from './relying-party';
+} from './support/relying-party';
 
 // Self sign-up (AUTH_SELF_SIGNUP) on a real auth service: the login page links to the sign-up
 // page of the same sign-in, which creates the account and signs the person in. 127.0.0.1 is the

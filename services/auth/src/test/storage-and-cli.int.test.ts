@@ -1,6 +1,6 @@
 import { type KyselyPlugin, sql } from 'kysely';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
-import { introspect, postForm } from './helpers';
+import { introspect, postForm } from './support/helpers';
 import { deleteExpiredPayloads } from '../storage/oidc-payload.repository';
 import { CLIENT_CACHE_SECONDS } from '../storage/kysely-adapter';
 

@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { captureLogs, startPrivateRedis } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
-import { introspect, postForm } from './helpers';
+import { introspect, postForm } from './support/helpers';
 
 // Callers are told apart by their real source address: the auth service listens on 127.0.0.1 and
 // the tests connect from other loopback addresses (127.0.0.0/8) where they need a second IP, so no

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
-import { basic, postForm } from './helpers';
+import { basic, postForm } from './support/helpers';
 
 let auth: TestAuth;
 let client: ClientCredentials;

@@ -5,7 +5,7 @@ import { createLogger } from '@secret-push/logger';
 import { type AuthReplica, type TestAuth, type TestUser, startAuth } from '../testing';
 import { generateRecoveryCodes, hashRecoveryCodes } from '../users/recovery-codes';
 import { generateTotpSecret, totpCodeAt } from '../users/totp';
-import { hiddenInput } from './browser';
+import { hiddenInput } from './support/browser';
 import {
   Browser,
   REDIRECT_URI,
@@ -15,7 +15,7 @@ import {
   relyingParty,
   submit,
   textOf,
-} from './relying-party';
+} from './support/relying-party';
 
 // Sign-in's second step (TOTP code or recovery code) and the enrolment AUTH_REQUIRE_TOTP asks for,
 // against a real auth service, database and Redis. 127.0.0.1 is the trusted proxy, so each browser

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { type TestPush, startPush } from '../testing';
-import { bearer, createdToken } from '../test/helpers';
+import { bearer, createdToken } from '../test/support/helpers';
 import { CORS_EXPOSED_HEADERS } from './cors';
 
 // CORS (PUSH_CORS_ORIGINS) against the real services: a push API per configuration, one auth

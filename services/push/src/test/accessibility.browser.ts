@@ -1,8 +1,8 @@
 import { type BrowserContext } from 'playwright-core';
 import { type LocalS3, startS3 } from '@secret-push/testing';
-import { expectAccessible } from './axe';
-import { launchProfile, requireChromium } from './chromium';
-import { type Harness, createPush, harness } from './helpers';
+import { expectAccessible } from './support/axe';
+import { launchProfile, requireChromium } from './support/chromium';
+import { type Harness, createPush, harness } from './support/helpers';
 
 /**
  * axe-core (the accessibility engine of browsers' audit tools) on every page of the web app and

@@ -1,6 +1,6 @@
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
-import { Browser } from './browser';
+import { Browser } from './support/browser';
 
 /*
  * The account page of the web app (`/account`) against the local auth service as provider:

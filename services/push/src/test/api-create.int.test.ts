@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sql } from 'kysely';
-import { BASE_KEYS, ISO_MS, type Harness, bearer, createPush, harness } from './helpers';
+import { BASE_KEYS, ISO_MS, type Harness, bearer, createPush, harness } from './support/helpers';
 
 let h: Harness;
 beforeAll(async () => {

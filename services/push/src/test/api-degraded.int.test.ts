@@ -2,7 +2,7 @@ import request from 'supertest';
 import { sql } from 'kysely';
 import { freePort, startPrivateRedis } from '@secret-push/testing';
 import { startPush } from '../testing';
-import { type Harness, bearer, createPush, createdToken, harness } from './helpers';
+import { type Harness, bearer, createPush, createdToken, harness } from './support/helpers';
 
 let h: Harness;
 beforeAll(async () => {

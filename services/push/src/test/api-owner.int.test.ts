@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sql } from 'kysely';
-import { BASE_KEYS, type Harness, bearer, createdToken, harness } from './helpers';
+import { BASE_KEYS, type Harness, bearer, createdToken, harness } from './support/helpers';
 
 let h: Harness;
 let otherToken: string;

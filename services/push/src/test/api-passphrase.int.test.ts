@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { sql } from 'kysely';
 import { type TestPush, startPush } from '../testing';
-import { type Harness, bearer, createdToken, harness } from './helpers';
+import { type Harness, bearer, createdToken, harness } from './support/helpers';
 
 let h: Harness;
 let second: TestPush;

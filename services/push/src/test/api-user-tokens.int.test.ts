@@ -6,7 +6,7 @@ import type { User, UserIdentity } from '../domain/user';
 import { type UserTokenService, createUserTokenService } from '../domain/user-tokens';
 import { createUserRepository } from '../storage/user.repository';
 import { type TestPush, startPush } from '../testing';
-import { type Harness, bearer, createPush, createdToken, harness, waitFor } from './helpers';
+import { type Harness, bearer, createPush, createdToken, harness, waitFor } from './support/helpers';
 
 // Personal API tokens on the API: a real auth service (for the OAuth clients alongside), a real push
 // service, its own PostgreSQL and Redis. Users are made through the domain service, as sign-in will.

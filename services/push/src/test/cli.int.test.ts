@@ -4,7 +4,7 @@ import { runCli } from '../cli/run-cli';
 import type { User, UserIdentity } from '../domain/user';
 import { type UserTokenService, createUserTokenService } from '../domain/user-tokens';
 import { createUserRepository } from '../storage/user.repository';
-import { type Harness, bearer, createPush, harness } from './helpers';
+import { type Harness, bearer, createPush, harness } from './support/helpers';
 
 // The push service's operator CLI (`secret-push-push`), run in-process against a real push
 // database; the tokens it prints are then used on the real API.

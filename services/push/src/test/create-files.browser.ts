@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
-import { expectAccessible } from './axe';
+import { expectAccessible } from './support/axe';
 
 /*
  * Files in the web app's create form, end to end in Chromium with the pages' CSP on (as people

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { createLogger } from '@secret-push/logger';
 import { type LocalS3, captureLogs } from '@secret-push/testing';
 import { type TestPush, type TestWebStack, startPush, startWebStack } from '../testing';
-import { Browser } from './browser';
-import { waitFor } from './helpers';
+import { Browser } from './support/browser';
+import { waitFor } from './support/helpers';
 
 /*
  * Files, name and note in the web app's create form (`POST /` as multipart/form-data), against

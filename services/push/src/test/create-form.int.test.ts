@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { sql } from 'kysely';
 import { startPush, type TestPush } from '../testing';
-import { type Harness, harness } from './helpers';
+import { type Harness, harness } from './support/helpers';
 
 // The web app's create form (`GET /`, `POST /`) against a real push service and auth service: the
 // push it makes is read back through the API.

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { startPrivateRedis, startS3 } from '@secret-push/testing';
 import { startPush, startTestWorker } from '../testing';
-import { type Harness, createPush, createdToken, harness } from './helpers';
+import { type Harness, createPush, createdToken, harness } from './support/helpers';
 
 // Every outbound call has a deadline of ours, and readiness means "can serve its core".
 // Dependencies are taken down privately (a private redis-server, a private s3rver) or held up on

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { type LocalS3, startS3 } from '@secret-push/testing';
 import { type TestPush, startPush, startTestWorker } from '../testing';
-import { bearer, waitFor } from './helpers';
+import { bearer, waitFor } from './support/helpers';
 
 // File pushes against a real S3-compatible server (a private s3rver per file), a real auth
 // service, PostgreSQL and Redis; the purge tests run the real worker.

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { createLogger } from '@secret-push/logger';
 import { type LocalS3, captureLogs, startS3 } from '@secret-push/testing';
-import { type Harness, harness, waitFor } from './helpers';
+import { type Harness, harness, waitFor } from './support/helpers';
 
 // The explicit regression table of hostile create bodies (a property-based suite lives elsewhere):
 // each one against a real push service with a private s3rver, answered with a 4xx and the API's

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { sql } from 'kysely';
 import { type LocalS3, startS3 } from '@secret-push/testing';
 import { type TestPush, startPush } from '../testing';
-import { type Harness, bearer, harness } from './helpers';
+import { type Harness, bearer, harness } from './support/helpers';
 
 // Idempotent creates (Idempotency-Key) against the real services: PostgreSQL, Redis, the auth
 // service and, for file pushes, a private s3rver.

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type Harness, bearer, createPush, harness } from './helpers';
+import { type Harness, bearer, createPush, harness } from './support/helpers';
 
 // The reported outage, end to end: the auth service counted failed client authentications per IP
 // and refused *every* client authentication from an IP over its cap, checked before the secret was

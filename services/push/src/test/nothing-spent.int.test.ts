@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { type LocalS3, startS3 } from '@secret-push/testing';
 import { type TestPush, startPush, testEncryptionKey } from '../testing';
-import { bearer } from './helpers';
+import { bearer } from './support/helpers';
 
 // Nothing is spent that was not delivered: HEAD never consumes, a view whose payload cannot be
 // delivered is refunded, a download whose read cannot start is given back. Real auth service,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createLogger } from '@secret-push/logger';
 import { captureLogs } from '@secret-push/testing';
-import { type Harness, createdToken, harness } from './helpers';
+import { type Harness, createdToken, harness } from './support/helpers';
 
 const logs = captureLogs();
 let h: Harness;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import request from 'supertest';
 import { type LocalS3, startS3 } from '@secret-push/testing';
-import { type Harness, bearer, createPush, harness } from './helpers';
+import { type Harness, bearer, createPush, harness } from './support/helpers';
 
 /**
  * The recipient pages in a real browser: Debian's Chromium driven by playwright-core, headless,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sql } from 'kysely';
-import { type Harness, bearer, createPush, createdToken, harness } from './helpers';
+import { type Harness, bearer, createPush, createdToken, harness } from './support/helpers';
 
 let h: Harness;
 beforeAll(async () => {

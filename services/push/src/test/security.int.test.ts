@@ -2,7 +2,7 @@ import request from 'supertest';
 import { sql } from 'kysely';
 import { createLogger } from '@secret-push/logger';
 import { captureLogs } from '@secret-push/testing';
-import { type Harness, bearer, createdToken, harness } from './helpers';
+import { type Harness, bearer, createdToken, harness } from './support/helpers';
 
 const logs = captureLogs();
 let h: Harness;

@@ -1,6 +1,6 @@
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
-import { Browser } from './browser';
+import { Browser } from './support/browser';
 
 /*
  * The whole local set-up, as `make up` wires it: the auth service is the web app's OpenID

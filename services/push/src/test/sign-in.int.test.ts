@@ -4,8 +4,8 @@ import Provider, { type Configuration } from 'oidc-provider';
 import { createLogger } from '@secret-push/logger';
 import { type PrivateRedis, captureLogs, freePort, startPrivateRedis } from '@secret-push/testing';
 import { type TestPush, startPush } from '../testing';
-import { Browser } from './browser';
-import { type Harness, harness } from './helpers';
+import { Browser } from './support/browser';
+import { type Harness, harness } from './support/helpers';
 
 /*
  * Sign-in to the web app against an OpenID provider started here (oidc-provider with its built-in

@@ -2,8 +2,8 @@ import { Secret, TOTP } from 'otpauth';
 import { type BrowserContext, type Page } from 'playwright-core';
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
-import { expectAccessible } from './axe';
-import { launchProfile, requireChromium } from './chromium';
+import { expectAccessible } from './support/axe';
+import { launchProfile, requireChromium } from './support/chromium';
 
 /*
  * The second factor end to end in Chromium, wired as `make up` wires it: the demo user signs in to

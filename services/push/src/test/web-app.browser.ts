@@ -2,8 +2,8 @@ import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
-import { expectAccessible } from './axe';
-import { CHROMIUM, launchProfile, requireChromium } from './chromium';
+import { expectAccessible } from './support/axe';
+import { CHROMIUM, launchProfile, requireChromium } from './support/chromium';
 
 /*
  * The web app end to end in Chromium, wired as `make up` wires it: the auth service is the OpenID

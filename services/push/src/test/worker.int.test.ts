@@ -14,7 +14,7 @@ import { createPushRepository } from '../storage/push.repository';
 import { type TestPush, startPush, startTestWorker } from '../testing';
 import { WORKER_QUEUE, TICK_SCHEDULER_ID, bullConnection, bullPrefix, closeBull } from '../worker/queues';
 import type { WorkerService } from '../worker-server';
-import { type Harness, createPush, harness, waitFor } from './helpers';
+import { type Harness, createPush, harness, waitFor } from './support/helpers';
 
 // Real workers, real windows: these tests wait for seconds-long windows. Expiry is driven by the
 // database: a tick (every 250 ms by default, one worker per tick through a BullMQ job scheduler,

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { TestAuth } from '../testing';
+import type { TestAuth } from '../../testing';
 import { Browser, type Page, formAction, hiddenInput } from './browser';
 
 /**

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
 import { startAuth } from '@secret-push/auth/testing';
 import type { Logger } from '@secret-push/logger';
-import { type TestPush, startPush } from '../testing';
+import { type TestPush, startPush } from '../../testing';
 
 export interface Harness {
   auth: TestAuth;

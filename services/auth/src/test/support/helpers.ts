@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { ClientCredentials } from '../testing';
+import type { ClientCredentials } from '../../testing';
 
 export const basic = (c: { client_id: string; client_secret: string }) =>
   `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`;
