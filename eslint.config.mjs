@@ -113,6 +113,8 @@ const AUTH_LAYERS = {
   observability: ['errors', 'config'],
   storage: ['errors', 'config'],
   cli: ['errors', 'config', 'clients', 'provider', 'users', 'policy', 'storage', 'main-migrate'],
+  // the configuration (config/): variables, their sections and the loaders; imports no layer
+  config: [],
 };
 
 /** What a layer may not import: every folder and composition root of its service it may not. */

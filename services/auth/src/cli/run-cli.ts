@@ -3,22 +3,14 @@ import { parseArgs } from 'node:util';
 import { createKysely } from '@secret-push/db-kit';
 import { ConfigError } from '@secret-push/config';
 import { DEV_KEY_PREFIX, loadAuthConfig } from '../config';
-import {
-  ClientAdminError,
-  type IssuedCredentials,
-  createClient,
-  createResourceServer,
-  createWebClient,
-  deleteClient,
-  listClients,
-  rotateSecret,
-} from '../clients/client-admin';
+import { ClientAdminError } from '../clients/client-admin';
 import { createProvider } from '../provider/create-provider';
 import type { AuthDatabase } from '../storage/database';
 import { createKyselyAdapter } from '../storage/kysely-adapter';
 import { runAuthMigrations } from '../storage/migrations';
 import { UserAdminError } from '../users/user-admin';
 import type { CliIo } from './cli-io';
+import { runClientsCommand } from './clients-command';
 import { runUsersCommand } from './users-command';
 
 const USAGE = `usage: secret-push-auth <command>
@@ -50,20 +42,6 @@ function generateJwks(dev: boolean): string {
   return JSON.stringify({
     keys: [{ ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }],
   });
-}
-
-function printCredentials(
-  io: CliIo,
-  creds: IssuedCredentials & { redirect_uris?: string[]; post_logout_redirect_uris?: string[] },
-  json: boolean,
-): void {
-  if (json) return io.out(JSON.stringify(creds));
-  io.out(`client_id:     ${creds.client_id}`);
-  io.out(`client_secret: ${creds.client_secret}`);
-  if (creds.scope) io.out(`scope:         ${creds.scope}`);
-  for (const uri of creds.redirect_uris ?? []) io.out(`redirect_uri:  ${uri}`);
-  for (const uri of creds.post_logout_redirect_uris ?? []) io.out(`post_logout_redirect_uri: ${uri}`);
-  io.out('The secret is shown only now; it is stored as a hash.');
 }
 
 /** The operator CLI. Returns the process exit code. */
@@ -129,72 +107,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (code === 2) io.err(USAGE);
       return code;
     }
-    const provider = createProvider(config, createKyselyAdapter(db));
-    switch (command) {
-      case 'create':
-        if (!opts.name || !opts.scopes) {
-          throw new ClientAdminError('clients create needs --name and --scopes');
-        }
-        printCredentials(
-          io,
-          await createClient({ db, provider }, { name: opts.name, scopes: opts.scopes }),
-          opts.json,
-        );
-        return 0;
-      case 'create-resource-server':
-        printCredentials(
-          io,
-          await createResourceServer({ db, provider }, { name: opts.name ?? 'push-api' }),
-          opts.json,
-        );
-        return 0;
-      case 'create-web':
-        if (!opts.name || !opts['redirect-uri']?.length) {
-          throw new ClientAdminError('clients create-web needs --name and at least one --redirect-uri');
-        }
-        printCredentials(
-          io,
-          await createWebClient(
-            { db, provider },
-            {
-              name: opts.name,
-              redirectUris: opts['redirect-uri'],
-              postLogoutRedirectUris: opts['post-logout-redirect-uri'] ?? [],
-            },
-          ),
-          opts.json,
-        );
-        return 0;
-      case 'list': {
-        const clients = await listClients(db);
-        if (opts.json) io.out(JSON.stringify(clients));
-        else {
-          for (const c of clients) {
-            const kind = c.resource_server
-              ? '(resource server)'
-              : c.web
-                ? `(web) ${(c.redirect_uris ?? []).join(' ')}`
-                : c.scope;
-            io.out(`${c.client_id}\t${c.name}\t${kind}`);
-          }
-        }
-        return 0;
-      }
-      case 'rotate-secret':
-        if (!arg) throw new ClientAdminError('clients rotate-secret needs a CLIENT_ID');
-        printCredentials(io, await rotateSecret(db, arg), opts.json);
-        return 0;
-      case 'delete': {
-        if (!arg) throw new ClientAdminError('clients delete needs a CLIENT_ID');
-        const { tokensRevoked } = await deleteClient(db, arg);
-        io.out(`deleted ${arg}; ${tokensRevoked} live token(s) revoked`);
-        return 0;
-      }
-      case undefined:
-      default:
-        io.err(USAGE);
-        return 2;
-    }
+    const options = {
+      name: opts.name,
+      scopes: opts.scopes,
+      redirectUris: opts['redirect-uri'] ?? [],
+      postLogoutRedirectUris: opts['post-logout-redirect-uri'] ?? [],
+      json: opts.json,
+    };
+    const code = await runClientsCommand(
+      { db, provider: createProvider(config, createKyselyAdapter(db)) },
+      io,
+      command,
+      arg,
+      options,
+    );
+    if (code === 2) io.err(USAGE);
+    return code;
   } catch (err) {
     if (err instanceof ClientAdminError || err instanceof UserAdminError) {
       io.err(err.message);

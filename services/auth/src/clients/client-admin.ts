@@ -37,7 +37,7 @@ export interface WebClientCredentials extends IssuedCredentials {
   post_logout_redirect_uris: string[];
 }
 
-interface Deps {
+export interface ClientAdminDeps {
   db: Kysely<AuthDatabase>;
   /** Used only to validate metadata exactly as the server will. */
   provider: Provider;
@@ -57,7 +57,7 @@ export function parseScopes(input: string): string[] {
   return [...new Set(scopes)];
 }
 
-async function validateAndStore(deps: Deps, metadata: Record<string, unknown>): Promise<void> {
+async function validateAndStore(deps: ClientAdminDeps, metadata: Record<string, unknown>): Promise<void> {
   const Client = deps.provider.Client as unknown as { validate(this: void, m: unknown): Promise<void> };
   try {
     await Client.validate(metadata);
@@ -91,7 +91,7 @@ function baseMetadata(name: string, secret: string) {
 
 /** A client of the token endpoint (client_credentials) with the given push API scopes. */
 export async function createClient(
-  deps: Deps,
+  deps: ClientAdminDeps,
   input: { name: string; scopes: string },
 ): Promise<IssuedCredentials> {
   const scope = parseScopes(input.scopes).join(' ');
@@ -102,7 +102,10 @@ export async function createClient(
 }
 
 /** The client the push service introspects with: no grants, may introspect push-api tokens. */
-export async function createResourceServer(deps: Deps, input: { name: string }): Promise<IssuedCredentials> {
+export async function createResourceServer(
+  deps: ClientAdminDeps,
+  input: { name: string },
+): Promise<IssuedCredentials> {
   const secret = generateClientSecret();
   const metadata = { ...baseMetadata(input.name, secret), grant_types: [], [RESOURCE_SERVER_PROPERTY]: true };
   await validateAndStore(deps, metadata);
@@ -148,7 +151,7 @@ function checkRedirectUri(option: string, uri: string): string {
  * a logout ends on the auth service's own "signed out" page).
  */
 export async function createWebClient(
-  deps: Deps,
+  deps: ClientAdminDeps,
   input: { name: string; redirectUris: readonly string[]; postLogoutRedirectUris?: readonly string[] },
 ): Promise<WebClientCredentials> {
   if (input.redirectUris.length === 0) {

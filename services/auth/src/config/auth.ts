@@ -1,8 +1,8 @@
 import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
-import { httpSection, issuerSection } from './http';
+import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
 import { accountsSection, clientThrottleSection, lifetimesSection, loginThrottleSection } from './sign-in';
-import { databaseSection, migrateDatabaseSection, redisSection } from './storage';
+import { databaseSection, migrateDatabaseSection, redisSection } from './storage-env';
 
 /**
  * The auth service's configuration, section by section (the order of the documentation and of the

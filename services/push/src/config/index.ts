@@ -9,5 +9,5 @@ export {
   pushConfig,
   pushMigrateConfig,
 } from './push';
-export { type WorkerConfig, MAX_BATCHES_PER_TICK, loadWorkerConfig, workerConfig } from './worker';
-export type { S3Config } from './storage';
+export { type WorkerConfig, MAX_BATCHES_PER_TICK, loadWorkerConfig, workerConfig } from './worker-env';
+export type { S3Config } from './storage-env';

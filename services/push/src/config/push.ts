@@ -1,7 +1,7 @@
 import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
 import { introspectionSection, personalTokenSection, signInSection } from './auth';
 import { encryptionKeysSection } from './encryption-keys';
-import { httpSection } from './http';
+import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
 import {
@@ -10,7 +10,7 @@ import {
   migrateDatabaseSection,
   redisSection,
   s3Section,
-} from './storage';
+} from './storage-env';
 
 /**
  * The push API's configuration, section by section (the order of the documentation and of the

@@ -1,5 +1,5 @@
 import { envBoolean, envInt, envSection } from '@secret-push/config';
-import { s3Section } from './storage';
+import { s3Section } from './storage-env';
 
 const MIB = 1024 * 1024;
 

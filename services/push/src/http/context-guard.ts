@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-/** What the steps of a request put on `res.locals` (declared in request-context.ts). */
+/** What the steps of a request put on `res.locals` (declared in src/request-context.ts). */
 export type RequestContext = Express.Locals;
 
 /** A step read what an earlier step of its chain should have put on the request, and it was not there. */

@@ -17,7 +17,7 @@ export interface PushRoutesDeps extends CreateRouteDeps {
 /*
  * Each endpoint is a list of small named steps, cheap checks first (media type, rate limit,
  * the caller's rights) and expensive work after (body parsing, uploads, the database). Steps pass
- * what they produce on `res.locals` (declared in request-context.ts, read with `need`); errors go
+ * what they produce on `res.locals` (declared in src/request-context.ts, read with `need`); errors go
  * to the error handler, which maps domain errors.
  */
 

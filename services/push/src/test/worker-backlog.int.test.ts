@@ -76,8 +76,9 @@ it('drains 50,000 due pushes in short batches; retrieves meanwhile never wait 10
 
   // Pushes the retrieves read: 200 within their window, 100 in the backlog (past their window).
   const active: string[] = [];
-  for (let i = 0; i < 200; i++)
+  for (let i = 0; i < 200; i++) {
     active.push((await creator.create(input(100), { owner: null, audit: ctx })).urlToken);
+  }
   const dueTokens: string[] = [];
   const dueIds: string[] = [];
   for (let i = 0; i < 100; i++) {

@@ -24,6 +24,26 @@ export interface TickKeeperDeps {
   redisTimeoutMs?: number;
 }
 
+const REPAIR_MESSAGES: Record<SchedulerRepair, string> = {
+  created: 'tick job scheduler created',
+  missing: 'tick job scheduler was missing (Redis lost its data?); re-created',
+  stalled: 'tick job scheduler had stalled (its next job was lost?); re-created',
+  interval: 'tick job scheduler set to the configured interval',
+};
+
+/** A failure that repeats every interval (Redis frozen, the database down) is logged once per 30 s, with its count. */
+function throttledWarn(logger: Logger, message: string) {
+  let count = 0;
+  let loggedAt = -Infinity;
+  return (err: unknown) => {
+    count++;
+    if (Date.now() - loggedAt < 30_000) return;
+    logger.warn({ err: (err as Error).message, failures: count }, message);
+    loggedAt = Date.now();
+    count = 0;
+  };
+}
+
 /**
  * Keeps the ticks coming whatever happens to Redis:
  *
@@ -60,20 +80,8 @@ export function keepTicking(deps: TickKeeperDeps) {
   let lastNext: number | undefined;
   let localMode = false;
 
-  /** A failure that repeats every interval (Redis frozen, the database down) is logged once per 30 s, with its count. */
-  function throttledWarn(message: string) {
-    let count = 0;
-    let loggedAt = -Infinity;
-    return (err: unknown) => {
-      count++;
-      if (Date.now() - loggedAt < 30_000) return;
-      logger.warn({ err: (err as Error).message, failures: count }, message);
-      loggedAt = Date.now();
-      count = 0;
-    };
-  }
-  const checkFailed = throttledWarn('could not check the tick job scheduler');
-  const localTickFailed = throttledWarn('local tick failed');
+  const checkFailed = throttledWarn(logger, 'could not check the tick job scheduler');
+  const localTickFailed = throttledWarn(logger, 'local tick failed');
 
   const queueTicksStale = () => redis.status !== 'ready' || Date.now() - lastProgressAt > staleAfterMs;
 
@@ -92,12 +100,7 @@ export function keepTicking(deps: TickKeeperDeps) {
       await withDeadline(redis.hset(queue.keys.meta!, queue.metaValues), redisTimeoutMs, 'Redis');
     }
     deps.onRepair?.(reason);
-    const message = {
-      created: 'tick job scheduler created',
-      missing: 'tick job scheduler was missing (Redis lost its data?); re-created',
-      stalled: 'tick job scheduler had stalled (its next job was lost?); re-created',
-      interval: 'tick job scheduler set to the configured interval',
-    }[reason];
+    const message = REPAIR_MESSAGES[reason];
     if (reason === 'missing' || reason === 'stalled') logger.warn({ every_ms: intervalMs }, message);
     else logger.info({ every_ms: intervalMs }, message);
   }

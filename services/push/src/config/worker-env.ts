@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonSection, defineConfig, envInt, envSection } from '@secret-push/config';
-import { redisSection, s3Section, workerDatabaseSection } from './storage';
+import { redisSection, s3Section, workerDatabaseSection } from './storage-env';
 
 /** Statements per tick at most (each of PUSH_SWEEP_BATCH_SIZE rows); the next tick continues. */
 export const MAX_BATCHES_PER_TICK = 20;

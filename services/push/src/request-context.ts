@@ -1,13 +1,13 @@
-import type { NewPush } from '../domain/push';
-import type { CreatedPush, RetrieveResult } from '../domain/push-service';
-import type { WebCaller } from '../session/web-session';
-import type { UploadState } from '../uploads/upload-state';
-import type { Principal } from './principal';
+import type { NewPush } from './domain/push';
+import type { CreatedPush, RetrieveResult } from './domain/push-service';
+import type { WebCaller } from './session/web-session';
+import type { UploadState } from './uploads/upload-state';
+import type { Principal } from './http/principal';
 
 /*
  * What the steps of a request put on `res.locals`, declared once for the whole service (the API's
  * and the pages' chains). Each key is set by exactly one step; a later step that needs it reads it
- * with `need` (context-guard.ts), which fails loudly when the chain lost (or reordered) that step:
+ * with `need` (http/context-guard.ts), which fails loudly when the chain lost (or reordered) that step:
  * TypeScript cannot see the order of a chain. This module only declares: nothing imports it (it is
  * part of the program), so that the modules it names can use the guard without an import cycle.
  */
