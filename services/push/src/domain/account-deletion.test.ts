@@ -24,9 +24,9 @@ it('expires every push of the person, revokes their tokens and deletes them', as
   });
   const owner = userPrincipalId(user.id);
   const { value } = await d.users.createToken(user.id, { name: 'ci', scopes: ['pushes:write'] });
-  const mine = await d.pushes.create(textPush(), owner, testCtx);
-  await d.pushes.create(textPush(), owner, testCtx);
-  const theirs = await d.pushes.create(textPush(), 'user:someone-else', testCtx);
+  const mine = await d.pushes.create(textPush(), { owner, audit: testCtx });
+  await d.pushes.create(textPush(), { owner, audit: testCtx });
+  const theirs = await d.pushes.create(textPush(), { owner: 'user:someone-else', audit: testCtx });
   const deleteAccount = createAccountDeletion({ pushes: d.pushes, users: d.users });
 
   expect(await deleteAccount(user.id, testCtx)).toBe(2);

@@ -16,7 +16,8 @@ beforeEach(() => {
 
 const HOUR = 3_600_000;
 const createFor = async (hours: number) =>
-  (await d.pushes.create(textPush({ ttlSeconds: hours * 3600 }), null, testCtx)).snapshot.push.id;
+  (await d.pushes.create(textPush({ ttlSeconds: hours * 3600 }), { owner: null, audit: testCtx })).snapshot
+    .push.id;
 
 describe('expireDue', () => {
   it('expires every push past its window, oldest window first, in batches, each once', async () => {

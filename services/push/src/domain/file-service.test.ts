@@ -35,7 +35,7 @@ async function createFilePush(views = 1) {
   const pushId = newPushId();
   const uploads = [await upload(pushId, 'a.txt', 'alpha'), await upload(pushId, 'b.txt', 'beta')];
   const input = textPush({ kind: 'file', payload: null, expireAfterViews: views });
-  return d.pushes.create(input, 'client:a', ctx, { pushId, uploads });
+  return d.pushes.create(input, { owner: 'client:a', audit: ctx, files: { pushId, uploads } });
 }
 
 const download = async (url: string) => {
@@ -90,7 +90,7 @@ it('keeps the files for the grace period after the last view, then purges them',
 it('releases the files at once when the owner deletes the push during the grace period', async () => {
   const { urlToken } = await createFilePush();
   await d.pushes.retrieve(urlToken, undefined, ctx);
-  await d.pushes.expire(urlToken, { id: 'client:a', scopes: new Set(['pushes:write']) }, ctx);
+  await d.pushes.expire(urlToken, { kind: 'token', id: 'client:a', scopes: new Set(['pushes:write']) }, ctx);
   expect(await createFilePurger({ files: d.fileStore, store: d.objects }).purgeDue(10)).toMatchObject({
     purged: 1,
   });
@@ -104,7 +104,7 @@ it('sweeps the objects of uploads no push was created for; such a create then fa
   expect(await purger.sweepStaleUploads(10, 600)).toBe(1);
   expect(d.objects.objects.has(left.objectKey)).toBe(false);
   const input = textPush({ kind: 'file', payload: null });
-  await expect(d.pushes.create(input, null, ctx, { pushId, uploads: [left] })).rejects.toBeInstanceOf(
-    UploadIntentLost,
-  );
+  await expect(
+    d.pushes.create(input, { owner: null, audit: ctx, files: { pushId, uploads: [left] } }),
+  ).rejects.toBeInstanceOf(UploadIntentLost);
 });

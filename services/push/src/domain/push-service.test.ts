@@ -1,4 +1,6 @@
+import { ANONYMOUS, type Actor } from './create-policy';
 import {
+  DomainError,
   IdempotencyKeyReused,
   MissingScope,
   NotDeletable,
@@ -27,9 +29,14 @@ beforeEach(() => {
 
 const DAY = 86_400_000;
 const create = (input: NewPush = textPush(), owner: string | null = null, key?: CreateKey) =>
-  d.pushes.create(input, owner, ctx, undefined, key);
+  d.pushes.create(input, { owner, audit: ctx, ...(key && { idempotency: key }) });
 const kinds = (pushId: string) => d.store.auditOf(pushId).map((e) => e.kind);
-const writer = (id: string) => ({ id, scopes: new Set(['pushes:read', 'pushes:write']) });
+const writer = (id: string): Actor => ({
+  kind: 'token',
+  id,
+  scopes: new Set(['pushes:read', 'pushes:write']),
+});
+const session = (id: string): Actor => ({ kind: 'session', id });
 
 describe('create', () => {
   it('stores the push with a fresh link, audited and announced', async () => {
@@ -179,19 +186,33 @@ describe('expire (DELETE)', () => {
 
   it('tells the owner without pushes:write which scope is missing, and refuses everybody else', async () => {
     const { urlToken } = await create(textPush(), 'client:a');
-    const reader = { id: 'client:a', scopes: new Set(['pushes:read']) };
+    const reader: Actor = { kind: 'token', id: 'client:a', scopes: new Set(['pushes:read']) };
     const refused = d.pushes.expire(urlToken, reader, ctx);
     await expect(refused).rejects.toBeInstanceOf(MissingScope);
+    await expect(refused).rejects.toBeInstanceOf(DomainError);
     await expect(refused).rejects.toMatchObject({ scope: 'pushes:write' });
     await expect(d.pushes.expire(urlToken, writer('client:b'), ctx)).rejects.toMatchObject({
       authenticated: true,
     });
-    await expect(d.pushes.expire(urlToken, undefined, ctx)).rejects.toBeInstanceOf(NotDeletable);
+    await expect(d.pushes.expire(urlToken, session('user:b'), ctx)).rejects.toMatchObject({
+      authenticated: true,
+    });
+    const nobody = d.pushes.expire(urlToken, ANONYMOUS, ctx);
+    await expect(nobody).rejects.toBeInstanceOf(NotDeletable);
+    await expect(nobody).rejects.toMatchObject({ authenticated: false });
+    expect(d.store.all()[0]).toMatchObject({ expired: false, deleted: false });
+  });
+
+  it("lets the owner's session expire the push (a session holds every scope)", async () => {
+    const { urlToken, snapshot } = await create(textPush(), 'user:u');
+    const expired = await d.pushes.expire(urlToken, session('user:u'), ctx);
+    expect(expired.push).toMatchObject({ expired: true, deleted: true });
+    expect(kinds(snapshot.push.id)).toEqual(['creation', 'expire']);
   });
 
   it('lets anyone expire a push deletable by its viewer', async () => {
     const { urlToken } = await create(textPush({ deletableByViewer: true }), 'client:a');
-    expect((await d.pushes.expire(urlToken, undefined, ctx)).push.deleted).toBe(true);
+    expect((await d.pushes.expire(urlToken, ANONYMOUS, ctx)).push.deleted).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/require-await -- an in-memory port answers at once; `async` keeps a throw a rejection, as with the real stores. */
 import { randomBytes } from 'node:crypto';
 import { TooManyAttempts } from '../../domain/errors';
-import type { AttemptLimiter } from '../../domain/ports';
+import type { AttemptLimiter } from '../../domain/ports/attempt-limiter';
 import type { AuditContext, NewPush, Push } from '../../domain/push';
 import type { ExpiryReason, PushEvents } from '../../domain/push-events';
 import { type FileService, createFileService } from '../../domain/file-service';

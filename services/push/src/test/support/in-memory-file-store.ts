@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/require-await -- an in-memory port answers at once; `async` keeps a throw a rejection, as with the real stores. */
-import type { FileStore } from '../../domain/ports';
+import type { FileStore } from '../../domain/ports/file-store';
 import type { TestClock } from './in-memory-clock';
 import type { InMemoryTables } from './in-memory-tables';
 

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/require-await -- an in-memory port answers at once; `async` keeps a throw a rejection, as with the real store. */
 import { Readable } from 'node:stream';
-import type { ObjectStore } from '../../domain/ports';
+import type { ObjectStore } from '../../domain/ports/object-store';
 
 /** The ObjectStore port in memory: objects as buffers by key; `down` makes every call fail. */
 export interface InMemoryObjectStore extends ObjectStore {

@@ -7,24 +7,24 @@ import {
   type Push,
   type PushSnapshot,
 } from '../../domain/push';
+import type { NewFileRecord } from '../../domain/ports/file-store';
 import type {
   IdempotencyRecord,
   KeyedInsert,
-  NewFileRecord,
   NewPushRecord,
   PushStore,
   StoredPush,
   ViewedSecrets,
   Visit,
   VisitRequest,
-} from '../../domain/ports';
+} from '../../domain/ports/push-store';
 import { canView, consumeView, isPastWindow } from '../../domain/view-policy';
 import type { TestClock } from './in-memory-clock';
 import { type Entry, type InMemoryTables, type Intent, type Row, newRow } from './in-memory-tables';
 
 /*
  * The PushStore port in memory, for the domain's unit tests. It keeps the rules of the SQL
- * statements (storage/push.repository.ts): the view rule through domain/view-policy.ts (the SQL
+ * statements (storage/push/*.ts, composed by storage/push.repository.ts): the view rule through domain/view-policy.ts (the SQL
  * twin's agreement test keeps the two equal), the audit cap (noise entries within `max`,
  * `failed_passphrase` always), the wipe of the secrets on expiry, the grace period of a file push's
  * files, idempotency keys with a lifetime. Each statement's work happens at one instant of the
@@ -88,7 +88,7 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
     row.passphraseHash = null;
   }
 
-  /** Expires the push now (WIPE_SECRETS, PURGE_FILES_NOW) and audits `kind`. */
+  /** Expires the push now (storage/view-rule.sql.ts `EXPIRED_NOW`) and audits `kind`. */
   function expireRow(row: Row, how: { deleted: boolean; kind: AuditKind; ctx: AuditContext | null }): void {
     const now = clock.now();
     row.push.expired = true;
@@ -122,19 +122,25 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
     const now = clock.now();
     const alive = (createdAt: Date) => createdAt.getTime() >= now.getTime() - key.ttlSeconds * 1000;
     const id = `${key.scope}\u0000${hex(key.keyHash)}`;
+    // Other expired keys are forgotten on the way (storage/push/insert-once.ts `takeKey`), unless
+    // the create fails: then its transaction rolls back, the purge with it.
+    const forgetExpired = () => {
+      for (const [k, v] of keys) if (k !== id && !alive(v.createdAt)) keys.delete(k);
+    };
     const taken = keys.get(id);
     if (taken && alive(taken.createdAt)) {
+      forgetExpired();
       const row = rows.get(taken.pushId);
       return { outcome: 'existing', requestHash: taken.requestHash, push: row && stored(row, now) };
     }
-    // A key past its lifetime is taken over; other expired keys are forgotten on the way.
-    for (const [k, v] of keys) if (!alive(v.createdAt)) keys.delete(k);
+    // A key past its lifetime is taken over.
     const created = insertRow(record, ctx, files);
+    forgetExpired();
     keys.set(id, { requestHash: key.requestHash, pushId: record.id, createdAt: now });
     return { outcome: 'created', snapshot: created };
   }
 
-  /** One visit (storage/push.repository.ts `visitStatement`), decided at one instant. */
+  /** One visit (storage/push/visit.sql.ts `visitStatement`), decided at one instant. */
   function visit(q: VisitRequest): Visit | undefined {
     const id = byToken.get(hex(q.tokenHash));
     const row = id === undefined ? undefined : rows.get(id);
@@ -202,7 +208,7 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
     return { outcome: 'refused', reason, snapshot: snap, expiredByTime: due };
   }
 
-  /** storage/push.repository.ts `refundView`: the view undone, and an expiry by that view too. */
+  /** storage/push/refund.ts `refundView`: the view undone, and an expiry by that view too. */
   function refundView(v: { pushId: string; viewId: string; before: ViewedSecrets }): boolean {
     const entry = audit.find((e) => e.id === v.viewId && e.pushId === v.pushId && e.kind === 'view');
     const row = rows.get(v.pushId);
@@ -257,7 +263,7 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
     const active = owned.filter((r) => !r.push.expired);
     for (const r of owned) {
       const purge = r.push.filesPurgeAfter;
-      if (r.push.expired && r.push.kind === 'file' && purge !== null && purge > now) {
+      if (r.push.expired && r.push.kind === 'file' && !r.filesPurged && purge !== null && purge > now) {
         r.push.filesPurgeAfter = now;
       }
     }

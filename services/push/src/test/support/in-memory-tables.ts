@@ -1,5 +1,6 @@
 import type { AuditEntry, Push } from '../../domain/push';
-import type { NewFileRecord, NewPushRecord, StoredFile } from '../../domain/ports';
+import type { NewFileRecord, StoredFile } from '../../domain/ports/file-store';
+import type { NewPushRecord } from '../../domain/ports/push-store';
 
 /*
  * The rows of the in-memory stores (test/support/in-memory-push-store.ts, in-memory-file-store.ts),

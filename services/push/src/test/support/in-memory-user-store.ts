@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/require-await -- an in-memory port answers at once; `async` keeps a throw a rejection, as with the real stores. */
 import { randomUUID } from 'node:crypto';
 import { UserInputRejected } from '../../domain/errors';
-import type { UserStore } from '../../domain/ports';
+import type { UserStore } from '../../domain/ports/user-store';
 import type { PersonalToken, User } from '../../domain/user';
 import type { TestClock } from './in-memory-clock';
 
