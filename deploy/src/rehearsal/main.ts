@@ -12,9 +12,9 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import S3rver from 's3rver';
 import { freePort } from '@secret-push/testing';
-import { render } from '../validate/kubernetes';
+import { type K8sObject, render } from '../validate/kubernetes';
 import { type CheckResult, printReport } from '../validate/report';
-import { workloadOf } from './manifest-env';
+import { type Workload, workloadOf } from './manifest-env';
 import { type Service, runToCompletion, startProcess, stopProcess, waitReady } from './processes';
 import { type RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
 import { runSmoke } from './smoke';
@@ -25,15 +25,48 @@ const log = (line: string) => console.log(line);
 /** The manifests' runAsUser/runAsGroup: when run as root, the services drop to it (the app trees stay root's). */
 const asPodUser = process.getuid?.() === 0 ? { uid: 1000, gid: 1000 } : undefined;
 
-async function main(): Promise<boolean> {
-  const [root, authDir, pushDir, workDir] = process.argv.slice(2).map((p) => resolve(p));
+/** One run: its directories, the names of what it creates, and when it started. */
+interface Run {
+  root: string;
+  authDir: string;
+  pushDir: string;
+  workDir: string;
+  logDir: string;
+  name: string;
+  db: { auth: string; push: string };
+  redisPrefix: string;
+  started: number;
+}
+
+/** What has been started so far, so that the clean-up stops exactly that. */
+interface Started {
+  services: Service[];
+  proxies: RoundRobinProxy[];
+  s3?: S3rver;
+}
+
+/** The environment that differs from a cluster's, per service. */
+interface LocalEnv {
+  auth: Record<string, string>;
+  push: Record<string, string>;
+}
+
+interface Ports {
+  auth: number[];
+  push: number[];
+  worker: number[];
+}
+
+/** The command line, the run's names, its log directory and the state file for the script's trap. */
+function prepareRun(argv: string[]): Run {
+  const [root, authDir, pushDir, workDir] = argv.map((p) => resolve(p));
   if (!root || !authDir || !pushDir || !workDir) {
     throw new Error('usage: main.js ROOT AUTH_DIR PUSH_DIR WORK_DIR');
   }
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  const run = `rehearsal_${stamp}_${Math.random().toString(36).slice(2, 6)}`;
-  const db = { auth: `${run}_auth`, push: `${run}_push` };
-  const redisPrefix = `${run}:`;
+  const name = `rehearsal_${stamp}_${Math.random().toString(36).slice(2, 6)}`;
+  const db = { auth: `${name}_auth`, push: `${name}_push` };
+  const redisPrefix = `${name}:`;
   const logDir = join(workDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   // For scripts/rehearse.sh's trap, should this process be killed before its own cleanup.
@@ -41,182 +74,224 @@ async function main(): Promise<boolean> {
     join(workDir, 'state.env'),
     `DATABASES="${db.auth} ${db.push}"\nREDIS_PREFIX="${redisPrefix}"\n`,
   );
+  return { root, authDir, pushDir, workDir, logDir, name, db, redisPrefix, started: Date.now() };
+}
 
-  const services: Service[] = [];
-  const proxies: RoundRobinProxy[] = [];
-  let s3: S3rver | undefined;
+/** s3rver with the one bucket; returns its endpoint. */
+async function startS3(r: Run, started: Started): Promise<string> {
+  started.s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: join(r.workDir, 's3'),
+    silent: true,
+    configureBuckets: [{ name: 'secret-push', configs: [] }],
+  });
+  const s3Address = await started.s3.run();
+  return `http://127.0.0.1:${s3Address.port}`;
+}
+
+/** The Secrets' values known before the bootstrap: where the databases and Redis are. */
+function initialSecrets(r: Run): Record<string, string> {
+  return {
+    'auth-secrets/database-url': `${PG}/${r.db.auth}`,
+    'auth-secrets/redis-url': REDIS_URL,
+    'push-secrets/database-url': `${PG}/${r.db.push}`,
+    'push-secrets/redis-url': REDIS_URL,
+    'push-secrets/s3-access-key-id': 'S3RVER',
+    'push-secrets/s3-secret-access-key': 'S3RVER',
+  };
+}
+
+/**
+ * What differs from a cluster: addresses, the public URLs, the Redis prefix, the S3 endpoint,
+ * and a 1 s sweep so that the expiry check does not wait a minute.
+ */
+function localEnv(r: Run, authUrl: string, pushUrl: string, s3Url: string): LocalEnv {
+  return {
+    auth: { AUTH_HOST: '127.0.0.1', AUTH_ISSUER: authUrl, AUTH_REDIS_PREFIX: `${r.redisPrefix}auth:` },
+    push: {
+      PUSH_HOST: '127.0.0.1',
+      PUSH_WORKER_HOST: '127.0.0.1',
+      PUSH_PUBLIC_URL: pushUrl,
+      PUSH_AUTH_URL: authUrl,
+      PUSH_REDIS_PREFIX: `${r.redisPrefix}push:`,
+      PUSH_S3_ENDPOINT: s3Url,
+      PUSH_S3_FORCE_PATH_STYLE: 'true',
+      PUSH_SWEEP_INTERVAL_SECONDS: '1',
+    },
+  };
+}
+
+/** Migration Jobs, each twice at once (they must be safe when two run together). */
+async function migrate(r: Run, objects: K8sObject[], secrets: Record<string, string>): Promise<void> {
+  const jobs = (['auth', 'push'] as const).flatMap((svc) => {
+    const w = workloadOf(objects, 'Job', `${svc}-migrate`, secrets);
+    const dir = svc === 'auth' ? r.authDir : r.pushDir;
+    return [1, 2].map((i) => runToCompletion(`${svc}-migrate-${i}`, w.command, dir, w.env, r.logDir));
+  });
+  await Promise.all(jobs);
+  log(`migrations: done (${Date.now() - r.started} ms)`);
+}
+
+/**
+ * The compose bootstrap one-shot: keys and clients as files, handed over as the Secrets' values
+ * (added to `secrets`). Returns a reader of the files it wrote.
+ */
+async function bootstrap(
+  r: Run,
+  objects: K8sObject[],
+  secrets: Record<string, string>,
+  local: LocalEnv,
+): Promise<(name: string) => string> {
+  const bootstrapDir = join(r.workDir, 'bootstrap');
+  const authBase = workloadOf(objects, 'Deployment', 'auth', {
+    ...secrets,
+    'auth-secrets/jwks': '',
+    'auth-secrets/cookie-keys': '',
+  });
+  const {
+    AUTH_JWKS: _j,
+    AUTH_COOKIE_KEYS: _c,
+    ...bootstrapEnv
+  }: Record<string, string> = { ...authBase.env, ...local.auth };
+  await runToCompletion(
+    'bootstrap',
+    ['sh', join(r.root, 'deploy/compose/bootstrap.sh')],
+    r.authDir,
+    { ...bootstrapEnv, BOOTSTRAP_DIR: bootstrapDir, APP_DIR: r.authDir },
+    r.logDir,
+  );
+  const file = (name: string) => readFileSync(join(bootstrapDir, name), 'utf8').trim();
+  Object.assign(secrets, {
+    'auth-secrets/jwks': file('auth-jwks.json'),
+    'auth-secrets/cookie-keys': file('auth-cookie-keys'),
+    'push-secrets/encryption-keys': file('push-encryption-keys'),
+    'push-secrets/introspection-client-id': file('push-client-id'),
+    'push-secrets/introspection-client-secret': file('push-client-secret'),
+  });
+  return file;
+}
+
+/** The 2 auth and 2 worker processes, then (once those are ready) the 2 push API processes. */
+async function startReplicas(
+  r: Run,
+  started: Started,
+  objects: K8sObject[],
+  secrets: Record<string, string>,
+  local: LocalEnv,
+  ports: Ports,
+): Promise<void> {
+  const [auth, push, worker] = (['auth', 'push', 'push-worker'] as const).map((name) =>
+    workloadOf(objects, 'Deployment', name, secrets),
+  ) as [Workload, Workload, Workload];
+  const start = (name: string, w: Workload, dir: string, env: Record<string, string>, readyUrl: string) => {
+    const s = startProcess(name, w.command, dir, { ...w.env, ...env }, r.logDir, asPodUser);
+    started.services.push(s);
+    return waitReady(s, readyUrl);
+  };
+  const ready = (p: number) => `http://127.0.0.1:${p}/readyz`;
+  await Promise.all([
+    ...ports.auth.map((p, i) =>
+      // Two replicas on one machine: each its own metrics port (the manifests' is fixed).
+      start(
+        `auth-${i + 1}`,
+        auth,
+        r.authDir,
+        { ...local.auth, AUTH_PORT: String(p), AUTH_METRICS_PORT: '0' },
+        ready(p),
+      ),
+    ),
+    ...ports.worker.map((p, i) =>
+      start(`worker-${i + 1}`, worker, r.pushDir, { ...local.push, PUSH_WORKER_PORT: String(p) }, ready(p)),
+    ),
+  ]);
+  await Promise.all(
+    ports.push.map((p, i) =>
+      start(
+        `push-${i + 1}`,
+        push,
+        r.pushDir,
+        { ...local.push, PUSH_PORT: String(p), PUSH_METRICS_PORT: '0' },
+        ready(p),
+      ),
+    ),
+  );
+}
+
+/** Starts everything (recording it in `started`) and runs the smoke checks. */
+async function rehearse(r: Run, started: Started): Promise<CheckResult[]> {
+  const s3Url = await startS3(r, started);
+  const objects = render(join(r.root, 'k8s/base'));
+  const secrets = initialSecrets(r);
+  const ports: Ports = {
+    auth: [await freePort(), await freePort()],
+    push: [await freePort(), await freePort()],
+    worker: [await freePort(), await freePort()],
+  };
+  const replicas = (list: number[]) => list.map((p) => `http://127.0.0.1:${p}`);
+  started.proxies.push(await startRoundRobinProxy(replicas(ports.auth)));
+  started.proxies.push(await startRoundRobinProxy(replicas(ports.push)));
+  const [authProxy, pushProxy] = started.proxies as [RoundRobinProxy, RoundRobinProxy];
+  const local = localEnv(r, authProxy.url, pushProxy.url, s3Url);
+  log(
+    `rehearsal ${r.name}: overrides of the manifests' environment: ${[...Object.keys(local.auth), ...Object.keys(local.push)].join(', ')}`,
+  );
+
+  await migrate(r, objects, secrets);
+  const file = await bootstrap(r, objects, secrets, local);
+  await startReplicas(r, started, objects, secrets, local, ports);
+  log(
+    `6 processes ready${asPodUser ? ' (uid 1000)' : ''} (${Date.now() - r.started} ms); auth ${authProxy.url}, push ${pushProxy.url}`,
+  );
+
+  const results = await runSmoke({
+    authReplicas: replicas(ports.auth),
+    pushReplicas: replicas(ports.push),
+    workerReplicas: replicas(ports.worker),
+    authProxy: authProxy.url,
+    pushProxy: pushProxy.url,
+    demo: { clientId: file('demo-client-id'), clientSecret: file('demo-client-secret') },
+    pushDatabaseUrl: `${PG}/${r.db.push}`,
+    redisUrl: REDIS_URL,
+  });
+  log(`proxied requests per replica: auth ${authProxy.counts.join('/')}, push ${pushProxy.counts.join('/')}`);
+  return results;
+}
+
+/** Stops what was started and drops what was created, whatever happened; adds its own checks. */
+async function cleanUp(r: Run, started: Started, results: CheckResult[]): Promise<void> {
+  const { services } = started;
+  const codes = await Promise.all(services.map((s) => stopProcess(s)));
+  const unclean = services
+    .filter((_s, i) => codes[i] !== 0)
+    .map((s, i) => `${s.name} exited with ${codes[i]}`);
+  if (services.length > 0) {
+    results.push({ name: `all ${services.length} processes stop cleanly on SIGTERM`, problems: unclean });
+  }
+  await Promise.all(started.proxies.map((p) => p.close()));
+  await started.s3?.close().catch(() => undefined);
+  await dropEverything(Object.values(r.db), r.redisPrefix).catch((err: Error) =>
+    results.push({ name: 'clean-up', problems: [err.message] }),
+  );
+  log(
+    `clean-up: stopped ${services.length} processes, dropped ${Object.values(r.db).join(', ')} and ${r.redisPrefix}* (${Date.now() - r.started} ms in all)`,
+  );
+}
+
+async function main(): Promise<boolean> {
+  const r = prepareRun(process.argv.slice(2));
+  const started: Started = { services: [], proxies: [] };
   const results: CheckResult[] = [];
-  const started = Date.now();
   try {
-    s3 = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      directory: join(workDir, 's3'),
-      silent: true,
-      configureBuckets: [{ name: 'secret-push', configs: [] }],
-    });
-    const s3Address = await s3.run();
-    const s3Url = `http://127.0.0.1:${s3Address.port}`;
-
-    const objects = render(join(root, 'k8s/base'));
-    const bootstrapDir = join(workDir, 'bootstrap');
-    const secrets: Record<string, string> = {
-      'auth-secrets/database-url': `${PG}/${db.auth}`,
-      'auth-secrets/redis-url': REDIS_URL,
-      'push-secrets/database-url': `${PG}/${db.push}`,
-      'push-secrets/redis-url': REDIS_URL,
-      'push-secrets/s3-access-key-id': 'S3RVER',
-      'push-secrets/s3-secret-access-key': 'S3RVER',
-    };
-    const authPorts = [await freePort(), await freePort()];
-    const pushPorts = [await freePort(), await freePort()];
-    const workerPorts = [await freePort(), await freePort()];
-    proxies.push(await startRoundRobinProxy(authPorts.map((p) => `http://127.0.0.1:${p}`)));
-    proxies.push(await startRoundRobinProxy(pushPorts.map((p) => `http://127.0.0.1:${p}`)));
-    const [authProxy, pushProxy] = proxies as [RoundRobinProxy, RoundRobinProxy];
-
-    // What differs from a cluster: addresses, the public URLs, the Redis prefix, the S3 endpoint,
-    // and a 1 s sweep so that the expiry check does not wait a minute.
-    const local = {
-      auth: { AUTH_HOST: '127.0.0.1', AUTH_ISSUER: authProxy.url, AUTH_REDIS_PREFIX: `${redisPrefix}auth:` },
-      push: {
-        PUSH_HOST: '127.0.0.1',
-        PUSH_WORKER_HOST: '127.0.0.1',
-        PUSH_PUBLIC_URL: pushProxy.url,
-        PUSH_AUTH_URL: authProxy.url,
-        PUSH_REDIS_PREFIX: `${redisPrefix}push:`,
-        PUSH_S3_ENDPOINT: s3Url,
-        PUSH_S3_FORCE_PATH_STYLE: 'true',
-        PUSH_SWEEP_INTERVAL_SECONDS: '1',
-      },
-    };
-    log(
-      `rehearsal ${run}: overrides of the manifests' environment: ${[...Object.keys(local.auth), ...Object.keys(local.push)].join(', ')}`,
-    );
-
-    // Migration Jobs, each twice at once (they must be safe when two run together).
-    const jobs = (['auth', 'push'] as const).flatMap((svc) => {
-      const w = workloadOf(objects, 'Job', `${svc}-migrate`, secrets);
-      const dir = svc === 'auth' ? authDir : pushDir;
-      return [1, 2].map((i) => runToCompletion(`${svc}-migrate-${i}`, w.command, dir, w.env, logDir));
-    });
-    await Promise.all(jobs);
-    log(`migrations: done (${Date.now() - started} ms)`);
-
-    // The compose bootstrap one-shot: keys and clients as files, handed over as the Secrets' values.
-    const authBase = workloadOf(objects, 'Deployment', 'auth', {
-      ...secrets,
-      'auth-secrets/jwks': '',
-      'auth-secrets/cookie-keys': '',
-    });
-    const {
-      AUTH_JWKS: _j,
-      AUTH_COOKIE_KEYS: _c,
-      ...bootstrapEnv
-    }: Record<string, string> = { ...authBase.env, ...local.auth };
-    await runToCompletion(
-      'bootstrap',
-      ['sh', join(root, 'deploy/compose/bootstrap.sh')],
-      authDir,
-      { ...bootstrapEnv, BOOTSTRAP_DIR: bootstrapDir, APP_DIR: authDir },
-      logDir,
-    );
-    const file = (name: string) => readFileSync(join(bootstrapDir, name), 'utf8').trim();
-    Object.assign(secrets, {
-      'auth-secrets/jwks': file('auth-jwks.json'),
-      'auth-secrets/cookie-keys': file('auth-cookie-keys'),
-      'push-secrets/encryption-keys': file('push-encryption-keys'),
-      'push-secrets/introspection-client-id': file('push-client-id'),
-      'push-secrets/introspection-client-secret': file('push-client-secret'),
-    });
-
-    const auth = workloadOf(objects, 'Deployment', 'auth', secrets);
-    const push = workloadOf(objects, 'Deployment', 'push', secrets);
-    const worker = workloadOf(objects, 'Deployment', 'push-worker', secrets);
-    const start = (
-      name: string,
-      w: typeof auth,
-      dir: string,
-      env: Record<string, string>,
-      readyUrl: string,
-    ) => {
-      const s = startProcess(name, w.command, dir, { ...w.env, ...env }, logDir, asPodUser);
-      services.push(s);
-      return waitReady(s, readyUrl);
-    };
-    await Promise.all([
-      ...authPorts.map((p, i) =>
-        start(
-          `auth-${i + 1}`,
-          auth,
-          authDir,
-          // Two replicas on one machine: each its own metrics port (the manifests' is fixed).
-          { ...local.auth, AUTH_PORT: String(p), AUTH_METRICS_PORT: '0' },
-          `http://127.0.0.1:${p}/readyz`,
-        ),
-      ),
-      ...workerPorts.map((p, i) =>
-        start(
-          `worker-${i + 1}`,
-          worker,
-          pushDir,
-          { ...local.push, PUSH_WORKER_PORT: String(p) },
-          `http://127.0.0.1:${p}/readyz`,
-        ),
-      ),
-    ]);
-    await Promise.all(
-      pushPorts.map((p, i) =>
-        start(
-          `push-${i + 1}`,
-          push,
-          pushDir,
-          { ...local.push, PUSH_PORT: String(p), PUSH_METRICS_PORT: '0' },
-          `http://127.0.0.1:${p}/readyz`,
-        ),
-      ),
-    );
-    log(
-      `6 processes ready${asPodUser ? ' (uid 1000)' : ''} (${Date.now() - started} ms); auth ${authProxy.url}, push ${pushProxy.url}`,
-    );
-
-    results.push(
-      ...(await runSmoke({
-        authReplicas: authPorts.map((p) => `http://127.0.0.1:${p}`),
-        pushReplicas: pushPorts.map((p) => `http://127.0.0.1:${p}`),
-        workerReplicas: workerPorts.map((p) => `http://127.0.0.1:${p}`),
-        authProxy: authProxy.url,
-        pushProxy: pushProxy.url,
-        demo: { clientId: file('demo-client-id'), clientSecret: file('demo-client-secret') },
-        pushDatabaseUrl: `${PG}/${db.push}`,
-        redisUrl: REDIS_URL,
-      })),
-    );
-    log(
-      `proxied requests per replica: auth ${authProxy.counts.join('/')}, push ${pushProxy.counts.join('/')}`,
-    );
+    results.push(...(await rehearse(r, started)));
   } catch (err) {
     results.push({ name: 'rehearsal set-up', problems: [(err as Error).message] });
   } finally {
-    const codes = await Promise.all(services.map((s) => stopProcess(s)));
-    const unclean = services
-      .filter((_s, i) => codes[i] !== 0)
-      .map((s, i) => `${s.name} exited with ${codes[i]}`);
-    if (services.length > 0) {
-      results.push({ name: `all ${services.length} processes stop cleanly on SIGTERM`, problems: unclean });
-    }
-    await Promise.all(proxies.map((p) => p.close()));
-    await s3?.close().catch(() => undefined);
-    await dropEverything(Object.values(db), redisPrefix).catch((err: Error) =>
-      results.push({ name: 'clean-up', problems: [err.message] }),
-    );
-    log(
-      `clean-up: stopped ${services.length} processes, dropped ${Object.values(db).join(', ')} and ${redisPrefix}* (${Date.now() - started} ms in all)`,
-    );
+    await cleanUp(r, started, results);
   }
   const ok = printReport(results, log, 'rehearsal');
-  if (ok) rmSync(workDir, { recursive: true, force: true });
-  else log(`logs kept in ${logDir}`);
+  if (ok) rmSync(r.workDir, { recursive: true, force: true });
+  else log(`logs kept in ${r.logDir}`);
   return ok;
 }
 

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkCompose, exampleEnv } from './compose';
-import { type ImageTarget, checkDockerfile, checkDockerignore, checkImageSources } from './dockerfiles';
+import { type ImageTarget, checkDockerfile } from './dockerfiles';
+import { checkDockerignore } from './dockerignore';
+import { checkImageSources } from './image-sources';
 import { checkKubernetes } from './kubernetes';
 import { type CheckResult, check, printReport } from './report';
 

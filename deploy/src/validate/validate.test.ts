@@ -7,7 +7,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkCompose } from './compose';
-import { checkDockerfile, checkDockerignore, checkImageSources } from './dockerfiles';
+import { checkDockerfile } from './dockerfiles';
+import { checkDockerignore } from './dockerignore';
+import { checkImageSources } from './image-sources';
 import { checkKubernetes } from './kubernetes';
 import { DOCKERFILE, IMAGE_TARGETS, OVERLAYS } from './main';
 

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import type { Redis } from 'ioredis';
+import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
@@ -9,6 +10,7 @@ import {
   createReadiness,
   exportDependencyStates,
   listening,
+  type Readiness,
   startOperationsServer,
 } from '@secret-push/runtime';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
@@ -21,7 +23,7 @@ import {
   throttleFailedClientAuth,
 } from './http/middleware';
 import { operationalEndpoints } from './http/operations';
-import { createAuthMetrics } from './observability/metrics';
+import { type AuthMetrics, createAuthMetrics } from './observability/metrics';
 import { accountConsoleRoutes } from './interactions/account/account-router';
 import { interactionRoutes } from './interactions/sign-in-router';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
@@ -70,11 +72,20 @@ function warnAboutCookies(config: AuthConfig, logger: Logger): void {
   }
 }
 
-/**
- * Wires and starts the auth service: database, Redis, provider, middleware, listener, and the
- * periodic purge of expired rows. `main.ts` and the test helper both start it this way.
- */
-export async function startAuthServer(config: AuthConfig, logger: Logger): Promise<AuthServer> {
+interface Stores {
+  db: Kysely<AuthDatabase>;
+  redis: Redis;
+}
+
+interface Throttles {
+  client: ClientAuthThrottle;
+  login: LoginThrottle;
+  /** Self sign-up (AUTH_SELF_SIGNUP): off, no throttle and no sign-up page. */
+  signup: SignupThrottle | undefined;
+}
+
+/** The database and Redis; a Redis that is down at start-up leaves the service degraded, not down. */
+async function connectStores(config: AuthConfig, logger: Logger): Promise<Stores> {
   const db = createKysely<AuthDatabase>(config.db);
   // Every command gets our deadline: a frozen Redis costs a token request at most that (the
   // failed-authentication throttle fails open).
@@ -82,27 +93,57 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   if (!(await waitUntilReady(redis, 3000))) {
     logger.warn('redis not reachable at start-up; continuing degraded');
   }
-  const metrics = createAuthMetrics();
-  const throttle = new ClientAuthThrottle(redis, { ...config.throttle, prefix: config.redis.prefix }, logger);
+  return { db, redis };
+}
 
-  const loginThrottle = new LoginThrottle(
-    redis,
-    { ...config.loginThrottle, prefix: config.redis.prefix },
-    logger,
+function createThrottles(redis: Redis, config: AuthConfig, logger: Logger): Throttles {
+  const prefix = config.redis.prefix;
+  return {
+    client: new ClientAuthThrottle(redis, { ...config.throttle, prefix }, logger),
+    login: new LoginThrottle(redis, { ...config.loginThrottle, prefix }, logger),
+    signup: config.signup.enabled
+      ? new SignupThrottle(redis, { ...config.signup, prefix }, logger)
+      : undefined,
+  };
+}
+
+/**
+ * Ready means "can serve its core": clients, tokens and introspection live in the database.
+ * Without Redis the failed-authentication throttle fails open and every token request still
+ * works: Redis is reported (/readyz, auth_dependency_up), not required. (Sign-in needs it: the
+ * login form answers 503 without it, never unthrottled.)
+ */
+function readinessOf({ db, redis }: Stores, metrics: AuthMetrics): Readiness {
+  return exportDependencyStates(
+    createReadiness({
+      database: { check: () => sql`select 1`.execute(db), required: true },
+      redis: { check: () => redis.ping(), required: false },
+    }),
+    metrics.registry,
+    'auth',
   );
-  // Self sign-up (AUTH_SELF_SIGNUP): off, no throttle and no sign-up page.
-  const signupThrottle = config.signup.enabled
-    ? new SignupThrottle(redis, { ...config.signup, prefix: config.redis.prefix }, logger)
-    : undefined;
-  const keys = cookieKeys(config);
-  const adapter = createKyselyAdapter(db);
-  const provider = createProvider(config, adapter, {
+}
+
+interface Wiring {
+  config: AuthConfig;
+  logger: Logger;
+  metrics: AuthMetrics;
+  db: Kysely<AuthDatabase>;
+  adapter: ReturnType<typeof createKyselyAdapter>;
+  throttles: Throttles;
+  cookieKeys: string[];
+}
+
+/** The provider with our throttle, event log and metrics, and the cookie warnings. */
+function createAuthProvider(w: Wiring): Provider {
+  const { config, logger, metrics, db } = w;
+  const provider = createProvider(config, w.adapter, {
     findAccount: (id) => findSignInAccount(db, id),
-    cookieKeys: keys,
+    cookieKeys: w.cookieKeys,
   });
   warnAboutCookies(config, logger);
-  installClientThrottle(provider, throttle);
-  attachProviderEvents(provider, { logger, metrics, throttle });
+  installClientThrottle(provider, w.throttles.client);
+  attachProviderEvents(provider, { logger, metrics, throttle: w.throttles.client });
   provider.use(
     observeRequests(
       createHttpLogger(logger, {
@@ -113,52 +154,44 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       metrics,
     ),
   );
-  // Ready means "can serve its core": clients, tokens and introspection live in the database.
-  // Without Redis the failed-authentication throttle fails open and every token request still
-  // works: Redis is reported (/readyz, auth_dependency_up), not required. (Sign-in needs it: the
-  // login form answers 503 without it, never unthrottled.)
-  const readiness = exportDependencyStates(
-    createReadiness({
-      database: { check: () => sql`select 1`.execute(db), required: true },
-      redis: { check: () => redis.ping(), required: false },
-    }),
-    metrics.registry,
-    'auth',
-  );
+  return provider;
+}
+
+/** Our endpoints and pages in front of the provider's, then the failed-auth throttle and fix-ups. */
+function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void {
+  const { config, logger, db, throttles } = w;
+  const shared = { provider, db, throttle: throttles.login, cookieKeys: w.cookieKeys, issuer: config.issuer };
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
-  provider.use(accountsApi({ provider, db, throttle, logger }));
+  provider.use(accountsApi({ provider, db, throttle: throttles.client, logger }));
   provider.use(
     interactionRoutes({
-      provider,
-      db,
-      throttle: loginThrottle,
-      signupThrottle,
-      cookieKeys: keys,
-      issuer: config.issuer,
+      ...shared,
+      signupThrottle: throttles.signup,
       logger,
-      metrics,
+      metrics: w.metrics,
       totp: config.totp,
     }),
   );
   provider.use(
     accountConsoleRoutes({
-      provider,
-      db,
-      adapter,
-      throttle: loginThrottle,
-      cookieKeys: keys,
-      issuer: config.issuer,
+      ...shared,
+      adapter: w.adapter,
       secureCookies: config.secureCookies,
       logger,
       totp: config.totp,
     }),
   );
-  provider.use(throttleFailedClientAuth(throttle));
+  provider.use(throttleFailedClientAuth(throttles.client));
   provider.use(responseFixups());
+}
 
-  // Batches of PURGE_BATCH_SIZE rows until the backlog is gone; one run at a time (a run that
-  // outlasts the interval is not joined by another), stopped between batches by close().
+/**
+ * The periodic purge of expired rows: batches of PURGE_BATCH_SIZE rows until the backlog is gone;
+ * one run at a time (a run that outlasts the interval is not joined by another), stopped between
+ * batches by the returned function.
+ */
+function schedulePurge(db: Kysely<AuthDatabase>, config: AuthConfig, logger: Logger): () => void {
   const stopPurge = new AbortController();
   let purging = false;
   const purge = setInterval(() => {
@@ -174,7 +207,14 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
       });
   }, config.purgeIntervalSeconds * 1000);
   purge.unref();
+  return () => {
+    clearInterval(purge);
+    stopPurge.abort();
+  };
+}
 
+/** The service's listener and the operations (metrics, health) listener. */
+async function listen(provider: Provider, config: AuthConfig, readiness: Readiness, metrics: AuthMetrics) {
   const handle = provider.callback();
   const server = createHttpServer((req, res) => void handle(req, res), config.httpLimits);
   server.listen(config.http.port, config.http.host);
@@ -187,6 +227,31 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     await closeHttpServer(server);
     throw err;
   });
+  return { url, server, operations };
+}
+
+/**
+ * Wires and starts the auth service: database, Redis, provider, middleware, listener, and the
+ * periodic purge of expired rows. `main.ts` and the test helper both start it this way.
+ */
+export async function startAuthServer(config: AuthConfig, logger: Logger): Promise<AuthServer> {
+  const { db, redis } = await connectStores(config, logger);
+  const metrics = createAuthMetrics();
+  const wiring: Wiring = {
+    config,
+    logger,
+    metrics,
+    db,
+    throttles: createThrottles(redis, config, logger),
+    cookieKeys: cookieKeys(config),
+    adapter: createKyselyAdapter(db),
+  };
+  const provider = createAuthProvider(wiring);
+  const readiness = readinessOf({ db, redis }, metrics);
+  mountRoutes(provider, wiring, readiness);
+  const stopPurge = schedulePurge(db, config, logger);
+
+  const { url, server, operations } = await listen(provider, config, readiness, metrics);
   logger.info({ url, metrics_url: operations.url, issuer: config.issuer }, 'auth service listening');
 
   return {
@@ -194,8 +259,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     metricsUrl: operations.url,
     provider,
     async close() {
-      clearInterval(purge);
-      stopPurge.abort();
+      stopPurge();
       await Promise.all([closeHttpServer(server), operations.close()]);
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
     },

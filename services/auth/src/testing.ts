@@ -85,17 +85,14 @@ function testJwks(): string {
   });
 }
 
-/**
- * A real auth service in-process, on a free port, against its own database and Redis prefix.
- * Nothing of it is mocked; push tests get their tokens from it.
- */
-export async function startAuth(
-  options: { env?: Record<string, string>; logger?: Logger } = {},
-): Promise<TestAuth> {
-  const database = await freshDatabase<AuthDatabase>('auth', authMigrations);
-  const port = await freePort();
-  const prefix = uniquePrefix('auth');
-  const env: Record<string, string> = {
+/** The service's environment: its own database, port, Redis prefix and keys, then the caller's. */
+function testEnv(
+  databaseUrl: string,
+  port: number,
+  prefix: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
     // Keys of the test's own, in the environment, so that replicas (and the CLI) share them.
     AUTH_JWKS: testJwks(),
     AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
@@ -104,17 +101,19 @@ export async function startAuth(
     AUTH_HOST: '127.0.0.1',
     AUTH_PORT: String(port),
     AUTH_METRICS_PORT: '0',
-    AUTH_DATABASE_URL: database.url,
+    AUTH_DATABASE_URL: databaseUrl,
     AUTH_DATABASE_POOL_SIZE: '5',
     AUTH_REDIS_URL: REDIS_URL,
     AUTH_REDIS_PREFIX: prefix,
-    ...options.env,
+    ...extra,
   };
-  const config = loadAuthConfig(env);
-  const logger = options.logger ?? createLogger({ name: 'auth', level: 'silent' });
-  let server: AuthServer | undefined = await startAuthServer(config, logger);
+}
 
-  const cli = async (...args: (string | { stdin: string | Buffer })[]): Promise<CliResult> => {
+type Cli = (...args: (string | { stdin: string | Buffer })[]) => Promise<CliResult>;
+
+/** `secret-push-auth` in-process against `env`; a leading `{ stdin }` is the command's input. */
+function cliIn(env: Record<string, string>): Cli {
+  return async (...args) => {
     const [first] = args;
     const input = typeof first === 'object' ? first.stdin : undefined;
     const argv = args.filter((a) => typeof a === 'string');
@@ -124,6 +123,10 @@ export async function startAuth(
     const code = await runCli(argv, { env, stdin, out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
+}
+
+/** Clients and users, made through the CLI as an operator would. */
+function cliCommands(cli: Cli): Pick<TestAuth, 'createClient' | 'createWebClient' | 'createUser'> {
   const createClient = async (scopes = 'pushes:read pushes:write', name = 'test client') => {
     const res = await cli('clients', 'create', '--name', name, '--scopes', scopes, '--json');
     if (res.code !== 0) throw new Error(`clients create failed: ${res.err}`);
@@ -155,9 +158,83 @@ export async function startAuth(
     const user = JSON.parse(res.out) as { id: string; email: string };
     return { id: user.id, email: user.email, password };
   };
-  const replicas = new Set<AuthReplica>();
+  return { createClient, createWebClient, createUser };
+}
+
+/** A client-credentials token from the token endpoint. */
+async function requestToken(issuer: string, client: ClientCredentials, scope?: string): Promise<string> {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+  const res = await fetch(`${issuer}/connect/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+    },
+    body,
+  });
+  const json = (await res.json()) as { access_token?: string };
+  if (!res.ok || !json.access_token) {
+    throw new Error(`token request failed: ${res.status} ${JSON.stringify(json)}`);
+  }
+  return json.access_token;
+}
+
+/** Replicas of the first server, kept in `replicas` until closed. */
+function replicaStarter(
+  env: Record<string, string>,
+  issuer: string,
+  logger: Logger,
+  replicas: Set<AuthReplica>,
+): TestAuth['startReplica'] {
+  return async (replicaOptions = {}) => {
+    const replicaEnv = {
+      ...env,
+      AUTH_ISSUER: issuer,
+      AUTH_PORT: String(await freePort()),
+      ...replicaOptions.env,
+    };
+    const replicaServer = await startAuthServer(loadAuthConfig(replicaEnv), replicaOptions.logger ?? logger);
+    const replica: AuthReplica = {
+      url: replicaServer.url,
+      server: replicaServer,
+      async close() {
+        if (!replicas.delete(replica)) return;
+        await replicaServer.close();
+      },
+    };
+    replicas.add(replica);
+    return replica;
+  };
+}
+
+/** The push service's introspection credentials, registered through the CLI. */
+async function createResourceServer(cli: Cli): Promise<ClientCredentials> {
   const rs = await cli('clients', 'create-resource-server', '--name', 'push-api', '--json');
   if (rs.code !== 0) throw new Error(`create-resource-server failed: ${rs.err}`);
+  return JSON.parse(rs.out) as ClientCredentials;
+}
+
+/**
+ * A real auth service in-process, on a free port, against its own database and Redis prefix.
+ * Nothing of it is mocked; push tests get their tokens from it.
+ */
+export async function startAuth(
+  options: { env?: Record<string, string>; logger?: Logger } = {},
+): Promise<TestAuth> {
+  const database = await freshDatabase<AuthDatabase>('auth', authMigrations);
+  const port = await freePort();
+  const prefix = uniquePrefix('auth');
+  const env = testEnv(database.url, port, prefix, options.env);
+  const config = loadAuthConfig(env);
+  const logger = options.logger ?? createLogger({ name: 'auth', level: 'silent' });
+  let server: AuthServer | undefined = await startAuthServer(config, logger);
+
+  const cli = cliIn(env);
+  const replicas = new Set<AuthReplica>();
+  const resourceServer = await createResourceServer(cli);
+  const running = () => {
+    if (!server) throw new Error('auth server is stopped');
+    return server;
+  };
 
   const issuer = config.issuer;
   return {
@@ -165,55 +242,16 @@ export async function startAuth(
     env,
     db: database.db,
     get server() {
-      if (!server) throw new Error('auth server is stopped');
-      return server;
+      return running();
     },
     get metricsUrl() {
-      if (!server) throw new Error('auth server is stopped');
-      return server.metricsUrl;
+      return running().metricsUrl;
     },
-    resourceServer: JSON.parse(rs.out) as ClientCredentials,
-    createClient,
-    createWebClient,
-    createUser,
+    resourceServer,
+    ...cliCommands(cli),
     cli,
-    async startReplica(replicaOptions = {}) {
-      const replicaEnv = {
-        ...env,
-        AUTH_ISSUER: issuer,
-        AUTH_PORT: String(await freePort()),
-        ...replicaOptions.env,
-      };
-      const replicaServer = await startAuthServer(
-        loadAuthConfig(replicaEnv),
-        replicaOptions.logger ?? logger,
-      );
-      const replica: AuthReplica = {
-        url: replicaServer.url,
-        server: replicaServer,
-        async close() {
-          if (!replicas.delete(replica)) return;
-          await replicaServer.close();
-        },
-      };
-      replicas.add(replica);
-      return replica;
-    },
-    async token(client, scope) {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
-      const res = await fetch(`${issuer}/connect/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        },
-        body,
-      });
-      const json = (await res.json()) as { access_token?: string };
-      if (!res.ok || !json.access_token) {
-        throw new Error(`token request failed: ${res.status} ${JSON.stringify(json)}`);
-      }
-      return json.access_token;
-    },
+    startReplica: replicaStarter(env, issuer, logger, replicas),
+    token: (client, scope) => requestToken(issuer, client, scope),
     async stopServer() {
       await server?.close();
       server = undefined;
