@@ -262,9 +262,7 @@ async function rehearse(r: Run, started: Started): Promise<CheckResult[]> {
 async function cleanUp(r: Run, started: Started, results: CheckResult[]): Promise<void> {
   const { services } = started;
   const codes = await Promise.all(services.map((s) => stopProcess(s)));
-  const unclean = services
-    .filter((_s, i) => codes[i] !== 0)
-    .map((s, i) => `${s.name} exited with ${codes[i]}`);
+  const unclean = services.flatMap((s, i) => (codes[i] === 0 ? [] : [`${s.name} exited with ${codes[i]}`]));
   if (services.length > 0) {
     results.push({ name: `all ${services.length} processes stop cleanly on SIGTERM`, problems: unclean });
   }

@@ -201,6 +201,15 @@ describe('sign-in through an external OpenID provider', () => {
     } finally {
       await redis.start();
     }
+    // Back once the app's Redis client has reconnected (its backoff can take seconds on a busy
+    // machine): the same session is readable again, and the next tests start from a working store.
+    let status = 0;
+    for (const started = Date.now(); Date.now() - started < 20_000;) {
+      status = (await b.fetch(`${push.url}/`)).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
   }, 30_000);
 });
 
