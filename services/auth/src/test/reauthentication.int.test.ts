@@ -207,9 +207,9 @@ describe('the account console', () => {
   it('sends a stale sign-in to sign in again before a password change or an enrolment, then accepts them', async () => {
     const fay = await user('fay@example.org');
     const b = browser();
-    let page = await openConsole(b, fay);
+    await openConsole(b, fay);
     await ageSignIns(fay.id, 600);
-    page = await b.follow(`${auth.issuer}/account`, origin()); // still signed in, not recently
+    let page = await b.follow(`${auth.issuer}/account`, origin()); // still signed in, not recently
     expect(page.body).toContain('<h1>Your account</h1>');
 
     const newPassword = 'a new password for fay';

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, {
+  type CookieOptions,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
 import { parseCookie } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
@@ -42,6 +48,29 @@ const localPath = (path: string | undefined): string =>
  */
 export type BeginSignIn = (res: Response, again?: Reauthentication) => Promise<boolean>;
 
+function beginner(
+  { relyingParty, store, logger }: SignInDeps,
+  pendingCookie: string,
+  pendingCookieOptions: CookieOptions,
+): BeginSignIn {
+  return async (res, again) => {
+    let begun: { url: URL; pending: PendingSignIn };
+    try {
+      begun = await relyingParty.begin(again);
+      await store.savePending(begun.pending.state, begun.pending, PENDING_SECONDS);
+    } catch (err) {
+      logger.warn({ err }, 'sign-in not begun');
+      return false;
+    }
+    res.cookie(pendingCookie, begun.pending.state, {
+      ...pendingCookieOptions,
+      maxAge: PENDING_SECONDS * 1000,
+    });
+    res.redirect(303, begun.url.href);
+    return true;
+  };
+}
+
 /**
  * Sign-in and sign-out of the web app (OpenID Connect, authorization code + PKCE):
  * - `GET /sign-in` begins: what the callback needs is kept in Redis under the `state`, and the
@@ -68,22 +97,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
       ),
     );
 
-  const begin: BeginSignIn = async (res, again) => {
-    let begun: { url: URL; pending: PendingSignIn };
-    try {
-      begun = await relyingParty.begin(again);
-      await store.savePending(begun.pending.state, begun.pending, PENDING_SECONDS);
-    } catch (err) {
-      logger.warn({ err }, 'sign-in not begun');
-      return false;
-    }
-    res.cookie(pendingCookie, begun.pending.state, {
-      ...pendingCookieOptions,
-      maxAge: PENDING_SECONDS * 1000,
-    });
-    res.redirect(303, begun.url.href);
-    return true;
-  };
+  const begin = beginner(deps, pendingCookie, pendingCookieOptions);
 
   router.get('/sign-in', async (_req, res) => {
     setPageHeaders(res);

@@ -70,6 +70,29 @@ export class SignInRefused extends Error {}
 
 const SCOPE = 'openid email';
 
+/** The authorization request's parameters of a sign-in again: every step asked, `auth_time` told. */
+function reauthParameters(again: Reauthentication | undefined): Record<string, string> {
+  if (!again) return {};
+  return {
+    prompt: 'login',
+    max_age: String(REAUTH_MAX_AGE_SECONDS),
+    ...(again.loginHint ? { login_hint: again.loginHint } : {}),
+  };
+}
+
+/** OAuth refusals are the provider's answer; anything else means it is unavailable. */
+function classify(err: unknown): Error {
+  if (err instanceof IssuerUnavailable) return err;
+  if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) {
+    return new SignInRefused(`The sign-in provider refused: ${err.error}`, { cause: err });
+  }
+  // A failed state, nonce or ID token check: an attack or a bug, never "unavailable".
+  if (err instanceof Error && (err as { code?: unknown }).code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+    return new SignInRefused('The sign-in answer did not check out', { cause: err });
+  }
+  return new IssuerUnavailable('The sign-in provider did not answer', { cause: err });
+}
+
 export function createRelyingParty(settings: RelyingPartySettings) {
   let discovered: Promise<oidc.Configuration> | undefined;
 
@@ -93,17 +116,14 @@ export function createRelyingParty(settings: RelyingPartySettings) {
     return discovered;
   }
 
-  /** OAuth refusals are the provider's answer; anything else means it is unavailable. */
-  function classify(err: unknown): Error {
-    if (err instanceof IssuerUnavailable) return err;
-    if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) {
-      return new SignInRefused(`The sign-in provider refused: ${err.error}`, { cause: err });
+  async function accessToken(refreshToken: string): Promise<{ accessToken: string; refreshToken: string }> {
+    try {
+      const config = await configuration();
+      const tokens = await oidc.refreshTokenGrant(config, refreshToken);
+      return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? refreshToken };
+    } catch (err) {
+      throw classify(err);
     }
-    // A failed state, nonce or ID token check: an attack or a bug, never "unavailable".
-    if (err instanceof Error && (err as { code?: unknown }).code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
-      return new SignInRefused('The sign-in answer did not check out', { cause: err });
-    }
-    return new IssuerUnavailable('The sign-in provider did not answer', { cause: err });
   }
 
   return {
@@ -120,13 +140,6 @@ export function createRelyingParty(settings: RelyingPartySettings) {
         nonce: oidc.randomNonce(),
         ...(again ? { returnTo: again.returnTo } : {}),
       };
-      const reauth = again
-        ? {
-            prompt: 'login',
-            max_age: String(REAUTH_MAX_AGE_SECONDS),
-            ...(again.loginHint ? { login_hint: again.loginHint } : {}),
-          }
-        : {};
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: settings.redirectUri,
         scope: SCOPE,
@@ -134,7 +147,7 @@ export function createRelyingParty(settings: RelyingPartySettings) {
         code_challenge_method: 'S256',
         state: pending.state,
         nonce: pending.nonce,
-        ...reauth,
+        ...reauthParameters(again),
       });
       return { url, pending };
     },
@@ -176,29 +189,13 @@ export function createRelyingParty(settings: RelyingPartySettings) {
      * Asks the issuer whether the user may still be signed in: a refresh (the provider refuses it
      * for a disabled user). Returns the new refresh token (rotated or not).
      */
-    async recheck(refreshToken: string): Promise<string> {
-      try {
-        const config = await configuration();
-        const tokens = await oidc.refreshTokenGrant(config, refreshToken);
-        return tokens.refresh_token ?? refreshToken;
-      } catch (err) {
-        throw classify(err);
-      }
-    },
+    recheck: async (refreshToken: string): Promise<string> => (await accessToken(refreshToken)).refreshToken,
 
     /**
      * A refresh that also returns the access token: the person's own proof for the provider's
      * accounts API (deleting the account). Throws SignInRefused or IssuerUnavailable.
      */
-    async accessToken(refreshToken: string): Promise<{ accessToken: string; refreshToken: string }> {
-      try {
-        const config = await configuration();
-        const tokens = await oidc.refreshTokenGrant(config, refreshToken);
-        return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? refreshToken };
-      } catch (err) {
-        throw classify(err);
-      }
-    },
+    accessToken,
 
     /** The issuer's discovery document (fetched once); throws IssuerUnavailable. */
     async metadata(): Promise<Readonly<oidc.ServerMetadata>> {

@@ -17,7 +17,10 @@ export function recentSignInRequired(kit: AccountKit): AccountMiddleware {
   const options = signInOptions(kit);
   return async (ctx, next) => {
     const who = signedInPerson(ctx);
-    if (isRecentSignIn(who.session.loginTs, deps.reauthMaxAgeSeconds)) return next();
+    if (isRecentSignIn(who.session.loginTs, deps.reauthMaxAgeSeconds)) {
+      await next();
+      return;
+    }
     deps.logger.info(
       { ip: ctx.ip, account_id: who.account.id, form: ctx.path },
       'account console: sign-in again asked',
