@@ -163,7 +163,15 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
   const shared = { provider, db, throttle: throttles.login, cookieKeys: w.cookieKeys, issuer: config.issuer };
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
-  provider.use(accountsApi({ provider, db, throttle: throttles.client, logger }));
+  provider.use(
+    accountsApi({
+      provider,
+      db,
+      throttle: throttles.client,
+      logger,
+      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
+    }),
+  );
   provider.use(
     interactionRoutes({
       ...shared,
@@ -180,6 +188,7 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
       secureCookies: config.secureCookies,
       logger,
       totp: config.totp,
+      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
     }),
   );
   provider.use(throttleFailedClientAuth(throttles.client));

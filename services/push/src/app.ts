@@ -53,7 +53,7 @@ export interface AppDeps {
     sessions: WebSessions;
     signIn: SignInDeps;
     users: UserTokenService;
-    account: Omit<AccountPagesDeps, 'sessions' | 'publicUrl' | 'logger'>;
+    account: Omit<AccountPagesDeps, 'sessions' | 'publicUrl' | 'logger' | 'beginSignIn'>;
   };
 }
 
@@ -128,10 +128,18 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
 function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
   const common = { publicUrl: deps.publicUrl, logger: deps.logger };
   if (deps.web) {
-    app.use(signInRoutes(deps.web.signIn));
+    const signIn = signInRoutes(deps.web.signIn);
+    app.use(signIn);
     app.use(ownerPagesRoutes({ ...common, pushes: deps.pushes, sessions: deps.web.sessions }));
     app.use(tokenPagesRoutes({ ...common, sessions: deps.web.sessions, users: deps.web.users }));
-    app.use(accountPagesRoutes({ ...deps.web.account, ...common, sessions: deps.web.sessions }));
+    app.use(
+      accountPagesRoutes({
+        ...deps.web.account,
+        ...common,
+        sessions: deps.web.sessions,
+        beginSignIn: signIn.begin,
+      }),
+    );
   }
   app.use(
     createPagesRoutes({

@@ -144,6 +144,7 @@ function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Serv
     signIn: { relyingParty, store: sessionStore, sessions, users, publicUrl: config.publicUrl, logger },
     account: {
       store: sessionStore,
+      relyingParty,
       deleteAccount: createAccountDeletion({ pushes, users }),
       issuerAccounts,
       forgetUserStatus: (userId: string) => userStatus.forget(userId),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { envBoolean, envInt, envSection } from '@secret-push/config';
 
-/** Token and sign-in lifetimes: `accessTokenTtlSeconds`, `sessionTtlSeconds`, `purgeIntervalSeconds`. */
+/**
+ * Token and sign-in lifetimes: `accessTokenTtlSeconds`, `sessionTtlSeconds`, `reauthMaxAgeSeconds`,
+ * `purgeIntervalSeconds`.
+ */
 export const lifetimesSection = envSection(
   'Tokens and sessions',
   {
@@ -18,6 +21,13 @@ export const lifetimesSection = envSection(
           'grants, refresh tokens (300–2592000)',
       )
       .meta({ defaultText: '`43200` (12 h)' }),
+    AUTH_REAUTH_MAX_AGE_SECONDS: envInt(1, 3600)
+      .default(300)
+      .describe(
+        'How recent a sign-in (password and second factor) must be for a destructive change: deleting ' +
+          "the account through the accounts API, and the account console's password, second factor " +
+          'and recovery code forms ([sign-in.md](sign-in.md#re-authentication)); 1–3600',
+      ),
     AUTH_PURGE_INTERVAL_SECONDS: envInt(10, 86_400)
       .default(600)
       .describe(
@@ -31,6 +41,8 @@ export const lifetimesSection = envSection(
     purgeIntervalSeconds: v.AUTH_PURGE_INTERVAL_SECONDS,
     /** A sign-in lasts this long at most: the provider's session, its grants and refresh tokens. */
     sessionTtlSeconds: v.AUTH_SESSION_TTL_SECONDS,
+    /** A destructive change needs a sign-in at most this many seconds old (re-authentication). */
+    reauthMaxAgeSeconds: v.AUTH_REAUTH_MAX_AGE_SECONDS,
   }),
 );
 

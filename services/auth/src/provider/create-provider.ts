@@ -6,6 +6,7 @@ import { accountConsoleClient } from './account-console-client';
 import { API_SCOPES, FIRST_PARTY_PROPERTY, RESOURCE_SERVER_PROPERTY, accountDiscoveryFields } from './api';
 import { forwardedFromTrustedProxiesOnly, trustProxies } from './client-address';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
+import { signInTokenClaims } from './recent-sign-in';
 import {
   defaultResource,
   introspectionAllowed,
@@ -132,6 +133,8 @@ export function providerConfiguration(
     },
     loadExistingGrant,
     issueRefreshToken,
+    // A sign-in's access token carries `auth_time` (the accounts API's proof of a recent sign-in).
+    extraTokenClaims: signInTokenClaims,
     // Every refresh returns a new refresh token; a reused one revokes the whole grant.
     rotateRefreshToken: true,
     // No browser may call the token, introspection, revocation or userinfo endpoints

@@ -3,16 +3,28 @@ import type { Logger } from '@secret-push/logger';
 import type { DeleteAccount } from '../domain/account-deletion';
 import { auditContext } from '../http/audit-context';
 import type { IssuerAccounts } from '../session/issuer-accounts';
-import type { SessionStore } from '../session/session-store';
+import {
+  IssuerUnavailable,
+  REAUTH_MAX_AGE_SECONDS,
+  type RelyingParty,
+  isRecentSignIn,
+} from '../session/relying-party';
+import type { SessionData, SessionStore } from '../session/session-store';
 import { type WebSessions, signedInCaller, signedInSession } from '../session/web-session';
 import { accountDeletedPage, accountPage } from './account.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import type { BeginSignIn } from './sign-in.routes';
+import { errorPage } from './views';
 import { headerOf } from './web-header';
 
 export interface AccountPagesDeps {
   sessions: WebSessions;
-  store: Pick<SessionStore, 'destroyAllOf'>;
+  store: Pick<SessionStore, 'destroyAllOf' | 'update'>;
+  /** The person's own access token (a refresh), their proof for the provider's accounts API. */
+  relyingParty: Pick<RelyingParty, 'accessToken'>;
+  /** Sends the browser to sign in again (re-authentication) and back (sign-in.routes.ts). */
+  beginSignIn: BeginSignIn;
   deleteAccount: DeleteAccount;
   /** The sign-in provider's accounts endpoint and account page, where it has them. */
   issuerAccounts: IssuerAccounts;
@@ -34,11 +46,20 @@ async function providerPage(accounts: IssuerAccounts, logger: Logger): Promise<s
 
 /**
  * `/account` (signed in): the account page. `POST /account/sign-out-others` ends every other
- * session of this person in this web app at once. `POST /account/delete`, confirmed by typing
- * the email (or "delete" without one), deletes the account here (domain/account-deletion.ts:
- * every push of theirs expires at once, every token stops working), ends all of their sessions,
- * then deletes the account at the sign-in provider where it has an accounts endpoint (our auth
- * service); if the provider does not answer, what was done here stays done and the page says so.
+ * session of this person in this web app at once.
+ *
+ * Deleting the account needs a sign-in at the provider at most REAUTH_MAX_AGE_SECONDS old (the ID
+ * token's `auth_time`): otherwise `GET /account/delete` (and a `POST` too soon) sends the browser
+ * to sign in again (`prompt=login`, `max_age`: password and second factor asked again), which
+ * comes back to `GET /account/delete`, the account page with the confirmation. `POST
+ * /account/delete`, confirmed by typing the email (or "delete" without one), then, in this order:
+ * 1. gets the person's own access token (a refresh): the provider not answering → 503, nothing
+ *    deleted anywhere;
+ * 2. deletes the account here (domain/account-deletion.ts: every push of theirs expires at once,
+ *    every token stops working; each step safe to repeat) and ends all of their sessions;
+ * 3. deletes it at the provider with that token, where it has an accounts endpoint (our auth
+ *    service); if that fails, what was done here stays done and the page says so (signing in
+ *    again makes a new, empty user here, from which the deletion can be repeated).
  */
 export function accountPagesRoutes(deps: AccountPagesDeps): Router {
   const { sessions, issuerAccounts, logger } = deps;
@@ -80,6 +101,33 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     });
   });
 
+  /** Sends the browser to sign in again, then back to the confirmation; 503 when it cannot. */
+  async function signInAgain(res: Response, session: SessionData) {
+    const again = { returnTo: '/account/delete', ...(session.email ? { loginHint: session.email } : {}) };
+    if (await deps.beginSignIn(res, again)) return;
+    setPageHeaders(res);
+    sendPage(res, 503, errorPage('Sign-in is unavailable', 'Please try again in a moment.'));
+  }
+
+  router.get('/account/delete', ...guard, async (req, res) => {
+    const session = signedInSession(res);
+    if (!isRecentSignIn(session.authTime)) return signInAgain(res, session);
+    const minutes = Math.round(REAUTH_MAX_AGE_SECONDS / 60);
+    await show(req, res, 200, {
+      notice: `You signed in again. Confirm below within ${minutes} minutes to delete your account.`,
+    });
+  });
+
+  /** The person's access token for the provider's accounts API, or a page saying why not. */
+  async function providerProof(res: Response): Promise<string | null | undefined> {
+    const { sessionId, session } = signedInCaller(res);
+    if (!(await issuerAccounts.supported())) return null;
+    if (!session.refreshToken) throw new IssuerUnavailable('no refresh token to ask the provider with');
+    const { accessToken, refreshToken } = await deps.relyingParty.accessToken(session.refreshToken);
+    await deps.store.update(sessionId, { ...session, refreshToken });
+    return accessToken;
+  }
+
   router.post('/account/delete', ...guardPost, async (req, res) => {
     const session = signedInSession(res);
     const expected = (session.email ?? 'delete').toLowerCase();
@@ -88,6 +136,25 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
         confirmError: `Type ${session.email ?? 'delete'} exactly to delete your account.`,
       });
     }
+    if (!isRecentSignIn(session.authTime)) return signInAgain(res, session);
+    let accessToken: string | null | undefined;
+    try {
+      accessToken = await providerProof(res);
+    } catch (err) {
+      logger.warn(
+        { err, userId: session.userId },
+        'account not deleted: the sign-in provider did not answer',
+      );
+      setPageHeaders(res);
+      return sendPage(
+        res,
+        503,
+        errorPage(
+          'Account not deleted',
+          'Your sign-in provider did not answer. Nothing was deleted: try again.',
+        ),
+      );
+    }
     const expired = await deps.deleteAccount(session.userId, auditContext(req));
     await deps.store.destroyAllOf(session.userId);
     sessions.clearCookie(res);
@@ -95,7 +162,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     logger.info({ userId: session.userId, expired }, 'account deleted by its owner');
     let providerNotDeleted: string | undefined;
     try {
-      if (await issuerAccounts.supported()) await issuerAccounts.remove(session.subject);
+      if (accessToken) await issuerAccounts.remove(session.subject, accessToken);
     } catch (err) {
       logger.warn({ err, userId: session.userId }, 'account deleted here but not at the sign-in provider');
       providerNotDeleted = session.issuer;

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, {
+  type CookieOptions,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
 import { parseCookie } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
 import {
   IssuerUnavailable,
   type PendingSignIn,
+  type Reauthentication,
   type RelyingParty,
   SignInRefused,
 } from '../session/relying-party';
@@ -29,6 +36,41 @@ const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLi
 /** How long a begun sign-in may take at the provider before its callback is refused. */
 const PENDING_SECONDS = 600;
 
+/** A path of this service to go back to after a sign-in again (never another origin). */
+const localPath = (path: string | undefined): string =>
+  path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : '/';
+
+/**
+ * Begins a sign-in in this browser (`again`: a sign-in again before a destructive change, which
+ * comes back to `again.returnTo`): what the callback needs is kept in Redis under the `state`, the
+ * state in a short-lived cookie; 303 to the provider, or false when it cannot begin (the caller
+ * answers 503).
+ */
+export type BeginSignIn = (res: Response, again?: Reauthentication) => Promise<boolean>;
+
+function beginner(
+  { relyingParty, store, logger }: SignInDeps,
+  pendingCookie: string,
+  pendingCookieOptions: CookieOptions,
+): BeginSignIn {
+  return async (res, again) => {
+    let begun: { url: URL; pending: PendingSignIn };
+    try {
+      begun = await relyingParty.begin(again);
+      await store.savePending(begun.pending.state, begun.pending, PENDING_SECONDS);
+    } catch (err) {
+      logger.warn({ err }, 'sign-in not begun');
+      return false;
+    }
+    res.cookie(pendingCookie, begun.pending.state, {
+      ...pendingCookieOptions,
+      maxAge: PENDING_SECONDS * 1000,
+    });
+    res.redirect(303, begun.url.href);
+    return true;
+  };
+}
+
 /**
  * Sign-in and sign-out of the web app (OpenID Connect, authorization code + PKCE):
  * - `GET /sign-in` begins: what the callback needs is kept in Redis under the `state`, and the
@@ -38,7 +80,7 @@ const PENDING_SECONDS = 600;
  *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
  * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout).
  */
-export function signInRoutes(deps: SignInDeps): Router {
+export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } {
   const { relyingParty, store, sessions, users, publicUrl, logger } = deps;
   const router = Router();
   // A cookie of its own, named after the session's, for the few minutes a sign-in takes.
@@ -55,21 +97,11 @@ export function signInRoutes(deps: SignInDeps): Router {
       ),
     );
 
+  const begin = beginner(deps, pendingCookie, pendingCookieOptions);
+
   router.get('/sign-in', async (_req, res) => {
     setPageHeaders(res);
-    let begun: { url: URL; pending: PendingSignIn };
-    try {
-      begun = await relyingParty.begin();
-      await store.savePending(begun.pending.state, begun.pending, PENDING_SECONDS);
-    } catch (err) {
-      logger.warn({ err }, 'sign-in not begun');
-      return unavailable(res);
-    }
-    res.cookie(pendingCookie, begun.pending.state, {
-      ...pendingCookieOptions,
-      maxAge: PENDING_SECONDS * 1000,
-    });
-    res.redirect(303, begun.url.href);
+    if (!(await begin(res))) unavailable(res);
   });
 
   const callback: RequestHandler = async (req: Request, res) => {
@@ -116,12 +148,13 @@ export function signInRoutes(deps: SignInDeps): Router {
         emailVerified: person.emailVerified,
         ...(person.idToken ? { idToken: person.idToken } : {}),
         ...(person.refreshToken ? { refreshToken: person.refreshToken } : {}),
+        ...(person.authTime !== undefined ? { authTime: person.authTime } : {}),
         createdAt: now,
         checkedAt: now,
         csrf: randomBytes(32).toString('base64url'),
       });
       sessions.setCookie(res, sessionId);
-      res.redirect(303, '/');
+      res.redirect(303, localPath(pending.returnTo));
     } catch (err) {
       if (err instanceof SignInRefused) {
         logger.info({ err }, 'sign-in refused by the provider');
@@ -156,5 +189,5 @@ export function signInRoutes(deps: SignInDeps): Router {
     res.redirect(303, atProvider?.href ?? '/');
   });
 
-  return router;
+  return Object.assign(router, { begin });
 }

@@ -5,9 +5,10 @@ import { IssuerUnavailable, type RelyingParty } from './relying-party';
  * service advertises two non-standard fields in its discovery document:
  *
  * - `secret_push_accounts_endpoint`: `GET <endpoint>/<sub>` answers whether the person's account
- *   is active (200 `{"sub","active"}`, 404 when it no longer exists) and `DELETE <endpoint>/<sub>`
- *   deletes it, for first-party applications authenticated with their client id and secret
- *   (HTTP Basic, both form-urlencoded first, as at the token endpoint);
+ *   is active (200 `{"sub","active"}`, 404 when it no longer exists), for first-party applications
+ *   authenticated with their client id and secret (HTTP Basic, both form-urlencoded first, as at
+ *   the token endpoint); `DELETE <endpoint>/<sub>` deletes it, only with the person's own access
+ *   token (`Authorization: Bearer`) from a sign-in at most a few minutes old;
  * - `secret_push_account_page`: where a person changes their password and second factor.
  *
  * Any other OpenID provider has neither: then nothing here is checked or deleted at the provider
@@ -30,8 +31,11 @@ export interface IssuerAccounts {
   supported(): Promise<boolean>;
   /** The provider's answer for `subject`; throws IssuerUnavailable when it does not give one. */
   status(subject: string): Promise<AccountStatus>;
-  /** Deletes the account at the provider (done also when it was already gone). */
-  remove(subject: string): Promise<void>;
+  /**
+   * Deletes the account at the provider with the person's own access token (from a recent
+   * sign-in); done also when it was already gone.
+   */
+  remove(subject: string, accessToken: string): Promise<void>;
   /** The provider's own account page (password, second factor), when it has one. */
   accountPage(): Promise<string | undefined>;
 }
@@ -52,14 +56,14 @@ export function createIssuerAccounts(
     return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
   }
 
-  async function call(method: 'GET' | 'DELETE', subject: string): Promise<Response> {
+  async function call(method: 'GET' | 'DELETE', subject: string, authorization = basic): Promise<Response> {
     const endpoint = await field(ENDPOINT_FIELD);
     if (!endpoint) throw new Error('the sign-in provider has no accounts endpoint');
     let res: Response;
     try {
       res = await fetch(`${endpoint}/${encodeURIComponent(subject)}`, {
         method,
-        headers: { authorization: basic, accept: 'application/json' },
+        headers: { authorization, accept: 'application/json' },
         signal: AbortSignal.timeout(settings.timeoutSeconds * 1000),
         redirect: 'error',
       });
@@ -90,10 +94,14 @@ export function createIssuerAccounts(
       return body.active ? 'active' : 'inactive';
     },
 
-    async remove(subject) {
-      const res = await call('DELETE', subject);
-      await res.body?.cancel();
-      if (res.status !== 204 && res.status !== 200 && res.status !== 404) {
+    async remove(subject, accessToken) {
+      const res = await call('DELETE', subject, `Bearer ${accessToken}`).catch(async (err: unknown) => {
+        // A 401 can be a repeated request whose token died with the account: then it is done.
+        if ((await this.status(subject).catch(() => undefined)) === 'gone') return undefined;
+        throw err;
+      });
+      await res?.body?.cancel();
+      if (res && res.status !== 204 && res.status !== 200 && res.status !== 404) {
         throw new IssuerUnavailable(`The sign-in provider's accounts endpoint answered ${res.status}`);
       }
     },

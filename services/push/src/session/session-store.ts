@@ -22,6 +22,11 @@ export interface SessionData {
   idToken?: string;
   /** To re-check the user with the issuer (a refresh), at most every minute. */
   refreshToken?: string;
+  /**
+   * When the person last signed in at the provider (its `auth_time`, epoch seconds), when it said
+   * so: a sign-in again (re-authentication) before deleting the account sets it.
+   */
+  authTime?: number;
   /** When the session began (ms since the epoch): the absolute lifetime counts from here. */
   createdAt: number;
   /** When the issuer last confirmed the user (ms since the epoch). */

@@ -146,10 +146,33 @@ it('deletes the account: its pushes expire at once, its tokens and sessions end,
   });
   expect(forged.status).toBe(403);
 
+  // Without a sign-in again (the ID token of a plain sign-in carries no auth_time): sent to the
+  // provider's login page (prompt=login), nothing deleted.
+  const notRecent = await b.fetch(`${push.url}/account/delete`, {
+    method: 'POST',
+    headers: form,
+    body: `csrf=${csrf}&confirm=${encodeURIComponent(person.email)}`,
+    redirect: 'manual',
+  });
+  expect(notRecent.status).toBe(303);
+  const to = new URL(notRecent.headers.get('location')!);
+  expect(to.origin).toBe(new URL(auth.issuer).origin);
+  expect(to.searchParams.get('prompt')).toBe('login');
+  expect(to.searchParams.get('max_age')).toBe('300');
+  expect((await listWith(token)).status).toBe(200);
+
+  // Signing in again (the login page although the provider session exists) comes back to the
+  // confirmation, in a new session.
+  const login = await b.follow(`${push.url}/account/delete`);
+  expect(login.url.startsWith(auth.issuer)).toBe(true);
+  expect(login.body).toContain('<h1>Sign in</h1>');
+  const confirm = await b.submit(login, { email: person.email, password: person.password });
+  expect(confirm.url).toBe(`${push.url}/account/delete`);
+  expect(confirm.body).toContain('You signed in again.');
   const deleted = await b.fetch(`${push.url}/account/delete`, {
     method: 'POST',
     headers: form,
-    body: `csrf=${csrf}&confirm=${encodeURIComponent(person.email.toUpperCase())}`,
+    body: `csrf=${csrfOf(confirm.body)}&confirm=${encodeURIComponent(person.email.toUpperCase())}`,
   });
   expect(deleted.status).toBe(200);
   const page = await deleted.text();

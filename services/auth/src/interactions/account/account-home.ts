@@ -4,7 +4,7 @@ import { finishAccountSignIn, startAccountSignIn } from './account-sign-in';
 import type { AccountKit } from './account-views';
 import { type AccountMiddleware, signedIn } from './signed-in';
 
-const signInOptions = ({ deps }: AccountKit) => ({
+export const signInOptions = ({ deps }: AccountKit) => ({
   provider: deps.provider,
   issuer: deps.issuer,
   secureCookies: deps.secureCookies,
@@ -29,7 +29,9 @@ export function accountHome(kit: AccountKit): AccountMiddleware {
 export function accountCallback(kit: AccountKit): AccountMiddleware {
   const options = signInOptions(kit);
   return async (ctx) => {
-    if (await finishAccountSignIn(ctx, options)) return kit.views.backTo(ctx);
+    const end = await finishAccountSignIn(ctx, options);
+    if (end === 'signed-in-again') return kit.views.backTo(ctx, 'signed-in-again');
+    if (end === 'signed-in') return kit.views.backTo(ctx);
     page(
       ctx,
       400,

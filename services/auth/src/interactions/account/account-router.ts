@@ -4,6 +4,7 @@ import { type PageErrorTexts, pageErrors } from '../page-errors';
 import { notAllowed } from '../responses';
 import { checkedAccountForm } from './account-form';
 import { accountCallback, accountHome } from './account-home';
+import { recentSignInRequired } from './account-reauth';
 import { type AccountKit, accountViews } from './account-views';
 import { passwordForm } from './password-form';
 import { recoveryCodesForm } from './recovery-codes-form';
@@ -32,7 +33,9 @@ const ACCOUNT_ERRORS: PageErrorTexts = {
  *
  * Each route's chain: its metrics label, the error middleware (page-errors.ts), for a form its
  * checks (account-form.ts: from our own page, with a token bound to the session, from a signed-in
- * session: otherwise 403, nothing changed), then the section. Wrong passwords and codes count in
+ * session: otherwise 403, nothing changed), for the password, second-factor and recovery-code forms
+ * a sign-in at most AUTH_REAUTH_MAX_AGE_SECONDS old (account-reauth.ts: otherwise the browser signs
+ * in again first), then the section. Wrong passwords and codes count in
  * the login throttle like at sign-in. The database down → 503; Redis down → 503 for the forms that
  * check a password or code.
  */
@@ -50,16 +53,19 @@ export function accountConsoleRoutes(deps: AccountConsoleDeps): AccountMiddlewar
   );
 
   const twoFactor = twoFactorForms(kit);
-  const forms: [string, AccountMiddleware][] = [
-    ['/account/password', passwordForm(kit)],
-    ['/account/two-factor/start', twoFactor.start],
-    ['/account/two-factor/confirm', twoFactor.confirm],
-    ['/account/two-factor/remove', twoFactor.remove],
-    ['/account/recovery-codes', recoveryCodesForm(kit)],
-    ['/account/sessions', sessionsForm(kit)],
+  const recent = recentSignInRequired(kit);
+  const pass: AccountMiddleware = (_ctx, next) => next();
+  // [path, section, whether it needs a recent sign-in (it changes how the person signs in)]
+  const forms: [string, AccountMiddleware, boolean][] = [
+    ['/account/password', passwordForm(kit), true],
+    ['/account/two-factor/start', twoFactor.start, true],
+    ['/account/two-factor/confirm', twoFactor.confirm, true],
+    ['/account/two-factor/remove', twoFactor.remove, true],
+    ['/account/recovery-codes', recoveryCodesForm(kit), true],
+    ['/account/sessions', sessionsForm(kit), false],
   ];
-  for (const [path, section] of forms) {
-    router.post(path, labelRoute('account_form'), errors, checked, section);
+  for (const [path, section, needsRecent] of forms) {
+    router.post(path, labelRoute('account_form'), errors, checked, needsRecent ? recent : pass, section);
     router.all(path, labelRoute('account_form'), errors, (ctx) => notAllowed(ctx, 'POST'));
   }
   return router.routes();

@@ -32,14 +32,22 @@ export interface AccountSignInOptions {
   secureCookies: boolean;
 }
 
-/** Sends the browser to sign in for the console (303 to the authorization endpoint). */
+/** How a console sign-in ended: not at all, a first sign-in, or a sign-in again (re-authentication). */
+export type AccountSignInEnd = 'failed' | 'signed-in' | 'signed-in-again';
+
+/**
+ * Sends the browser to sign in for the console (303 to the authorization endpoint). `again` (a
+ * form that needs a recent sign-in, account-reauth.ts): `prompt=login`, so every step (password,
+ * second factor) is asked again although a provider session exists, the email filled in.
+ */
 export function startAccountSignIn(
   ctx: Context,
   { provider, issuer, secureCookies }: AccountSignInOptions,
+  again?: { email: string },
 ): void {
   const state = randomBytes(16).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
-  ctx.cookies.set(COOKIE, `${state}.${verifier}`, {
+  ctx.cookies.set(COOKIE, `${state}.${verifier}.${again ? 'again' : 'first'}`, {
     signed: true,
     httpOnly: true,
     sameSite: 'lax',
@@ -55,6 +63,7 @@ export function startAccountSignIn(
     state,
     code_challenge: challengeOf(verifier),
     code_challenge_method: 'S256',
+    ...(again ? { prompt: 'login', login_hint: again.email } : {}),
   });
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(`${provider.pathFor('authorization')}?${query.toString()}`);
@@ -62,15 +71,26 @@ export function startAccountSignIn(
 }
 
 /**
- * The console's callback: true when the sign-in it started in this browser completed (the code
- * redeemed, its account the session's); false for anything else (no or another state, an error
- * from the provider, a code that is not this sign-in's). The state cookie is used up either way.
+ * The console's callback: how the sign-in it started in this browser ended: completed (the code
+ * redeemed, its account the session's), first or again; `failed` for anything else (no or another
+ * state, an error from the provider, a code that is not this sign-in's). The state cookie is used
+ * up either way.
  */
 export async function finishAccountSignIn(
   ctx: Context,
-  { provider, issuer, secureCookies }: AccountSignInOptions,
-): Promise<boolean> {
+  options: AccountSignInOptions,
+): Promise<AccountSignInEnd> {
   const stored = ctx.cookies.get(COOKIE, { signed: true });
+  const signedIn = await redeem(ctx, options, stored);
+  if (!signedIn) return 'failed';
+  return stored?.endsWith('.again') ? 'signed-in-again' : 'signed-in';
+}
+
+async function redeem(
+  ctx: Context,
+  { provider, issuer, secureCookies }: AccountSignInOptions,
+  stored: string | undefined,
+): Promise<boolean> {
   ctx.cookies.set(COOKIE, null, {
     path: '/account',
     secure: secureCookies,

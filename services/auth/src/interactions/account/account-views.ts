@@ -19,6 +19,7 @@ const NOTICES: Record<string, string> = {
   password: 'Your password was changed. Your sign-ins elsewhere have ended.',
   'two-factor-off': 'Two-factor authentication is off.',
   sessions: 'You were signed out on every other browser and device.',
+  'signed-in-again': 'You signed in again: you can change your password and two-factor settings now.',
 };
 
 /** The account console's answers, which more than one of its sections gives. */

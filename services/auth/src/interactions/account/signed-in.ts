@@ -22,6 +22,8 @@ export interface AccountConsoleDeps {
   secureCookies: boolean;
   logger: Logger;
   totp: { required: boolean; issuer: string };
+  /** The password, second factor and recovery code forms need a sign-in at most this old. */
+  reauthMaxAgeSeconds: number;
 }
 
 export type Session = Awaited<ReturnType<Provider['Session']['get']>>;
