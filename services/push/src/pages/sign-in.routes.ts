@@ -12,6 +12,7 @@ import {
 import type { SessionStore } from '../session/session-store';
 import { type WebSessions, webCallerOf } from '../session/web-session';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
+import { signedOutPage, signingOutPage } from './sign-in.views';
 import { errorPage } from './views';
 
 export interface SignInDeps {
@@ -36,13 +37,16 @@ const PENDING_SECONDS = 600;
  *   that this same browser began (no login CSRF);
  * - `GET /sign-in/callback` finishes: the code is exchanged, the person (issuer, `sub`) becomes
  *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
- * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout).
+ * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout): it answers
+ *   a page that sends the browser on to the provider's end-session endpoint (a 303 there would be
+ *   stopped by the page's `form-action 'self'` in Chromium), which comes back to
+ * - `GET /signed-out`: "You are signed out" (the client's post-logout redirect URI).
  */
 export function signInRoutes(deps: SignInDeps): Router {
   const { relyingParty, store, sessions, users, publicUrl, logger } = deps;
   const router = Router();
   // A cookie of its own, named after the session's, for the few minutes a sign-in takes.
-  const pendingCookie = `${sessions.cookieName}_sign_in`;
+  const pendingCookie = sessions.pendingCookieName;
   const pendingCookieOptions = { ...sessions.cookieOptions, path: '/sign-in' };
 
   const unavailable = (res: Response) =>
@@ -107,6 +111,7 @@ export function signInRoutes(deps: SignInDeps): Router {
           errorPage('Account disabled', 'This account is disabled on this instance.'),
         );
       }
+      await store.clearRefused(user.id); // the provider vouches for the user again
       const now = Date.now();
       const sessionId = await store.create({
         userId: user.id,
@@ -153,7 +158,13 @@ export function signInRoutes(deps: SignInDeps): Router {
       return unavailable(res);
     }
     const atProvider = await relyingParty.signOutUrl(caller.session.idToken).catch(() => undefined);
-    res.redirect(303, atProvider?.href ?? '/');
+    if (!atProvider) return res.redirect(303, '/'); // a provider without RP-initiated logout
+    sendPage(res, 200, signingOutPage(atProvider.href));
+  });
+
+  router.get('/signed-out', (_req, res) => {
+    setPageHeaders(res);
+    sendPage(res, 200, signedOutPage(true));
   });
 
   return router;
