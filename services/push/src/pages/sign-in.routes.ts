@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { parseCookie } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
@@ -10,9 +10,9 @@ import {
   SignInRefused,
 } from '../session/relying-party';
 import type { SessionStore } from '../session/session-store';
-import { type WebSessions, webCallerOf } from '../session/web-session';
-import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
-import { signedOutPage, signingOutPage } from './sign-in.views';
+import type { WebSessions } from '../session/web-session';
+import { sendPage, setPageHeaders } from './page-security';
+import { signOutRoutes } from './sign-out.routes';
 import { errorPage } from './views';
 
 export interface SignInDeps {
@@ -24,9 +24,6 @@ export interface SignInDeps {
   logger: Logger;
 }
 
-/** The sign-out form: its CSRF token only. */
-const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
-
 /** How long a begun sign-in may take at the provider before its callback is refused. */
 const PENDING_SECONDS = 600;
 
@@ -37,10 +34,7 @@ const PENDING_SECONDS = 600;
  *   that this same browser began (no login CSRF);
  * - `GET /sign-in/callback` finishes: the code is exchanged, the person (issuer, `sub`) becomes
  *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
- * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout): it answers
- *   a page that sends the browser on to the provider's end-session endpoint (a 303 there would be
- *   stopped by the page's `form-action 'self'` in Chromium), which comes back to
- * - `GET /signed-out`: "You are signed out" (the client's post-logout redirect URI).
+ * - `POST /sign-out` and `GET /signed-out`: see {@link signOutRoutes}.
  */
 export function signInRoutes(deps: SignInDeps): Router {
   const { relyingParty, store, sessions, users, publicUrl, logger } = deps;
@@ -138,34 +132,7 @@ export function signInRoutes(deps: SignInDeps): Router {
   };
   router.get('/sign-in/callback', callback);
 
-  router.post('/sign-out', sameOriginPosts(publicUrl), readForm, sessions.load, async (req, res) => {
-    setPageHeaders(res);
-    const caller = webCallerOf(res);
-    if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
-    if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
-      return sendPage(
-        res,
-        403,
-        errorPage('Not allowed', 'This form is out of date. Please go back, reload and try again.'),
-      );
-    }
-    sessions.clearCookie(res);
-    if (caller.kind !== 'signed-in') return res.redirect(303, '/');
-    try {
-      await store.destroy(caller.sessionId, caller.session.userId);
-    } catch (err) {
-      logger.warn({ err }, 'session not ended: the session store did not answer');
-      return unavailable(res);
-    }
-    const atProvider = await relyingParty.signOutUrl(caller.session.idToken).catch(() => undefined);
-    if (!atProvider) return res.redirect(303, '/'); // a provider without RP-initiated logout
-    sendPage(res, 200, signingOutPage(atProvider.href));
-  });
-
-  router.get('/signed-out', (_req, res) => {
-    setPageHeaders(res);
-    sendPage(res, 200, signedOutPage(true));
-  });
+  router.use(signOutRoutes(deps));
 
   return router;
 }

@@ -24,8 +24,8 @@ export function signedOutPage(signInEnabled: boolean): Html {
     html`${webHeader({ signInEnabled, user: null })}
       <h1>You are signed out</h1>
       <p>
-        You are signed out of this web app and of your sign-in provider. Signing in again starts at its
-        login page.
+        You are signed out of this web app and of your sign-in provider. Signing in again starts at its login
+        page.
       </p>
       <p><a href="/sign-in">Sign in again</a></p>`,
   );

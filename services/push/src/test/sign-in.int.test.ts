@@ -127,7 +127,9 @@ describe('sign-in through an external OpenID provider', () => {
     expect(out.status).toBe(200);
     expect(out.headers.get('content-security-policy')).toContain("form-action 'self';");
     const page = await out.text();
-    const endSession = /<meta http-equiv="refresh" content="0; url=([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&');
+    const endSession = /<meta http-equiv="refresh" content="0; url=([^"]+)"/
+      .exec(page)![1]!
+      .replaceAll('&amp;', '&');
     expect(page).toContain(`<a href="${endSession.replaceAll('&', '&amp;')}">`);
     expect(endSession).toMatch(new RegExp(`^${issuer}/session/end\\?`));
     expect(new URL(endSession).searchParams.get('post_logout_redirect_uri')).toBe(`${push.url}/signed-out`);
