@@ -78,9 +78,20 @@ fi
 # and a demo user whose email and password `make up` prints.
 AUTH_BASE="http://${AUTH_HOST:-127.0.0.1}:${AUTH_PORT:-4000}"
 PUSH_BASE="http://${PUSH_HOST:-127.0.0.1}:${PUSH_PORT:-3000}"
+# A web client made before sign-out came back to "You are signed out" (its post-logout redirect URI
+# was "$PUSH_BASE/") is made again with the new one (a new id and secret; its grants go with it).
+post_logout_uris() {
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s).find(c=>c.client_id===process.argv[1]);console.log((c?.post_logout_redirect_uris??[]).join("\n"))})' "$1"
+}
+if has_client "${PUSH_OIDC_CLIENT_ID:-}" &&
+  ! grep -qxF -- "$PUSH_BASE/signed-out" <<<"$(post_logout_uris "$PUSH_OIDC_CLIENT_ID" <<<"$existing")"; then
+  $CLI clients delete "$PUSH_OIDC_CLIENT_ID" >&2
+  PUSH_OIDC_CLIENT_ID=
+  echo "dev-env: the push web app's sign-in client lacked $PUSH_BASE/signed-out: made again" >&2
+fi
 if ! has_client "${PUSH_OIDC_CLIENT_ID:-}"; then
   creds="$($CLI clients create-web --name push-web --redirect-uri "$PUSH_BASE/sign-in/callback" \
-    --post-logout-redirect-uri "$PUSH_BASE/" --json)"
+    --post-logout-redirect-uri "$PUSH_BASE/signed-out" --json)"
   set_var PUSH_OIDC_ISSUER "$AUTH_BASE"
   set_var PUSH_OIDC_CLIENT_ID "$(json_field client_id <<<"$creds")"
   set_var PUSH_OIDC_CLIENT_SECRET "$(json_field client_secret <<<"$creds")"

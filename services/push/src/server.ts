@@ -110,6 +110,9 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
   return { objectStore, files, pushes, users };
 }
 
+/** Deadline of each request to the sign-in provider, in seconds. */
+const OIDC_TIMEOUT_SECONDS = 5;
+
 /**
  * The web app's sign-in (OpenID Connect) and sessions (Redis), where an issuer is configured; its
  * users are also confirmed with the issuer at least once a minute when they use a personal token
@@ -121,14 +124,18 @@ function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Serv
   const relyingParty = createRelyingParty({
     ...config.signIn,
     redirectUri: `${config.publicUrl}/sign-in/callback`,
-    postLogoutRedirectUri: `${config.publicUrl}/`,
-    timeoutSeconds: 5,
+    postLogoutRedirectUri: `${config.publicUrl}/signed-out`,
+    timeoutSeconds: OIDC_TIMEOUT_SECONDS,
   });
-  const issuerAccounts = createIssuerAccounts(relyingParty, { ...config.signIn, timeoutSeconds: 5 });
+  const issuerAccounts = createIssuerAccounts(relyingParty, {
+    ...config.signIn,
+    timeoutSeconds: OIDC_TIMEOUT_SECONDS,
+  });
   const userStatus = createUserStatus({
     accounts: issuerAccounts,
     issuer: config.signIn.issuer,
     intervalSeconds: config.sessions.recheckSeconds,
+    refusals: sessionStore,
   });
   const sessions = createWebSessions({
     store: sessionStore,
@@ -136,6 +143,8 @@ function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Serv
     users,
     settings: config.sessions,
     logger,
+    // A re-check may wait for the issuer's discovery and its refresh, each under the deadline.
+    refreshLockMs: (2 * OIDC_TIMEOUT_SECONDS + 5) * 1000,
   });
   return {
     sessions,

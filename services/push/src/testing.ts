@@ -187,7 +187,7 @@ export async function startWebStack(
     '--redirect-uri',
     `${pushUrl}/sign-in/callback`,
     '--post-logout-redirect-uri',
-    `${pushUrl}/`,
+    `${pushUrl}/signed-out`,
     '--json',
   );
   if (web.code !== 0) throw new Error(`clients create-web failed: ${web.err}`);

@@ -75,7 +75,7 @@ const signInVars = {
     .describe(
       "The web app's client at that provider (authorization code + PKCE S256, " +
         '`client_secret_basic`, redirect URI `<PUSH_PUBLIC_URL>/sign-in/callback`, post-logout ' +
-        'redirect URI `<PUSH_PUBLIC_URL>/`, scopes `openid email`; a refresh token lets the service ' +
+        'redirect URI `<PUSH_PUBLIC_URL>/signed-out`, scopes `openid email`; a refresh token lets the service ' +
         're-check the user).',
     ),
   PUSH_OIDC_CLIENT_SECRET: z.string().min(1).optional().describe("That client's secret"),
@@ -85,7 +85,8 @@ const signInVars = {
     .default('sp_session')
     .describe(
       "The web session cookie's name (its own: both services share a cookie jar on one host). " +
-        'HttpOnly, SameSite=Lax, Secure in production.',
+        'HttpOnly, SameSite=Lax, a browser-session cookie (no Max-Age); in production Secure and ' +
+        'sent as `__Host-<name>`.',
     ),
   PUSH_SESSION_IDLE_SECONDS: envInt(60, 30 * 86_400)
     .default(7200)

@@ -4,8 +4,14 @@ import { type Html, html } from '@secret-push/html';
  * The frame of every page. Title and Open Graph tags are generic on purpose: link unfurlers show
  * "A secret was shared with you" and learn nothing else about the push. Every page loads
  * `/static/pages.js`; `scripts` adds a page's own (served files under `/static/`, never inline).
+ * `refreshTo` sends the browser on to that URL at once (a meta refresh: a navigation, which no CSP
+ * directive of ours restricts, where a form's redirect would be checked against `form-action`).
  */
-export function layout(title: string, body: Html, options: { scripts?: readonly string[] } = {}): Html {
+export function layout(
+  title: string,
+  body: Html,
+  options: { scripts?: readonly string[]; refreshTo?: string } = {},
+): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -13,6 +19,7 @@ export function layout(title: string, body: Html, options: { scripts?: readonly 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <meta name="referrer" content="no-referrer" />
+        ${options.refreshTo ? html`<meta http-equiv="refresh" content="0; url=${options.refreshTo}" />` : ''}
         <meta property="og:title" content="A secret was shared with you" />
         <meta
           property="og:description"

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, {
-  type CookieOptions,
-  type Request,
-  type RequestHandler,
-  type Response,
-  Router,
-} from 'express';
+import { type CookieOptions, type Request, type RequestHandler, type Response, Router } from 'express';
 import { parseCookie } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import type { UserTokenService } from '../domain/user-tokens';
@@ -17,8 +11,9 @@ import {
   SignInRefused,
 } from '../session/relying-party';
 import type { SessionStore } from '../session/session-store';
-import { type WebSessions, webCallerOf } from '../session/web-session';
-import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
+import type { WebSessions } from '../session/web-session';
+import { sendPage, setPageHeaders } from './page-security';
+import { signOutRoutes } from './sign-out.routes';
 import { errorPage } from './views';
 
 export interface SignInDeps {
@@ -29,9 +24,6 @@ export interface SignInDeps {
   publicUrl: string;
   logger: Logger;
 }
-
-/** The sign-out form: its CSRF token only. */
-const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
 
 /** How long a begun sign-in may take at the provider before its callback is refused. */
 const PENDING_SECONDS = 600;
@@ -78,13 +70,13 @@ function beginner(
  *   that this same browser began (no login CSRF);
  * - `GET /sign-in/callback` finishes: the code is exchanged, the person (issuer, `sub`) becomes
  *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
- * - `POST /sign-out` ends the session here, then at the provider (RP-initiated logout).
+ * - `POST /sign-out` and `GET /signed-out`: see {@link signOutRoutes}.
  */
 export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } {
   const { relyingParty, store, sessions, users, publicUrl, logger } = deps;
   const router = Router();
   // A cookie of its own, named after the session's, for the few minutes a sign-in takes.
-  const pendingCookie = `${sessions.cookieName}_sign_in`;
+  const pendingCookie = sessions.pendingCookieName;
   const pendingCookieOptions = { ...sessions.cookieOptions, path: '/sign-in' };
 
   const unavailable = (res: Response) =>
@@ -139,6 +131,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
           errorPage('Account disabled', 'This account is disabled on this instance.'),
         );
       }
+      await store.clearRefused(user.id); // the provider vouches for the user again
       const now = Date.now();
       const sessionId = await store.create({
         userId: user.id,
@@ -166,28 +159,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
   };
   router.get('/sign-in/callback', callback);
 
-  router.post('/sign-out', sameOriginPosts(publicUrl), readForm, sessions.load, async (req, res) => {
-    setPageHeaders(res);
-    const caller = webCallerOf(res);
-    if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
-    if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
-      return sendPage(
-        res,
-        403,
-        errorPage('Not allowed', 'This form is out of date. Please go back, reload and try again.'),
-      );
-    }
-    sessions.clearCookie(res);
-    if (caller.kind !== 'signed-in') return res.redirect(303, '/');
-    try {
-      await store.destroy(caller.sessionId, caller.session.userId);
-    } catch (err) {
-      logger.warn({ err }, 'session not ended: the session store did not answer');
-      return unavailable(res);
-    }
-    const atProvider = await relyingParty.signOutUrl(caller.session.idToken).catch(() => undefined);
-    res.redirect(303, atProvider?.href ?? '/');
-  });
+  router.use(signOutRoutes(deps));
 
   return Object.assign(router, { begin });
 }

@@ -40,6 +40,12 @@ export interface SessionLifetimes {
   absoluteSeconds: number;
 }
 
+/** Deletes a lock only if it still holds the value its taker set. */
+const UNLOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
+
+/** How long a refused refresh is remembered without a new sign-in (a year). */
+const REFUSED_SECONDS = 365 * 86_400;
+
 const hashId = (id: string) => createHash('sha256').update(id).digest('base64url');
 
 export class SessionStore {
@@ -97,6 +103,47 @@ export class SessionStore {
     const ttl = this.ttlMs(data);
     if (ttl <= 0) return this.destroy(id, data.userId);
     await this.redis.set(this.key(id), JSON.stringify(data), 'PX', ttl, 'XX');
+  }
+
+  /**
+   * Takes the session's refresh lock for `ms` (across replicas: one re-check at a time, so a
+   * refresh token is never presented twice); returns the lock's value for
+   * {@link SessionStore.unlockRefresh}, or undefined when another request holds it.
+   */
+  async lockRefresh(id: string, ms: number): Promise<string | undefined> {
+    const value = randomBytes(16).toString('base64url');
+    const taken = await this.redis.set(this.refreshLockKey(id), value, 'PX', ms, 'NX');
+    return taken === 'OK' ? value : undefined;
+  }
+
+  /** Releases the refresh lock if it is still the one taken (compare and delete). */
+  async unlockRefresh(id: string, value: string): Promise<void> {
+    await this.redis.eval(UNLOCK, 1, this.refreshLockKey(id), value);
+  }
+
+  private refreshLockKey(id: string) {
+    return `${this.prefix}session-refresh:${hashId(id)}`;
+  }
+
+  /**
+   * Remembers that the provider refused a refresh for the user (an account it may have deleted
+   * or disabled): its personal tokens stop (session/user-status.ts) until it signs in again.
+   */
+  async markRefused(userId: string): Promise<void> {
+    await this.redis.set(this.refusedKey(userId), String(this.now()), 'EX', REFUSED_SECONDS);
+  }
+
+  async isRefused(userId: string): Promise<boolean> {
+    return (await this.redis.exists(this.refusedKey(userId))) === 1;
+  }
+
+  /** A successful sign-in: the provider vouches for the user again. */
+  async clearRefused(userId: string): Promise<void> {
+    await this.redis.del(this.refusedKey(userId));
+  }
+
+  private refusedKey(userId: string) {
+    return `${this.prefix}user-refused:${userId}`;
   }
 
   async destroy(id: string, userId?: string): Promise<void> {

@@ -16,6 +16,11 @@ export interface UserStatusOptions {
   intervalSeconds: number;
   /** Upper bound on remembered answers; the least recently used go first. Default 10000. */
   cacheSize?: number;
+  /**
+   * Users whose refresh the provider refused at a session's re-check (session/session-recheck.ts),
+   * until they sign in again: what a provider without an accounts endpoint lets us tell.
+   */
+  refusals?: { isRefused(userId: string): Promise<boolean> };
 }
 
 /** A trailing slash is not a different issuer. */
@@ -27,8 +32,10 @@ const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace
  * Personal API tokens are checked in this service's database, never at the provider; this is what
  * makes a user disabled or deleted at the provider lose its tokens within the interval, as its web
  * sessions do at their re-check. "Active" without asking: a user of another issuer (the instance
- * changed provider since), or a provider without an accounts endpoint (any provider but ours).
- * A provider that does not answer throws IssuerUnavailable: the request answers 503, since the
+ * changed provider since). A provider without an accounts endpoint (any provider but ours) cannot
+ * be asked: there the user is inactive once the provider refused its refresh at a web session's
+ * re-check (`refusals`: a deleted or disabled account, or a grant ended there) until it signs in
+ * again, and active otherwise. A provider that does not answer throws IssuerUnavailable: the request answers 503, since the
  * answer it needs is older than the interval.
  */
 export function createUserStatus(options: UserStatusOptions) {
@@ -40,7 +47,9 @@ export function createUserStatus(options: UserStatusOptions) {
   const inFlight = new Map<string, Promise<boolean>>();
 
   async function ask(user: CheckedUser): Promise<boolean> {
-    const active = (await accounts.supported()) ? (await accounts.status(user.subject)) === 'active' : true;
+    const active = (await accounts.supported())
+      ? (await accounts.status(user.subject)) === 'active'
+      : !(await options.refusals?.isRefused(user.userId));
     answers.set(user.userId, { active });
     return active;
   }

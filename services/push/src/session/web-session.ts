@@ -4,19 +4,22 @@ import { HttpError } from '@secret-push/http-kit';
 import { parseCookie as parseCookies } from 'cookie';
 import type { Logger } from '@secret-push/logger';
 import { ANONYMOUS, type Actor } from '../domain/create-policy';
-import { UserNotFound } from '../domain/errors';
 import { userPrincipalId } from '../domain/user';
 import { need } from '../http/context-guard';
 import type { UserTokenService } from '../domain/user-tokens';
-import { IssuerUnavailable, type RelyingParty, SignInRefused } from './relying-party';
+import { IssuerUnavailable, type RelyingParty } from './relying-party';
+import { createSessionRecheck } from './session-recheck';
 import type { SessionData, SessionStore } from './session-store';
 
 export interface WebSessionSettings {
-  /** The session cookie's name, of its own: both services share a cookie jar on 127.0.0.1. */
+  /**
+   * The session cookie's name, of its own: both services share a cookie jar on 127.0.0.1. With
+   * secure cookies it is sent as `__Host-<name>` (Secure, path `/`, no domain: no subdomain or
+   * plain-http page can set or shadow it).
+   */
   cookieName: string;
   /** `Secure` cookies (everywhere but development and tests, which run on http://). */
   secureCookies: boolean;
-  absoluteSeconds: number;
   /** How often a signed-in user is re-checked with the issuer (at most 60 s: a disabled user loses access within it). */
   recheckSeconds: number;
 }
@@ -58,6 +61,8 @@ export interface WebSessionDeps {
   users: Pick<UserTokenService, 'findUser'>;
   settings: WebSessionSettings;
   logger: Logger;
+  /** How long a re-check may hold a session's refresh lock (longer than the provider's deadline). */
+  refreshLockMs?: number;
   now?: () => number;
 }
 
@@ -67,7 +72,10 @@ export interface WebSessions {
   setCookie(res: Response, sessionId: string): void;
   clearCookie(res: Response): void;
   cookieOptions: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: string };
+  /** The session cookie's name as sent (`__Host-` prefixed with secure cookies). */
   cookieName: string;
+  /** The short-lived cookie of a begun sign-in (path `/sign-in`: `__Secure-` prefixed, not `__Host-`). */
+  pendingCookieName: string;
   /** Whether the form's `csrf` field is this session's token (read after a body parser). */
   csrfMatches(req: Request, session: SessionData): boolean;
   /**
@@ -79,8 +87,17 @@ export interface WebSessions {
 }
 
 export function createWebSessions(deps: WebSessionDeps): WebSessions {
-  const { store, relyingParty, users, settings, logger } = deps;
-  const now = deps.now ?? Date.now;
+  const { store, settings, logger } = deps;
+  const recheck = createSessionRecheck({
+    store,
+    relyingParty: deps.relyingParty,
+    users: deps.users,
+    recheckSeconds: settings.recheckSeconds,
+    lockMs: deps.refreshLockMs ?? 15_000,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const cookieName = settings.secureCookies ? `__Host-${settings.cookieName}` : settings.cookieName;
+  const pendingCookieName = `${settings.secureCookies ? '__Secure-' : ''}${settings.cookieName}_sign_in`;
 
   const cookieOptions = {
     httpOnly: true as const,
@@ -89,42 +106,18 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
     path: '/',
   };
 
+  /** A browser-session cookie (no Max-Age): closing the browser forgets it; Redis ends the session. */
   function setCookie(res: Response, sessionId: string): void {
-    res.cookie(settings.cookieName, sessionId, { ...cookieOptions, maxAge: settings.absoluteSeconds * 1000 });
+    res.cookie(cookieName, sessionId, cookieOptions);
   }
 
   function clearCookie(res: Response): void {
-    res.clearCookie(settings.cookieName, cookieOptions);
-  }
-
-  /**
-   * Re-checks a session older than a minute: the user must still be enabled here, and the issuer
-   * must still accept the refresh token (it refuses for a user disabled there). A refusal ends the
-   * session; an issuer that does not answer makes the page unavailable, not signed out.
-   */
-  async function recheck(sessionId: string, session: SessionData): Promise<SessionData | undefined> {
-    if (now() - session.checkedAt < settings.recheckSeconds * 1000) return session;
-    // Only a user that is gone ends the session: a database that does not answer is "unavailable".
-    const user = await users.findUser(session.userId).catch((err: unknown) => {
-      if (err instanceof UserNotFound) return undefined;
-      throw err;
-    });
-    if (!user || user.disabledAt !== null) return undefined;
-    if (!session.refreshToken) return undefined; // nothing to re-check with: sign in again
-    try {
-      const refreshToken = await relyingParty.recheck(session.refreshToken);
-      const updated = { ...session, refreshToken, checkedAt: now() };
-      await store.update(sessionId, updated);
-      return updated;
-    } catch (err) {
-      if (err instanceof SignInRefused) return undefined;
-      throw err;
-    }
+    res.clearCookie(cookieName, cookieOptions);
   }
 
   const load: RequestHandler = async (req, res, next) => {
     res.locals.webCaller = ANONYMOUS_CALLER;
-    const sessionId = parseCookies(req.headers.cookie ?? '')[settings.cookieName];
+    const sessionId = parseCookies(req.headers.cookie ?? '')[cookieName];
     if (!sessionId) return next();
     try {
       const session = await store.get(sessionId);
@@ -174,7 +167,8 @@ export function createWebSessions(deps: WebSessionDeps): WebSessions {
     setCookie,
     clearCookie,
     cookieOptions,
-    cookieName: settings.cookieName,
+    cookieName,
+    pendingCookieName,
     csrfMatches,
     requireSignedIn,
   };

@@ -72,10 +72,12 @@ it('signs in at the auth service, makes a token on /users/token, uses it as the 
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `csrf=${csrf}`,
   });
-  // The auth service asks to confirm the sign-out there (its own form: "Sign out"), then comes back.
+  // A page sends the browser on to the auth service, which asks to confirm the sign-out there (its
+  // own form: "Sign out"), then comes back to "You are signed out".
   expect(out.url.startsWith(auth.issuer)).toBe(true);
   const back = await b.submit(out, { logout: 'yes' });
-  expect(back.url).toBe(`${push.url}/`);
+  expect(back.url).toBe(`${push.url}/signed-out`);
+  expect(back.body).toContain('You are signed out');
   expect(back.body).toContain('<a href="/sign-in">Sign in</a>');
   // Signed out at the provider too: signing in again shows its login page.
   expect((await b.follow(`${push.url}/sign-in`)).url.startsWith(auth.issuer)).toBe(true);

@@ -30,7 +30,7 @@ function providerConfig(pushUrl: string): Configuration {
         client_id: 'push-web',
         client_secret: 'push-web-secret',
         redirect_uris: [`${pushUrl}/sign-in/callback`],
-        post_logout_redirect_uris: [`${pushUrl}/`],
+        post_logout_redirect_uris: [`${pushUrl}/signed-out`],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
@@ -94,6 +94,8 @@ describe('sign-in through an external OpenID provider', () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i);
+    // A browser-session cookie: no Max-Age or Expires (Redis ends the session).
+    expect(cookie).not.toMatch(/Max-Age|Expires/i);
 
     // The form of a signed-in person carries the session's CSRF token (its first field).
     const formCsrf = /name="csrf" value="([^"]+)"/.exec(landed.body)![1]!;
@@ -120,9 +122,22 @@ describe('sign-in through an external OpenID provider', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `csrf=${csrf}`,
     });
-    expect(out.status).toBe(303);
-    expect(out.headers.get('location')).toMatch(new RegExp(`^${issuer}/session/end\\?`));
+    // A page that sends the browser on to the provider's end-session endpoint (a meta refresh and
+    // a link: a 303 there would be stopped by the page's form-action 'self'), coming back to /signed-out.
+    expect(out.status).toBe(200);
+    expect(out.headers.get('content-security-policy')).toContain("form-action 'self';");
+    const page = await out.text();
+    const endSession = /<meta http-equiv="refresh" content="0; url=([^"]+)"/
+      .exec(page)![1]!
+      .replaceAll('&amp;', '&');
+    expect(page).toContain(`<a href="${endSession.replaceAll('&', '&amp;')}">`);
+    expect(endSession).toMatch(new RegExp(`^${issuer}/session/end\\?`));
+    expect(new URL(endSession).searchParams.get('post_logout_redirect_uri')).toBe(`${push.url}/signed-out`);
     expect(b.cookies.has('sp_session')).toBe(false);
+    const signedOut = await b.follow(`${push.url}/signed-out`);
+    expect(signedOut.res.status).toBe(200);
+    expect(signedOut.body).toContain('You are signed out');
+    expect(signedOut.res.headers.get('cache-control')).toBe('no-store');
     expect((await form(b)).body).toContain('<a href="/sign-in">Sign in</a>');
 
     // No session id, code, state or token in any log line.
@@ -311,7 +326,39 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     expect(names).toEqual(['ro']);
     // Sign-out needs the session's token too.
     expect((await post(b, '/sign-out', {})).status).toBe(403);
-    expect((await post(b, '/sign-out', { csrf })).status).toBe(303);
+    expect((await post(b, '/sign-out', { csrf })).status).toBe(200);
+  }, 30_000);
+});
+
+describe('personal tokens of a user whose refresh the provider refuses (no accounts endpoint)', () => {
+  it('stop within the re-check interval once a session re-check is refused, and work again after a sign-in', async () => {
+    const b = new Browser();
+    const landed = await b.signIn(push.url, issuer, { login: 'gina', password: 'any' });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(landed.body)![1]!;
+    const made = await b.fetch(`${push.url}/users/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${csrf}&name=ci&scopes=pushes:read`,
+    });
+    const token = /id="new-token"[^>]*value="(spu_[^"]+)"/s.exec(await made.text())![1]!;
+    const api = () =>
+      fetch(`${push.url}/api/v2/pushes/active`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await api()).status).toBe(200);
+
+    // Gone at the provider: the session's next re-check is refused, and the token stops with it.
+    disabledAtIdp.add('gina');
+    try {
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await b.follow(`${push.url}/`)).body).toContain('<a href="/sign-in">Sign in</a>');
+      await new Promise((r) => setTimeout(r, 1100)); // the token's user answer is reused 1 s here
+      expect((await api()).status).toBe(401);
+    } finally {
+      disabledAtIdp.delete('gina');
+    }
+    // Vouched for again by a new sign-in: the token works again.
+    await b.signIn(push.url, issuer, { login: 'gina', password: 'any' });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await api()).status).toBe(200);
   }, 30_000);
 });
 

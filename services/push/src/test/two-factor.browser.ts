@@ -95,10 +95,10 @@ test('turn on two-factor authentication in the account console, then sign in wit
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${auth.issuer}/**`);
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(`${push.url}/`);
+  await page.waitForURL(`${push.url}/signed-out`);
 
-  // Signing in again asks for a code after the password.
-  await page.getByRole('link', { name: 'Sign in' }).click();
+  // Signing in again asks for the password, then a code.
+  await page.getByRole('link', { name: 'Sign in again' }).click();
   await page.waitForURL(`${auth.issuer}/**`);
   await signInWithPassword(page);
   await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();

@@ -133,8 +133,10 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await page.waitForURL(`${auth.issuer}/**`);
   await expectAccessible(page, 'auth sign-out confirmation');
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-  await page.waitForURL(`${push.url}/`);
-  await expect(page.getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+  await page.waitForURL(`${push.url}/signed-out`);
+  await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
+  await expectAccessible(page, 'signed out');
+  await expect(page.getByRole('link', { name: 'Sign in', exact: true }).isVisible()).resolves.toBe(true);
   await page.goto(`${push.url}/pushes`);
   await page.waitForURL(`${auth.issuer}/**`); // /pushes → /sign-in → the provider's login page
   await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);

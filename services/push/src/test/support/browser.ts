@@ -28,12 +28,23 @@ export class Browser {
     return res;
   }
 
-  /** Follows redirects from `url`; returns the last answer and its URL. */
+  /**
+   * Follows redirects from `url`, and an immediate meta refresh (`content="0; url=…"`, as the
+   * sign-out page sends) as a browser does; returns the last answer and its URL.
+   */
   async follow(url: string, init?: RequestInit): Promise<{ res: Response; url: string; body: string }> {
     let res = await this.fetch(url, init);
     let at = url;
-    for (let i = 0; i < 15 && res.status >= 300 && res.status < 400; i++) {
-      at = new URL(res.headers.get('location')!, at).href;
+    for (let i = 0; i < 15; i++) {
+      let next: string | undefined;
+      if (res.status >= 300 && res.status < 400) next = res.headers.get('location')!;
+      else {
+        const body = await res.text();
+        const refresh = /<meta http-equiv="refresh" content="0; url=([^"]+)"/.exec(body)?.[1];
+        if (!refresh) return { res, url: at, body };
+        next = refresh.replaceAll('&amp;', '&');
+      }
+      at = new URL(next, at).href;
       this.visited.push(at);
       res = await this.fetch(at);
     }

@@ -1,0 +1,32 @@
+import { type Html, html } from '@secret-push/html';
+import { layout } from './layout';
+import { webHeader } from './web-header';
+
+/**
+ * The answer to "Sign out" where the provider has an end-session endpoint: the session here has
+ * ended, and the browser goes on at once to the provider (a meta refresh, and a link for a browser
+ * that does not follow it) to end the sign-in there; it comes back to {@link signedOutPage}.
+ */
+export function signingOutPage(endSessionUrl: string): Html {
+  return layout(
+    'Signing out',
+    html`<h1>Signing out</h1>
+      <p>You are signed out of this web app. Your sign-in provider now ends your sign-in there too.</p>
+      <p><a href="${endSessionUrl}">Continue to sign out at your sign-in provider</a></p>`,
+    { refreshTo: endSessionUrl },
+  );
+}
+
+/** Where a sign-out ends: the provider's post-logout redirect (`/signed-out`). */
+export function signedOutPage(signInEnabled: boolean): Html {
+  return layout(
+    'You are signed out',
+    html`${webHeader({ signInEnabled, user: null })}
+      <h1>You are signed out</h1>
+      <p>
+        You are signed out of this web app and of your sign-in provider. Signing in again starts at its login
+        page.
+      </p>
+      <p><a href="/sign-in">Sign in again</a></p>`,
+  );
+}
