@@ -9,6 +9,7 @@ import { provided } from '../../request-state';
 import type { AuthDatabase } from '../../storage/database';
 import { type AccountOverview, accountOverview } from '../../users/account-settings';
 import { findSignInAccount } from '../../users/sign-in';
+import type { TotpSecrets } from '../../users/totp-secrets';
 
 /** What the account console (account-router.ts and its sections) is built from. */
 export interface AccountConsoleDeps {
@@ -22,6 +23,8 @@ export interface AccountConsoleDeps {
   secureCookies: boolean;
   logger: Logger;
   totp: { required: boolean; issuer: string };
+  /** Seals and opens TOTP secrets with the data key ring (AUTH_DATA_KEYS). */
+  totpSecrets: TotpSecrets;
 }
 
 export type Session = Awaited<ReturnType<Provider['Session']['get']>>;
