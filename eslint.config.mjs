@@ -188,7 +188,7 @@ const serviceLayering = (service, layers, other, extraByFolder = {}) => {
 
 /* ---- 2. Packages -------------------------------------------------------------------------- */
 
-const LIBRARIES = ['config', 'db-kit', 'html', 'http-kit', 'logger', 'redis-kit', 'runtime'];
+const LIBRARIES = ['config', 'db-kit', 'html', 'http-kit', 'key-ring', 'logger', 'redis-kit', 'runtime'];
 const TOP = ['push', 'auth', 'client', 'cli', 'testing', 'bench', 'deploy'];
 const packageLayering = [
   restrict(

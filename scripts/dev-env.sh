@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the local development environment in .local/dev.env (ignored by git):
-# - first run: development signing keys, cookie keys and push encryption keys (all prefixed "dev-",
-#   which production refuses), database and Redis URLs;
+# - first run: development signing keys, cookie keys, the auth data key and push encryption keys
+#   (all prefixed "dev-", which production refuses), database and Redis URLs;
 # - every run: creates the databases if needed and applies migrations;
 # - when missing from the database (first run, or a dropped database): the push service's
 #   resource-server client, a demo client, the web app's sign-in client (clients create-web) and
@@ -34,6 +34,10 @@ if ! grep -q '^PUSH_ENCRYPTION_KEYS=' "$ENV_FILE"; then
     echo "PUSH_REDIS_PREFIX=sp:push:"
     echo "PUSH_ENCRYPTION_KEYS=dev-$(date +%Y%m%d):$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))')"
   } >> "$ENV_FILE"
+fi
+if ! grep -q '^AUTH_DATA_KEYS=' "$ENV_FILE"; then
+  # Added to files made before the auth service had a data key (it seals the TOTP secrets).
+  echo "AUTH_DATA_KEYS=$($CLI keys data --dev)" >> "$ENV_FILE"
 fi
 if ! grep -q '^PUSH_S3_BUCKET=' "$ENV_FILE"; then
   # The local s3rver that `make up` runs (data in .local/s3); its fixed development credentials.

@@ -49,6 +49,7 @@ export async function startServiceStack(options: {
     AUTH_REDIS_PREFIX: `${options.redisPrefix}auth:`,
     AUTH_JWKS: await cli({}, 'keys', 'generate'),
     AUTH_COOKIE_KEYS: randomBytes(32).toString('hex'),
+    AUTH_DATA_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   };
   const json = async (...argv: string[]) => JSON.parse(await cli(authEnv, ...argv)) as Credentials;
   const rs = await json('clients', 'create-resource-server', '--name', 'push-api', '--json');

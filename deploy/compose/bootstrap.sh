@@ -7,7 +7,8 @@
 #   APP_DIR        the auth service's files (default /app, as in the image)
 #   FILE_OWNER     uid:gid to hand the files to (the compose one-shot runs as root to write the
 #                  fresh volume, the services read as uid 1000); empty: leave them as they are
-# The auth CLI reads AUTH_DATABASE_URL, AUTH_REDIS_URL, AUTH_ISSUER, NODE_ENV from the environment.
+# The auth CLI reads AUTH_DATABASE_URL, AUTH_REDIS_URL, AUTH_ISSUER, AUTH_DATA_KEYS, NODE_ENV from the
+# environment.
 set -eu
 dir="${BOOTSTRAP_DIR:-/bootstrap}"
 app="${APP_DIR:-/app}"

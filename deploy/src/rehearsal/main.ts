@@ -7,6 +7,7 @@
  *   node deploy/dist/rehearsal/main.js REPO_ROOT AUTH_APP_DIR PUSH_APP_DIR WORK_DIR
  */
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
@@ -95,6 +96,8 @@ function initialSecrets(r: Run): Record<string, string> {
   return {
     'auth-secrets/database-url': `${PG}/${r.db.auth}`,
     'auth-secrets/redis-url': REDIS_URL,
+    // Needed by the migration Job, before the bootstrap: made here, as an operator would.
+    'auth-secrets/data-keys': `k1:${randomBytes(32).toString('base64')}`,
     'push-secrets/database-url': `${PG}/${r.db.push}`,
     'push-secrets/redis-url': REDIS_URL,
     'push-secrets/s3-access-key-id': 'S3RVER',

@@ -1,7 +1,16 @@
-import { runMigrationsCommand } from '@secret-push/db-kit';
+import { KeyRing } from '@secret-push/key-ring';
 import { loadConfigOrExit } from '@secret-push/runtime';
 import { loadAuthMigrateConfig } from './config';
-import { authMigrations } from './storage/migrations';
+import { migrationReport, runAuthMigrations } from './storage/migrations';
+import { totpResealer, totpSecrets } from './users/totp-secrets';
 
-// Creates the auth database if needed and applies pending migrations (`node dist/main-migrate.js`).
-runMigrationsCommand('auth', loadConfigOrExit(loadAuthMigrateConfig).db.url, authMigrations);
+// Creates the auth database if needed, applies pending migrations and seals the TOTP secrets with
+// the first key of AUTH_DATA_KEYS (`node dist/main-migrate.js`); exits 1 on failure.
+const config = loadConfigOrExit(loadAuthMigrateConfig);
+runAuthMigrations(config.db.url, totpResealer(totpSecrets(new KeyRing(config.dataKeys)))).then(
+  (result) => console.log(migrationReport(result)),
+  (err: Error) => {
+    console.error(`migration failed: ${err.message}`);
+    process.exit(1);
+  },
+);

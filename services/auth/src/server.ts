@@ -13,6 +13,7 @@ import {
   type Readiness,
   startOperationsServer,
 } from '@secret-push/runtime';
+import { KeyRing } from '@secret-push/key-ring';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
 import type { AuthConfig } from './config';
 import { accountsApi } from './http/accounts-api';
@@ -36,6 +37,7 @@ import type { AuthDatabase } from './storage/database';
 import { createKyselyAdapter } from './storage/kysely-adapter';
 import { deleteExpiredPayloads } from './storage/oidc-payload.repository';
 import { findSignInAccount } from './users/sign-in';
+import { totpSecrets } from './users/totp-secrets';
 
 export interface AuthServer {
   url: string;
@@ -160,7 +162,14 @@ function createAuthProvider(w: Wiring): Provider {
 /** Our endpoints and pages in front of the provider's, then the failed-auth throttle and fix-ups. */
 function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void {
   const { config, logger, db, throttles } = w;
-  const shared = { provider, db, throttle: throttles.login, cookieKeys: w.cookieKeys, issuer: config.issuer };
+  const shared = {
+    provider,
+    db,
+    throttle: throttles.login,
+    cookieKeys: w.cookieKeys,
+    issuer: config.issuer,
+    totpSecrets: totpSecrets(new KeyRing(config.dataKeys)),
+  };
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
   provider.use(

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { KeyRing } from '@secret-push/key-ring';
 import { type Logger, createLogger } from '@secret-push/logger';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
 import { runCli } from './cli/run-cli';
@@ -7,6 +8,7 @@ import { loadAuthConfig } from './config';
 import { type AuthServer, startAuthServer } from './server';
 import type { AuthDatabase } from './storage/database';
 import { authMigrations } from './storage/migrations';
+import { type TotpSecrets, totpSecrets } from './users/totp-secrets';
 import type { Kysely } from 'kysely';
 
 export interface ClientCredentials {
@@ -64,6 +66,8 @@ export interface TestAuth {
    * logger and extra environment), as a second replica behind a load balancer would.
    */
   startReplica(options?: { env?: Record<string, string>; logger?: Logger }): Promise<AuthReplica>;
+  /** The service's TOTP secrets' sealing (its AUTH_DATA_KEYS): to write or read them as it does. */
+  totpSecrets: TotpSecrets;
   /** A fresh access token for the client (optionally with a narrower scope). */
   token(client: ClientCredentials, scope?: string): Promise<string>;
   /** Runs `secret-push-auth` in-process against this service's environment. */
@@ -96,6 +100,7 @@ function testEnv(
     // Keys of the test's own, in the environment, so that replicas (and the CLI) share them.
     AUTH_JWKS: testJwks(),
     AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
+    AUTH_DATA_KEYS: `test-${randomBytes(4).toString('hex')}:${randomBytes(32).toString('base64')}`,
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     AUTH_HOST: '127.0.0.1',
@@ -248,6 +253,7 @@ export async function startAuth(
       return running().metricsUrl;
     },
     resourceServer,
+    totpSecrets: totpSecrets(new KeyRing(config.dataKeys)),
     ...cliCommands(cli),
     cli,
     startReplica: replicaStarter(env, issuer, logger, replicas),

@@ -38,7 +38,7 @@ import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
-import { KeyRing } from './security/key-ring';
+import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';

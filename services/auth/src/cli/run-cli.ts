@@ -2,12 +2,14 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createKysely } from '@secret-push/db-kit';
 import { ConfigError } from '@secret-push/config';
+import { KeyRing } from '@secret-push/key-ring';
 import { DEV_KEY_PREFIX, loadAuthConfig } from '../config';
 import { ClientAdminError } from '../clients/client-admin';
 import { createProvider } from '../provider/create-provider';
 import type { AuthDatabase } from '../storage/database';
 import { createKyselyAdapter } from '../storage/kysely-adapter';
-import { runAuthMigrations } from '../storage/migrations';
+import { migrationReport, runAuthMigrations } from '../storage/migrations';
+import { totpResealer, totpSecrets } from '../users/totp-secrets';
 import { UserAdminError } from '../users/user-admin';
 import type { CliIo } from './cli-io';
 import { runClientsCommand } from './clients-command';
@@ -33,12 +35,18 @@ const USAGE = `usage: secret-push-auth <command>
   users reset-mfa EMAIL        remove the second factor (TOTP secret and recovery codes)
   keys generate [--dev]        print a new signing JWKS (AUTH_JWKS) as JSON
   keys cookie [--dev]          print a new cookie key (AUTH_COOKIE_KEYS)
-  migrate                      create the database if needed and apply migrations
+  keys data [--dev]            print a new data key (an entry of AUTH_DATA_KEYS)
+  migrate                      create the database if needed, apply migrations and seal the
+                               TOTP secrets with the first key of AUTH_DATA_KEYS
 Environment: AUTH_DATABASE_URL, AUTH_REDIS_URL and the service's other variables.`;
+
+/** A new key's id: the date and 4 random bytes, `dev-` first for a development key. */
+const keyId = (dev: boolean) =>
+  `${dev ? DEV_KEY_PREFIX : ''}${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
 
 function generateJwks(dev: boolean): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = `${dev ? DEV_KEY_PREFIX : ''}${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+  const kid = keyId(dev);
   return JSON.stringify({
     keys: [{ ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }],
   });
@@ -77,6 +85,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(generateJwks(opts.dev));
     return 0;
   }
+  if (group === 'keys' && command === 'data') {
+    io.out(`${keyId(opts.dev)}:${randomBytes(32).toString('base64')}`);
+    return 0;
+  }
   if (group === 'keys' && command === 'cookie') {
     io.out(`${opts.dev ? DEV_KEY_PREFIX : ''}${randomBytes(32).toString('base64url')}`);
     return 0;
@@ -90,8 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   if (group === 'migrate') {
-    const applied = await runAuthMigrations(config.db.url);
-    io.out(applied.length ? `applied: ${applied.join(', ')}` : 'auth database is up to date');
+    const reseal = totpResealer(totpSecrets(new KeyRing(config.dataKeys)));
+    io.out(migrationReport(await runAuthMigrations(config.db.url, reseal)));
     return 0;
   }
   if (group !== 'clients' && group !== 'users') {

@@ -1,4 +1,5 @@
 import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
 import { accountsSection, clientThrottleSection, lifetimesSection, loginThrottleSection } from './sign-in';
@@ -16,6 +17,7 @@ export const authConfig = defineConfig([
   httpSection,
   issuerSection,
   keysSection,
+  dataKeysSection,
   lifetimesSection,
   clientThrottleSection,
   loginThrottleSection,
@@ -27,8 +29,11 @@ export const loadAuthConfig = (env: NodeJS.ProcessEnv) => authConfig.load(env);
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;
 
-/** What `main-migrate.ts` needs: the database URL alone (AUTH_DATABASE_URL or AUTH_DATABASE_URL_FILE). */
-export const authMigrateConfig = defineConfig([migrateDatabaseSection]);
+/**
+ * What `main-migrate.ts` needs: the database URL (AUTH_DATABASE_URL or AUTH_DATABASE_URL_FILE) and
+ * the data key ring (AUTH_DATA_KEYS or AUTH_DATA_KEYS_FILE), which seals the TOTP secrets.
+ */
+export const authMigrateConfig = defineConfig([migrateDatabaseSection, dataKeysSection]);
 
 export const loadAuthMigrateConfig = (env: NodeJS.ProcessEnv) => authMigrateConfig.load(env);
 

@@ -1,7 +1,12 @@
 import { ConfigError } from '@secret-push/config';
 import { loadAuthConfig } from '.';
 
-const base = { AUTH_DATABASE_URL: 'postgres://u@db/auth', AUTH_REDIS_URL: 'redis://r:6379' };
+const dataKey = (id: string) => `${id}:${Buffer.alloc(32, 7).toString('base64')}`;
+const base = {
+  AUTH_DATABASE_URL: 'postgres://u@db/auth',
+  AUTH_REDIS_URL: 'redis://r:6379',
+  AUTH_DATA_KEYS: dataKey('2026-a'),
+};
 const prodKey = JSON.stringify({ keys: [{ kid: '2026-a', kty: 'RSA', d: 'private' }] });
 
 function problems(env: Record<string, string>): string[] {
@@ -173,6 +178,39 @@ describe('loadAuthConfig', () => {
       'AUTH_SELF_SIGNUP: must be true or false',
     ]);
     expect(problems({ ...base, AUTH_SIGNUP_MAX_PER_IP: '0' })).toHaveLength(1);
+  });
+
+  it('reads the data key ring (the first key seals), required everywhere, development keys refused in production', () => {
+    const ring = loadAuthConfig({
+      ...base,
+      AUTH_DATA_KEYS: `${dataKey('2026-b')}, ${dataKey('2026-a')}`,
+    }).dataKeys;
+    expect(ring.map((k) => k.id)).toEqual(['2026-b', '2026-a']);
+    expect(ring[0]!.key).toEqual(Buffer.alloc(32, 7));
+    const { AUTH_DATA_KEYS: _unset, ...without } = base;
+    expect(problems(without)).toEqual([expect.stringMatching(/^AUTH_DATA_KEYS: /)]);
+    for (const bad of [
+      '',
+      'no-colon',
+      `a:${Buffer.alloc(16).toString('base64')}`,
+      `${dataKey('a')},${dataKey('a')}`,
+    ]) {
+      expect(problems({ ...base, AUTH_DATA_KEYS: bad })).toEqual([
+        expect.stringMatching(/^AUTH_DATA_KEYS: /),
+      ]);
+    }
+    const prod = {
+      ...base,
+      NODE_ENV: 'production',
+      AUTH_ISSUER: 'https://auth.example',
+      AUTH_JWKS: prodKey,
+      AUTH_COOKIE_KEYS: 'k'.repeat(40),
+    };
+    expect(problems(prod)).toEqual([]);
+    expect(problems({ ...prod, AUTH_DATA_KEYS: `${dataKey('2026-a')},${dataKey('dev-20261126')}` })).toEqual([
+      'AUTH_DATA_KEYS: development keys (id "dev-…") are refused in production',
+    ]);
+    expect(loadAuthConfig({ ...base, AUTH_DATA_KEYS: dataKey('dev-1') }).dataKeys[0]!.id).toBe('dev-1');
   });
 
   it('reads secrets from mounted files', () => {

@@ -24,7 +24,7 @@ export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddlewar
     if (!(await flow.allowed(ctx, step.throttleKey))) return;
 
     const code = single(postedFields(ctx), 'code') ?? '';
-    const result = await confirmEnrolment(deps.db, step.accountId, step.secret, code);
+    const result = await confirmEnrolment(deps.db, deps.totpSecrets, step.accountId, step.sealedSecret, code);
     if (!result.enrolled && result.reason === 'wrong_code') {
       await deps.throttle.recordFailure(step.throttleKey, ctx.ip);
       metrics.signIns.inc({ outcome: 'refused' });

@@ -11,8 +11,9 @@ type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
  * set when the last step passed (and then replaces this).
  *
  * - `second_factor`: the account has TOTP; a code (or recovery code) is asked for.
- * - `enrol`: AUTH_REQUIRE_TOTP and no TOTP yet; `secret` is the one shown, waiting for a code
- *   (`email` labels it in the authenticator app).
+ * - `enrol`: AUTH_REQUIRE_TOTP and no TOTP yet; `sealedSecret` is the one shown, waiting for a
+ *   code, sealed by the data key ring (users/totp-secrets.ts: the interaction is stored in the
+ *   database, and holds no secret in clear); `email` labels it in the authenticator app.
  * - `enrolled`: enrolled, recovery codes shown once; the person continues to the application.
  *
  * `throttleKey` is the login throttle's name of the account (accountKey of the email as typed), so
@@ -20,7 +21,7 @@ type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
  */
 export type PendingStep =
   | { step: 'second_factor'; accountId: string; throttleKey: string }
-  | { step: 'enrol'; accountId: string; throttleKey: string; email: string; secret: string }
+  | { step: 'enrol'; accountId: string; throttleKey: string; email: string; sealedSecret: string }
   | { step: 'enrolled'; accountId: string; throttleKey: string };
 
 const KEY = 'urn:secret-push:pending_step';
@@ -32,6 +33,8 @@ export function pendingStep(interaction: Interaction): PendingStep | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const step = value as Partial<PendingStep>;
   if (!STEPS.has(step.step ?? '') || typeof step.accountId !== 'string') return undefined;
+  // An enrolment step from before its secret was sealed holds none: the sign-in starts again.
+  if (step.step === 'enrol' && typeof step.sealedSecret !== 'string') return undefined;
   return step as PendingStep;
 }
 

@@ -21,7 +21,7 @@ export function secondFactorStep({ deps, pages, flow }: SignInKit): SignInMiddle
     if (!(await flow.allowed(ctx, step.throttleKey))) return;
 
     const code = single(postedFields(ctx), 'code') ?? '';
-    const result = await checkSecondFactor(deps.db, step.accountId, code);
+    const result = await checkSecondFactor(deps.db, deps.totpSecrets, step.accountId, code);
     if (!result.verified) {
       await deps.throttle.recordFailure(step.throttleKey, ctx.ip);
       metrics.signIns.inc({ outcome: 'refused' });

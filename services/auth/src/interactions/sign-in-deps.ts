@@ -5,6 +5,7 @@ import type { AuthMetrics } from '../observability/metrics';
 import type { LoginThrottle } from '../policy/login-throttle';
 import type { SignupThrottle } from '../policy/signup-throttle';
 import type { AuthDatabase } from '../storage/database';
+import type { TotpSecrets } from '../users/totp-secrets';
 
 /** What the sign-in pages (sign-in-router.ts and its steps) are built from. */
 export interface InteractionDeps {
@@ -18,6 +19,8 @@ export interface InteractionDeps {
   metrics: AuthMetrics;
   /** AUTH_REQUIRE_TOTP and AUTH_TOTP_ISSUER. */
   totp: { required: boolean; issuer: string };
+  /** Seals and opens TOTP secrets with the data key ring (AUTH_DATA_KEYS). */
+  totpSecrets: TotpSecrets;
   /** Self sign-up's throttle when AUTH_SELF_SIGNUP is on; undefined: no sign-up page (404). */
   signupThrottle?: SignupThrottle;
 }

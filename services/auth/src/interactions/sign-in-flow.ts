@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
 import type { VerifiedAccount } from '../users/sign-in';
-import { generateTotpSecret } from '../users/totp';
 import type { PendingLogin } from './pending-login';
 import { savePendingStep } from './pending-step';
 import { tooManyAttempts } from './responses';
@@ -83,7 +82,7 @@ export function signInFlow(deps: InteractionDeps, pages: SignInPages): SignInFlo
           accountId,
           throttleKey: key,
           email: account.email,
-          secret: generateTotpSecret(),
+          sealedSecret: deps.totpSecrets.generate(accountId),
         } as const;
         await savePendingStep(login.details, step);
         logger.info(

@@ -65,6 +65,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
 
     async showEnrol(ctx, login, step, status, error) {
       const uid = login.details.uid;
+      const secret = deps.totpSecrets.open(step.accountId, step.sealedSecret);
       page(
         ctx,
         status,
@@ -72,8 +73,8 @@ export function signInPages(deps: InteractionDeps): SignInPages {
           action: `/interaction/${uid}/enrol`,
           csrfToken: csrfFor('enrol', uid),
           lead: `This service requires two-factor authentication. Set it up to continue to ${clientName(login)}.`,
-          qr: await qrSvg(totpUri(step.secret, step.email, deps.totp.issuer)),
-          secret: step.secret,
+          qr: await qrSvg(totpUri(secret, step.email, deps.totp.issuer)),
+          secret,
           error,
         }),
       );

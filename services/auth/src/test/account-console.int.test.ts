@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { captureLogs, freePort } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
@@ -99,6 +100,12 @@ async function enrol(b: Browser, page: Page) {
   expect(start.body).toContain('<h1>Set up two-factor authentication</h1>');
   const secret = textOf(start.body, 'totp-secret')!;
   secrets.push(secret);
+  // Waiting for its code, the secret is kept sealed (model AccountEnrolment), never in clear.
+  const pending = await sql<{ payload: { sealedSecret?: string } }>`
+    select payload from oidc_payload where model = 'AccountEnrolment'`.execute(auth.db);
+  expect(pending.rows.length).toBeGreaterThan(0);
+  expect(JSON.stringify(pending.rows)).not.toContain(secret);
+  expect(pending.rows.every((r) => r.payload.sealedSecret?.startsWith('sealed:'))).toBe(true);
   const code = totpCodeAt(secret);
   secrets.push(code);
   const shown = await post(b, start, '/account/two-factor/confirm', { code });
@@ -106,6 +113,12 @@ async function enrol(b: Browser, page: Page) {
   const codes = recoveryCodesIn(shown.body);
   expect(codes).toHaveLength(10);
   secrets.push(...codes);
+  // Enrolled: the account row holds it sealed (AUTH_DATA_KEYS), no row holds it in clear.
+  const stored = await sql<{ totp_secret: string }>`
+    select totp_secret from account where totp_secret is not null`.execute(auth.db);
+  expect(stored.rows.length).toBeGreaterThan(0);
+  expect(stored.rows.every((r) => r.totp_secret.startsWith('sealed:'))).toBe(true);
+  expect(JSON.stringify(stored.rows)).not.toContain(secret);
   return { secret, codes };
 }
 

@@ -332,6 +332,7 @@ describe('with a dependency down', () => {
       AUTH_DATABASE_URL: `postgres://postgres@127.0.0.1:${deadPort}/nothing`,
       AUTH_REDIS_URL: 'redis://127.0.0.1:6379',
       AUTH_REDIS_PREFIX: `t:accounts-deaddb:${deadPort}:`,
+      AUTH_DATA_KEYS: `k1:${Buffer.alloc(32).toString('base64')}`,
     });
     const server = await startAuthServer(config, createLogger({ name: 'auth', level: 'silent' }));
     try {

@@ -339,7 +339,8 @@ describe('an account with a second factor', () => {
   it('is not signed in by its password alone: the second step asks for a code', async () => {
     const dana = await auth.createUser('dana@example.org');
     secrets.push(dana.password);
-    await sql`update account set totp_secret = 'JBSWY3DPEHPK3PXP' where id = ${dana.id}`.execute(auth.db);
+    const sealed = auth.totpSecrets.seal(dana.id, 'JBSWY3DPEHPK3PXP');
+    await sql`update account set totp_secret = ${sealed} where id = ${dana.id}`.execute(auth.db);
     const b = browser();
     const { page } = await authorize(b);
     const res = await login(b, page, dana.email, dana.password);

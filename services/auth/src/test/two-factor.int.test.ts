@@ -63,7 +63,7 @@ async function userWithTotp(email: string): Promise<TotpUser> {
   const user = await auth.createUser(email);
   const secret = generateTotpSecret();
   const recoveryCodes = generateRecoveryCodes();
-  await sql`update account set totp_secret = ${secret},
+  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
               recovery_code_hashes = ${hashRecoveryCodes(recoveryCodes)}
             where id = ${user.id}`.execute(auth.db);
   secrets.push(user.password, secret, ...recoveryCodes);
@@ -255,6 +255,14 @@ describe('AUTH_REQUIRE_TOTP (a replica with it set, same database)', () => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     secrets.push(secret);
     expect(b.has('auth_session')).toBe(false);
+    // The pending enrolment, kept in the interaction's row, holds the secret sealed, never in clear.
+    const pending = await sql<{ payload: { result?: Record<string, { sealedSecret?: string }> } }>`
+      select payload from oidc_payload where model = 'Interaction'`.execute(auth.db);
+    const steps = pending.rows.map((r) => r.payload.result?.['urn:secret-push:pending_step']);
+    const sealedPending = steps.find((s) => s?.sealedSecret)?.sealedSecret;
+    expect(sealedPending).toMatch(/^sealed:/);
+    expect(auth.totpSecrets.open(user.id, sealedPending!)).toBe(secret);
+    expect(JSON.stringify(pending.rows)).not.toContain(secret);
 
     // Continuing before enrolling is refused.
     const early = await b.post(`${interactionUrl(enrol)}/continue`, {
@@ -277,7 +285,11 @@ describe('AUTH_REQUIRE_TOTP (a replica with it set, same database)', () => {
     const stored = await sql<{ totp_secret: string; n: number; step: string }>`
       select totp_secret, cardinality(recovery_code_hashes) as n, totp_last_step as step
       from account where id = ${user.id}`.execute(auth.db);
-    expect(stored.rows[0]).toMatchObject({ totp_secret: secret, n: 10 });
+    expect(stored.rows[0]).toMatchObject({ n: 10 });
+    // Sealed at rest: not the secret, nor its bytes in another encoding; it opens to the secret.
+    expect(stored.rows[0]!.totp_secret).toMatch(/^sealed:test-[0-9a-f]{8}:/);
+    expect(stored.rows[0]!.totp_secret).not.toContain(secret);
+    expect(auth.totpSecrets.open(user.id, stored.rows[0]!.totp_secret)).toBe(secret);
     expect(stored.rows[0]!.step).toEqual(expect.any(String));
     expect(stored.rows[0]!.n).toBe(10);
     for (const c of recoveryCodes) expect(JSON.stringify(stored.rows)).not.toContain(c);

@@ -214,7 +214,9 @@ describe('secret-push-auth users', () => {
   });
 
   it('resets the second factor: TOTP secret and recovery codes', async () => {
-    await sql`update account set totp_secret = 'JBSWY3DPEHPK3PXP', recovery_code_hashes = array['h1', 'h2']
+    const carol = await account('carol@example.org');
+    const sealed = auth.totpSecrets.seal(carol.id, 'JBSWY3DPEHPK3PXP');
+    await sql`update account set totp_secret = ${sealed}, recovery_code_hashes = array['h1', 'h2']
               where email = 'carol@example.org'`.execute(auth.db);
     expect((await list()).find((u) => u.email === 'carol@example.org')).toMatchObject({ mfa: true });
 

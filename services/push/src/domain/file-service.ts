@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { DownloadLinkSigner } from '../security/download-link';
 import { decryptStream } from '../security/file-cipher';
-import type { KeyRing } from '../security/key-ring';
+import type { KeyRing } from '@secret-push/key-ring';
 import type { AuditContext } from './push';
 import type { FileLink } from './file-link';
 import type { FileStore, NewFileRecord, StoredFile } from './ports/file-store';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KeyRing } from '../security/key-ring';
+import type { KeyRing } from '@secret-push/key-ring';
 import { hashPassphrase } from '../security/passphrase';
 import { generateUrlToken, hashUrlToken } from '../security/url-token';
 import { IdempotencyKeyReused, PushNotFound } from './errors';

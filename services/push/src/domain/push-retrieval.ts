@@ -1,4 +1,4 @@
-import type { KeyRing } from '../security/key-ring';
+import type { KeyRing } from '@secret-push/key-ring';
 import { verifyPassphrase } from '../security/passphrase';
 import { hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
 import { PassphraseRejected, PushNotFound, ViewNotDelivered } from './errors';

@@ -1,4 +1,4 @@
-import type { KeyRing } from '../security/key-ring';
+import type { KeyRing } from '@secret-push/key-ring';
 
 export type SealedField = 'url_token' | 'payload' | 'note';
 

@@ -1,4 +1,4 @@
-import type { KeyRing } from '../security/key-ring';
+import type { KeyRing } from '@secret-push/key-ring';
 import { type Actor, holds, ownerOf } from './create-policy';
 import { MissingScope, NotDeletable, NotOwner } from './errors';
 import { createExpiry } from './expiry';

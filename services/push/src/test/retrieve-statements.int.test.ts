@@ -19,7 +19,7 @@ import { type PushService, createPushService } from '../domain/push-service';
 import { createS3ObjectStore } from '../files/object-store';
 import { createPassphraseLimiter } from '../http/rate-limits';
 import { DownloadLinkSigner } from '../security/download-link';
-import { KeyRing } from '../security/key-ring';
+import { KeyRing } from '@secret-push/key-ring';
 import { generateUrlToken } from '../security/url-token';
 import type { PushDatabase } from '../storage/database';
 import { createFileRepository } from '../storage/file.repository';

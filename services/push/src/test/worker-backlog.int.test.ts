@@ -11,7 +11,7 @@ import {
 } from '@secret-push/testing';
 import { createPushService } from '../domain/push-service';
 import type { NewPush } from '../domain/push';
-import { KeyRing } from '../security/key-ring';
+import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from '../storage/database';
 import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';

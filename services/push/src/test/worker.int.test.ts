@@ -9,7 +9,7 @@ import { loadPushConfig } from '../config';
 import { createPushService } from '../domain/push-service';
 import type { NewPush } from '../domain/push';
 import { createPassphraseLimiter } from '../http/rate-limits';
-import { KeyRing } from '../security/key-ring';
+import { KeyRing } from '@secret-push/key-ring';
 import { createPushRepository } from '../storage/push.repository';
 import { type TestPush, startPush, startTestWorker } from '../testing';
 import { WORKER_QUEUE, TICK_SCHEDULER_ID, bullConnection, bullPrefix, closeBull } from '../worker/queues';

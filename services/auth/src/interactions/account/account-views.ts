@@ -33,7 +33,8 @@ export interface AccountViews {
   ): void;
   /** 303 back to /account, with the notice of `done`. */
   backTo(ctx: Context, done?: string): void;
-  showEnrol(ctx: Context, who: SignedIn, secret: string, status: number, error?: string): Promise<void>;
+  /** The enrolment page of `sealedSecret` (opened here, to be shown). */
+  showEnrol(ctx: Context, who: SignedIn, sealedSecret: string, status: number, error?: string): Promise<void>;
   /** New recovery codes, shown once. */
   showCodes(ctx: Context, codes: string[]): void;
   /**
@@ -83,7 +84,8 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
       ctx.status = 303;
     },
 
-    async showEnrol(ctx, who, secret, status, error) {
+    async showEnrol(ctx, who, sealedSecret, status, error) {
+      const secret = deps.totpSecrets.open(who.account.id, sealedSecret);
       page(
         ctx,
         status,

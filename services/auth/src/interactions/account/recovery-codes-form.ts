@@ -16,7 +16,7 @@ export function recoveryCodesForm({ deps, views }: AccountKit): AccountMiddlewar
     // Passwords are at least 12 characters: 6 digits can only be a code.
     const proved =
       normaliseTotpCode(credential) !== undefined
-        ? (await checkSecondFactor(db, who.account.id, credential)).verified
+        ? (await checkSecondFactor(db, deps.totpSecrets, who.account.id, credential)).verified
         : await isCurrentPassword(db, who.account.id, credential);
     if (!proved) return views.refused(ctx, who, 'recovery-codes', 'The password or code is not correct.');
     const codes = await regenerateRecoveryCodes(db, who.account.id);

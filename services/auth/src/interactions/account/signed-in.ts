@@ -9,6 +9,7 @@ import { provided } from '../../request-state';
 import type { AuthDatabase } from '../../storage/database';
 import { type AccountOverview, accountOverview } from '../../users/account-settings';
 import { findSignInAccount } from '../../users/sign-in';
+import type { TotpSecrets } from '../../users/totp-secrets';
 
 /** What the account console (account-router.ts and its sections) is built from. */
 export interface AccountConsoleDeps {
@@ -24,6 +25,8 @@ export interface AccountConsoleDeps {
   totp: { required: boolean; issuer: string };
   /** The password, second factor and recovery code forms need a sign-in at most this old. */
   reauthMaxAgeSeconds: number;
+  /** Seals and opens TOTP secrets with the data key ring (AUTH_DATA_KEYS). */
+  totpSecrets: TotpSecrets;
 }
 
 export type Session = Awaited<ReturnType<Provider['Session']['get']>>;

@@ -1,7 +1,6 @@
 import { accountKey } from '../../policy/login-throttle';
 import { isCurrentPassword } from '../../users/account-settings';
 import { confirmEnrolment, removeSecondFactor } from '../../users/second-factor';
-import { generateTotpSecret } from '../../users/totp';
 import { single } from '../form-body';
 import type { AccountKit } from './account-views';
 import { type AccountMiddleware, accountFields, signedInPerson } from './signed-in';
@@ -11,8 +10,8 @@ const ENROLMENT_TTL_SECONDS = 15 * 60;
 
 /**
  * Enrolment: `POST /account/two-factor/start` → the enrolment page (QR, secret as text), the
- * secret kept server-side for 15 min (oidc-provider's adapter, model `AccountEnrolment`), bound
- * to this session; `POST /account/two-factor/confirm` with a code of it → the recovery codes,
+ * secret kept server-side for 15 min (oidc-provider's adapter, model `AccountEnrolment`), sealed by
+ * the data key ring and bound to this session; `POST /account/two-factor/confirm` with a code of it → the recovery codes,
  * shown once. `POST /account/two-factor/remove`: needs the current password; refused with
  * AUTH_REQUIRE_TOTP.
  */
@@ -26,16 +25,20 @@ export function twoFactorForms({
   const start: AccountMiddleware = async (ctx) => {
     const who = signedInPerson(ctx);
     if (who.account.secondFactor) return views.backTo(ctx);
-    const secret = generateTotpSecret();
-    await enrolments.upsert(who.session.jti, { accountId: who.account.id, secret }, ENROLMENT_TTL_SECONDS);
-    await views.showEnrol(ctx, who, secret, 200);
+    const sealedSecret = deps.totpSecrets.generate(who.account.id);
+    await enrolments.upsert(
+      who.session.jti,
+      { accountId: who.account.id, sealedSecret },
+      ENROLMENT_TTL_SECONDS,
+    );
+    await views.showEnrol(ctx, who, sealedSecret, 200);
   };
 
   const confirm: AccountMiddleware = async (ctx) => {
     const who = signedInPerson(ctx);
     const pending = (await enrolments.find(who.session.jti)) as
-      { accountId?: string; secret?: string } | undefined;
-    if (!pending?.secret || pending.accountId !== who.account.id) {
+      { accountId?: string; sealedSecret?: string } | undefined;
+    if (!pending?.sealedSecret || pending.accountId !== who.account.id) {
       return views.showAccount(ctx, who, 409, {
         form: 'two-factor/start',
         message: 'This setup has expired. Start again.',
@@ -43,13 +46,13 @@ export function twoFactorForms({
     }
     if (!(await views.allowed(ctx, who))) return;
     const code = single(accountFields(ctx), 'code') ?? '';
-    const result = await confirmEnrolment(db, who.account.id, pending.secret, code);
+    const result = await confirmEnrolment(db, deps.totpSecrets, who.account.id, pending.sealedSecret, code);
     if (!result.enrolled && result.reason === 'wrong_code') {
       await throttle.recordFailure(accountKey(who.account.email), ctx.ip);
       return views.showEnrol(
         ctx,
         who,
-        pending.secret,
+        pending.sealedSecret,
         422,
         'That code does not match. Enter the code the app shows now.',
       );

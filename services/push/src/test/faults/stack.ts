@@ -188,6 +188,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       AUTH_REDIS_PREFIX: 'faults:auth:',
       AUTH_JWKS: generateJwks(),
       AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
+      AUTH_DATA_KEYS: `faults:${randomBytes(32).toString('base64')}`,
       ...DEADLINE_ENV.auth,
     };
     const cli = async (...argv: string[]) =>

@@ -8,7 +8,7 @@ import { type FileService, createFileService } from '../../domain/file-service';
 import { createPushService } from '../../domain/push-service';
 import { createUserTokenService } from '../../domain/user-tokens';
 import { DownloadLinkSigner } from '../../security/download-link';
-import { KeyRing } from '../../security/key-ring';
+import { KeyRing } from '@secret-push/key-ring';
 import { type TestClock, createTestClock } from './in-memory-clock';
 import { createInMemoryFileStore } from './in-memory-file-store';
 import { type InMemoryObjectStore, createInMemoryObjectStore } from './in-memory-object-store';

@@ -1,0 +1,2 @@
+export { DecryptionError, KeyRing, type Sealed } from './key-ring';
+export { DEV_KEY_ID_PREFIX, type RingKey, developmentKeyProblems, envKeyRing } from './key-ring-env';
