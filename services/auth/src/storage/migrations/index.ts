@@ -4,6 +4,7 @@ import * as partialLookupIndexes from './2026_11_21_0002_partial_lookup_indexes'
 import * as createAccount from './2026_11_24_0001_create_account';
 import * as totpLastStep from './2026_11_25_0001_totp_last_step';
 import * as accountEmailVerified from './2026_11_25_0002_account_email_verified';
+import * as secondFactorFailures from './2026_11_26_0001_second_factor_failures';
 
 /** Every migration of the auth database, in order. */
 export const authMigrations: MigrationSet = {
@@ -12,6 +13,7 @@ export const authMigrations: MigrationSet = {
   '2026_11_24_0001_create_account': createAccount,
   '2026_11_25_0001_totp_last_step': totpLastStep,
   '2026_11_25_0002_account_email_verified': accountEmailVerified,
+  '2026_11_26_0001_second_factor_failures': secondFactorFailures,
 };
 
 /** Creates the auth database if needed and applies pending migrations; returns the names applied. */
