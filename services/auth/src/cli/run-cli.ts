@@ -33,6 +33,7 @@ const USAGE = `usage: secret-push-auth <command>
   users reset-password EMAIL [--json]
                                print a new generated password; the old one stops working
   users reset-mfa EMAIL        remove the second factor (TOTP secret and recovery codes)
+  users unlock-mfa EMAIL       unlock a second factor locked after too many wrong codes
   keys generate [--dev]        print a new signing JWKS (AUTH_JWKS) as JSON
   keys cookie [--dev]          print a new cookie key (AUTH_COOKIE_KEYS)
   keys data [--dev]            print a new data key (an entry of AUTH_DATA_KEYS)

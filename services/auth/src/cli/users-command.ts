@@ -9,6 +9,7 @@ import {
   listUsers,
   resetMfa,
   resetPassword,
+  unlockMfa,
 } from '../users/user-admin';
 import type { CliIo } from './cli-io';
 
@@ -77,7 +78,7 @@ export async function runUsersCommand(
         for (const u of users) {
           const state = [
             u.disabled ? 'disabled' : 'active',
-            u.mfa ? 'mfa' : 'no mfa',
+            u.mfa ? (u.mfa_locked ? 'mfa locked' : 'mfa') : 'no mfa',
             u.email_verified ? 'email verified' : 'email not verified',
           ];
           io.out(`${u.id}\t${u.email}\t${u.created_at}\t${state.join(', ')}`);
@@ -101,6 +102,11 @@ export async function runUsersCommand(
     case 'reset-mfa': {
       const user = await resetMfa(db, needEmail());
       io.out(`removed the second factor of ${user.email} (TOTP secret and recovery codes)`);
+      return 0;
+    }
+    case 'unlock-mfa': {
+      const user = await unlockMfa(db, needEmail());
+      io.out(`unlocked the second factor of ${user.email} (its wrong codes in a row back to 0)`);
       return 0;
     }
     case undefined:

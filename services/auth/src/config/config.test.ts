@@ -158,6 +158,7 @@ describe('loadAuthConfig', () => {
       maxPerIp: 100,
       maxPerAccount: 50,
       slowSeconds: 5,
+      maxInFlightPerAccount: 4,
     });
     expect(problems({ ...base, AUTH_LOGIN_MAX_PER_ACCOUNT: '5' })).toEqual([
       'AUTH_LOGIN_MAX_PER_ACCOUNT: must not be below AUTH_LOGIN_MAX_PER_ACCOUNT_IP (it counts every IP)',

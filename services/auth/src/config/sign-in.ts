@@ -96,6 +96,12 @@ export const loginThrottleSection = envSection(
     AUTH_LOGIN_SLOW_SECONDS: envInt(1, 3600)
       .default(5)
       .describe('While an account is over `AUTH_LOGIN_MAX_PER_ACCOUNT`: one attempt per this many seconds'),
+    AUTH_LOGIN_MAX_IN_FLIGHT_PER_ACCOUNT: envInt(1, 1000)
+      .default(4)
+      .describe(
+        'Password checks of one account running at the same time, all replicas together; more are ' +
+          'refused (429, "try again in a few seconds") and not counted, so a burst does not queue scrypt',
+      ),
   },
   (v) => ({
     loginThrottle: {
@@ -104,6 +110,7 @@ export const loginThrottleSection = envSection(
       maxPerIp: v.AUTH_LOGIN_MAX_PER_IP,
       maxPerAccount: v.AUTH_LOGIN_MAX_PER_ACCOUNT,
       slowSeconds: v.AUTH_LOGIN_SLOW_SECONDS,
+      maxInFlightPerAccount: v.AUTH_LOGIN_MAX_IN_FLIGHT_PER_ACCOUNT,
     },
   }),
   {

@@ -21,12 +21,16 @@ export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddlewar
     const login = pendingLogin(ctx);
     const step = pendingStep(login.details);
     if (step?.step !== 'enrol') return expired(ctx);
-    if (!(await flow.allowed(ctx, step.throttleKey))) return;
-
     const code = single(postedFields(ctx), 'code') ?? '';
-    const result = await confirmEnrolment(deps.db, deps.totpSecrets, step.accountId, step.sealedSecret, code);
+    const attempt = await flow.attempt(
+      ctx,
+      { account: step.throttleKey },
+      () => confirmEnrolment(deps.db, deps.totpSecrets, step.accountId, step.sealedSecret, code),
+      (enrolment) => !enrolment.enrolled && enrolment.reason === 'wrong_code',
+    );
+    if (!attempt) return;
+    const result = attempt.result;
     if (!result.enrolled && result.reason === 'wrong_code') {
-      await deps.throttle.recordFailure(step.throttleKey, ctx.ip);
       metrics.signIns.inc({ outcome: 'refused' });
       logger.info({ ip: ctx.ip, account_id: step.accountId }, 'sign-in: enrolment code refused');
       return pages.showEnrol(ctx, login, step, 422, WRONG_ENROL_CODE);

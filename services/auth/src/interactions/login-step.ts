@@ -23,11 +23,16 @@ export function loginStep({ deps, pages, flow }: SignInKit): SignInMiddleware {
     const email = single(fields, 'email') ?? '';
     const password = single(fields, 'password') ?? '';
     const key = accountKey(normaliseEmail(email));
-    if (!(await flow.allowed(ctx, key))) return;
+    const attempt = await flow.attempt(
+      ctx,
+      { account: key, password: true },
+      () => checkPassword(deps.db, email, password),
+      (checked) => !checked.verified,
+    );
+    if (!attempt) return;
 
-    const result = await checkPassword(deps.db, email, password);
+    const result = attempt.result;
     if (!result.verified) {
-      await deps.throttle.recordFailure(key, ctx.ip);
       metrics.signIns.inc({ outcome: 'refused' });
       logger.info({ ip: ctx.ip, client_id: clientId }, 'sign-in refused: wrong email or password');
       return pages.showLogin(ctx, login, 422, email.trim(), WRONG_CREDENTIALS);

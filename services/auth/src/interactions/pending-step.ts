@@ -17,10 +17,13 @@ type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
  * - `enrolled`: enrolled, recovery codes shown once; the person continues to the application.
  *
  * `throttleKey` is the login throttle's name of the account (accountKey of the email as typed), so
- * that wrong codes count on the same counters as wrong passwords.
+ * that wrong codes count on the same counters as wrong passwords. `codesKey` (random, new for each
+ * password that passed) names this pending sign-in's own counter of codes: at most
+ * SECOND_FACTOR_CODES_PER_SIGN_IN, then the password must be typed again (absent in a sign-in
+ * paused by an older version: the interaction's uid names it then).
  */
 export type PendingStep =
-  | { step: 'second_factor'; accountId: string; throttleKey: string }
+  | { step: 'second_factor'; accountId: string; throttleKey: string; codesKey?: string }
   | { step: 'enrol'; accountId: string; throttleKey: string; email: string; sealedSecret: string }
   | { step: 'enrolled'; accountId: string; throttleKey: string };
 

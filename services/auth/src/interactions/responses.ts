@@ -53,7 +53,7 @@ export function tooManyAttempts(ctx: Context, allowance: Extract<LoginAllowance,
     429,
     messagePage(
       'Too many sign-in attempts',
-      allowance.reason === 'account_slowed'
+      allowance.reason === 'account_slowed' || allowance.reason === 'in_flight'
         ? 'Too many sign-in attempts for this account. Try again in a few seconds.'
         : `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     ),

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
+import type { AttemptScope, Attempted, LoginAllowance } from '../policy/login-throttle';
 import type { VerifiedAccount } from '../users/sign-in';
 import type { PendingLogin } from './pending-login';
 import { savePendingStep } from './pending-step';
@@ -7,10 +9,22 @@ import type { InteractionDeps } from './sign-in-deps';
 import type { SignInPages } from './sign-in-pages';
 import { type SignedIn, afterPassword } from './sign-in-steps';
 
-/** How the steps of a sign-in go on: the throttle's check, the next step, and the end. */
+type Checked<T> = Extract<Attempted<T>, { allowed: true }>;
+
+/** How the steps of a sign-in go on: the throttle's attempt, the next step, and the end. */
 export interface SignInFlow {
-  /** Whether the throttle lets `key` try from this address; a 429 page has been sent when not. */
-  allowed(ctx: Context, key: string): Promise<boolean>;
+  /**
+   * One attempt at a password or code, counted by the login throttle before `check` runs (given
+   * back when not `failed`); undefined when the throttle refused it: a 429 page has been sent.
+   */
+  attempt<T>(
+    ctx: Context,
+    scope: Omit<AttemptScope, 'ip'>,
+    check: () => Promise<T>,
+    failed: (result: T) => boolean,
+  ): Promise<Checked<T> | undefined>;
+  /** The throttle refused an attempt: counted, logged, and a 429 page. */
+  throttled(ctx: Context, refusal: Extract<LoginAllowance, { allowed: false }>): void;
   /**
    * A password passed (the login form), or an account was just made with one (sign-up): by
    * `afterPassword`, signed in, or the second-factor page, or the enrolment page. `key` is the
@@ -50,13 +64,22 @@ export function signInFlow(deps: InteractionDeps, pages: SignInPages): SignInFlo
     ctx.status = 303;
   }
 
-  async function allowed(ctx: Context, key: string): Promise<boolean> {
-    const allowance = await deps.throttle.check(key, ctx.ip);
-    if (allowance.allowed) return true;
+  function throttled(ctx: Context, refusal: Extract<LoginAllowance, { allowed: false }>): void {
     metrics.signIns.inc({ outcome: 'throttled' });
-    logger.info({ ip: ctx.ip, reason: allowance.reason }, 'sign-in throttled');
-    tooManyAttempts(ctx, allowance);
-    return false;
+    logger.info({ ip: ctx.ip, reason: refusal.reason }, 'sign-in throttled');
+    tooManyAttempts(ctx, refusal);
+  }
+
+  async function attempt<T>(
+    ctx: Context,
+    scope: Omit<AttemptScope, 'ip'>,
+    check: () => Promise<T>,
+    failed: (result: T) => boolean,
+  ): Promise<Checked<T> | undefined> {
+    const attempted = await deps.throttle.attempt({ ...scope, ip: ctx.ip }, check, failed);
+    if (attempted.allowed) return attempted;
+    throttled(ctx, attempted);
+    return undefined;
   }
 
   async function passwordPassed(ctx: Context, login: PendingLogin, account: VerifiedAccount, key: string) {
@@ -70,7 +93,12 @@ export function signInFlow(deps: InteractionDeps, pages: SignInPages): SignInFlo
         await deps.throttle.recordSuccess(key, ctx.ip);
         return finish(ctx, login, next, {});
       case 'second_factor':
-        await savePendingStep(login.details, { step: 'second_factor', accountId, throttleKey: key });
+        await savePendingStep(login.details, {
+          step: 'second_factor',
+          accountId,
+          throttleKey: key,
+          codesKey: randomUUID(),
+        });
         logger.info(
           { ip: ctx.ip, client_id: clientId, account_id: accountId },
           'sign-in: password passed, second factor asked',
@@ -94,5 +122,5 @@ export function signInFlow(deps: InteractionDeps, pages: SignInPages): SignInFlo
     }
   }
 
-  return { allowed, passwordPassed, finish };
+  return { attempt, throttled, passwordPassed, finish };
 }

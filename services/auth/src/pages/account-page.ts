@@ -9,6 +9,8 @@ export interface AccountPageInput {
   email: string;
   secondFactor: boolean;
   recoveryCodesLeft: number;
+  /** Locked after too many wrong codes in a row: codes from the app are refused. */
+  secondFactorLocked?: boolean;
   /** AUTH_REQUIRE_TOTP: the second factor cannot be turned off here. */
   totpRequired: boolean;
   csrfToken: string;
@@ -94,6 +96,15 @@ function twoFactorSection(input: AccountPageInput): Html {
       On: signing in asks for a code from your authenticator app. ${left} recovery
       code${left === 1 ? '' : 's'} left.
     </p>
+    ${
+      input.secondFactorLocked
+        ? html`<p class="error" role="alert" id="two-factor-locked">
+            Locked: too many wrong codes were typed for your account, so codes from your authenticator app are
+            refused. Someone may know your password: change it. To unlock, sign in with a recovery code, or
+            ask the operator.
+          </p>`
+        : ''
+    }
     <h3>New recovery codes</h3>
     ${errorFor(input, 'recovery-codes', 'recovery-error')}
     <form method="post" action="/account/recovery-codes">

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '@secret-push/logger';
+import { type TakeKeys, type Taken, giveBack, takeAttempt } from './attempt-scripts';
 
 export interface LoginThrottleOptions {
   /** The window every failure counter counts in (seconds). */
@@ -14,12 +14,33 @@ export interface LoginThrottleOptions {
   maxPerAccount: number;
   /** Once an account is over `maxPerAccount`: at most one attempt per this many seconds. */
   slowSeconds: number;
+  /** Password checks of one account running at once, all replicas together; more wait (429). */
+  maxInFlightPerAccount: number;
   prefix: string;
 }
 
+/** Why an attempt was refused: the counter that was full. */
+export type RefusalReason = 'account_ip' | 'ip' | 'account_slowed' | 'in_flight' | 'second_factor';
+
 /** Whether a sign-in attempt may go ahead; when not, when to come back. */
 export type LoginAllowance =
-  { allowed: true } | { allowed: false; retryAfterSeconds: number; reason: string };
+  { allowed: true } | { allowed: false; retryAfterSeconds: number; reason: RefusalReason };
+
+/** An attempt refused (nothing checked, nothing counted), or what its check gave. */
+export type Attempted<T> =
+  | Extract<LoginAllowance, { allowed: false }>
+  | { allowed: true; result: T; failed: boolean; codesUsed: number };
+
+/** What an attempt is counted against. */
+export interface AttemptScope {
+  /** The account's throttle name (`accountKey`). */
+  account: string;
+  ip: string;
+  /** The attempt checks a password (scrypt): it also counts in flight for the account. */
+  password?: boolean;
+  /** A code of one pending sign-in: at most `max` per `key` (the second factor's own counter). */
+  codes?: { key: string; max: number; ttlSeconds: number };
+}
 
 /** Redis did not answer: sign-in is refused (503), never let through uncounted. */
 export class LoginThrottleUnavailable extends Error {}
@@ -33,7 +54,10 @@ export function accountKey(normalisedEmail: string): string {
   return createHash('sha256').update(normalisedEmail).digest('base64url');
 }
 
-const secondsLeft = (res: RateLimiterRes): number => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+/** How long a password check may hold its in-flight slot if its process dies mid-check. */
+const IN_FLIGHT_TTL_MS = 30_000;
+
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /**
  * Failed sign-ins counted in Redis, shared by every auth replica. Three counters, so that guessing
@@ -46,100 +70,112 @@ const secondsLeft = (res: RateLimiterRes): number => Math.max(1, Math.ceil(res.m
  *   account is slowed, not locked: one attempt per `slowSeconds` (5 s) for everyone, so its owner
  *   gets in by trying again a few seconds later, and a distributed guesser gets 12 tries a minute.
  *
- * Attempts are checked before the password is (a refused attempt costs no scrypt and counts for
- * nothing); failures are counted after. Any Redis error throws `LoginThrottleUnavailable`: sign-in
- * then answers 503 rather than go unthrottled.
+ * Atomic: every attempt is taken from the three counters (one Redis script, attempt-scripts.ts)
+ * before its secret is checked, and given back when the secret was right. So attempts sent at the
+ * same time cannot outrun the counters: a burst of N checks at most what the counters had left,
+ * the rest are refused (429) without a check and count for nothing. Password checks (scrypt) are
+ * also capped in flight per account (`maxInFlightPerAccount`), so a burst does not queue scrypt
+ * for everyone. A second-factor code may add the pending sign-in's own counter (`codes`).
+ *
+ * Any Redis error throws `LoginThrottleUnavailable`: sign-in then answers 503 rather than go
+ * unthrottled.
  */
 export class LoginThrottle {
-  private readonly perAccountIp: RateLimiterRedis;
-  private readonly perIp: RateLimiterRedis;
-  private readonly perAccount: RateLimiterRedis;
-  private readonly slow: RateLimiterRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly options: LoginThrottleOptions,
     private readonly logger: Logger,
-  ) {
-    const counter = (name: string, points: number, duration = options.windowSeconds) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${options.prefix}loginfail:${name}`,
-        points,
-        duration,
-        rejectIfRedisNotReady: true,
-      });
-    this.perAccountIp = counter('account-ip', options.maxPerAccountIp);
-    this.perIp = counter('ip', options.maxPerIp);
-    this.perAccount = counter('account', options.maxPerAccount);
-    this.slow = counter('slow', 1, options.slowSeconds);
-  }
+  ) {}
 
   private async guard<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (err) {
-      if (err instanceof RateLimiterRes) throw err;
       this.logger.warn({ err: (err as Error).message }, 'login throttle unavailable (sign-in refused)');
       throw new LoginThrottleUnavailable('login throttle unavailable', { cause: err });
     }
   }
 
-  /** Whether an attempt for `account` (see `accountKey`) from `ip` may check its password now. */
-  async check(account: string, ip: string): Promise<LoginAllowance> {
-    const { maxPerAccountIp, maxPerIp, maxPerAccount } = this.options;
-    const [accountIp, byIp, byAccount] = await this.guard(() =>
-      Promise.all([
-        this.perAccountIp.get(`${account}|${ip}`),
-        this.perIp.get(ip),
-        this.perAccount.get(account),
-      ]),
-    );
-    if (accountIp && accountIp.consumedPoints >= maxPerAccountIp) {
-      return { allowed: false, retryAfterSeconds: secondsLeft(accountIp), reason: 'account_ip' };
-    }
-    if (byIp && byIp.consumedPoints >= maxPerIp) {
-      return { allowed: false, retryAfterSeconds: secondsLeft(byIp), reason: 'ip' };
-    }
-    if (byAccount && byAccount.consumedPoints >= maxPerAccount) {
-      try {
-        await this.guard(() => this.slow.consume(account));
-      } catch (err) {
-        if (err instanceof RateLimiterRes) {
-          return { allowed: false, retryAfterSeconds: secondsLeft(err), reason: 'account_slowed' };
-        }
-        throw err;
-      }
-    }
-    return { allowed: true };
+  private keys(scope: AttemptScope): TakeKeys {
+    const p = `${this.options.prefix}loginfail:`;
+    return {
+      accountIp: `${p}account-ip:${scope.account}|${scope.ip}`,
+      ip: `${p}ip:${scope.ip}`,
+      account: `${p}account:${scope.account}`,
+      slow: `${p}slow:${scope.account}`,
+      inFlight: `${p}in-flight:${scope.account}`,
+      ...(scope.codes && { codes: `${p}codes:${scope.codes.key}` }),
+    };
   }
 
-  /** Counts a failed attempt (wrong password, unknown email, disabled account) on all three counters. */
-  async recordFailure(account: string, ip: string): Promise<void> {
-    const [accountIp, byIp, byAccount] = await this.guard(() =>
-      Promise.all([
-        this.perAccountIp.penalty(`${account}|${ip}`, 1),
-        this.perIp.penalty(ip, 1),
-        this.perAccount.penalty(account, 1),
-      ]),
+  private take(scope: AttemptScope, keys: TakeKeys): Promise<Taken> {
+    const o = this.options;
+    if (this.redis.status !== 'ready') {
+      return this.guard(() => Promise.reject(new Error(`redis is ${this.redis.status}`)));
+    }
+    return this.guard(() =>
+      takeAttempt(this.redis, keys, {
+        maxPerAccountIp: o.maxPerAccountIp,
+        maxPerIp: o.maxPerIp,
+        maxPerAccount: o.maxPerAccount,
+        windowMs: o.windowSeconds * 1000,
+        slowMs: o.slowSeconds * 1000,
+        maxInFlight: scope.password ? o.maxInFlightPerAccount : 0,
+        inFlightTtlMs: IN_FLIGHT_TTL_MS,
+        maxCodes: scope.codes?.max ?? 0,
+        codesTtlMs: (scope.codes?.ttlSeconds ?? 0) * 1000,
+      }),
     );
-    // Logged once per window and counter: when it reaches its cap.
-    if (accountIp.consumedPoints === this.options.maxPerAccountIp) {
-      this.logger.warn(
-        { ip, retry_after: secondsLeft(accountIp) },
-        'failed sign-ins: an account is locked for one IP',
-      );
+  }
+
+  /**
+   * One attempt: taken from every counter, then `check` (the password or code), then given back
+   * unless `failed(result)` (a right secret is no failure; nor is an error of the check itself, which
+   * is rethrown). Refused → nothing checked.
+   */
+  async attempt<T>(
+    scope: AttemptScope,
+    check: () => Promise<T>,
+    failed: (result: T) => boolean,
+  ): Promise<Attempted<T>> {
+    const keys = this.keys(scope);
+    const taken = await this.take(scope, keys);
+    if (!taken.taken) {
+      const reason = taken.reason as RefusalReason;
+      return { allowed: false, reason, retryAfterSeconds: seconds(taken.waitMs) };
     }
-    if (byIp.consumedPoints === this.options.maxPerIp) {
-      this.logger.warn({ ip, retry_after: secondsLeft(byIp) }, 'failed sign-ins: an IP is locked');
+    const counted = [keys.accountIp, keys.ip, keys.account, ...(keys.codes ? [keys.codes] : [])];
+    const inFlight = scope.password ? [keys.inFlight] : [];
+    let result: T;
+    try {
+      result = await check();
+    } catch (err) {
+      await this.guard(() => giveBack(this.redis, [...counted, ...inFlight])).catch(() => undefined);
+      throw err;
     }
-    if (byAccount.consumedPoints === this.options.maxPerAccount) {
-      this.logger.warn({ retry_after: secondsLeft(byAccount) }, 'failed sign-ins: an account is slowed down');
+    const isFailure = failed(result);
+    await this.guard(() => giveBack(this.redis, isFailure ? inFlight : [...counted, ...inFlight]));
+    if (isFailure) this.warnAtCaps(scope.ip, taken);
+    return { allowed: true, result, failed: isFailure, codesUsed: taken.codes };
+  }
+
+  /** Logged once per window and counter: when a failure fills it. */
+  private warnAtCaps(ip: string, taken: Extract<Taken, { taken: true }>): void {
+    const wait = seconds(this.options.windowSeconds * 1000);
+    if (taken.accountIp === this.options.maxPerAccountIp) {
+      this.logger.warn({ ip, retry_after: wait }, 'failed sign-ins: an account is locked for one IP');
+    }
+    if (taken.ip === this.options.maxPerIp) {
+      this.logger.warn({ ip, retry_after: wait }, 'failed sign-ins: an IP is locked');
+    }
+    if (taken.account === this.options.maxPerAccount) {
+      this.logger.warn({ retry_after: wait }, 'failed sign-ins: an account is slowed down');
     }
   }
 
   /** A successful sign-in clears its (account, IP) counter; the wider counters keep counting. */
   async recordSuccess(account: string, ip: string): Promise<void> {
-    await this.guard(() => this.perAccountIp.delete(`${account}|${ip}`));
+    const key = this.keys({ account, ip }).accountIp;
+    await this.guard(() => this.redis.del(key));
   }
 }

@@ -12,6 +12,8 @@ export interface AccountSummaryRow {
   disabled_at: Date | null;
   /** A second factor is enrolled (a TOTP secret is set). */
   mfa: boolean;
+  /** Wrong second-factor codes in a row. */
+  second_factor_failures: number;
   email_verified: boolean;
 }
 
@@ -44,6 +46,7 @@ export async function listAccounts(db: Db): Promise<AccountSummaryRow[]> {
       'created_at',
       'disabled_at',
       'email_verified',
+      'second_factor_failures',
       sql<boolean>`totp_secret is not null`.as('mfa'),
     ])
     .orderBy('created_at')
@@ -104,12 +107,25 @@ export function setAccountPassword(db: Db, email: string, passwordHash: string) 
   return updateAccount(db, email, { password_hash: passwordHash, password_changed_at: now });
 }
 
-/** Removes the second factor: the TOTP secret, every recovery code and the last accepted step. */
+/**
+ * Removes the second factor: the TOTP secret, every recovery code, the last accepted step and the
+ * count of failures.
+ */
 export function clearAccountMfa(db: Db, email: string) {
   return updateAccount(db, email, NO_SECOND_FACTOR);
 }
 
-const NO_SECOND_FACTOR = { totp_secret: null, recovery_code_hashes: null, totp_last_step: null } as const;
+/** Unlocks the second factor (its count of wrong codes back to 0), keeping it. */
+export function unlockAccountMfa(db: Db, email: string) {
+  return updateAccount(db, email, { second_factor_failures: 0 });
+}
+
+const NO_SECOND_FACTOR = {
+  totp_secret: null,
+  recovery_code_hashes: null,
+  totp_last_step: null,
+  second_factor_failures: 0,
+} as const;
 
 /*
  * The account's own changes (sign-in's second step, the account console), by id. Each is one
@@ -124,26 +140,40 @@ export async function findAccountRowById(db: Db, id: string): Promise<AccountRow
 }
 
 /**
- * Records `step` as the last accepted TOTP step, if the secret is still `secret` and `step` is
- * later than the last one accepted. False: a replay (or a race lost to the same code).
+ * Records `step` as the last accepted TOTP step, if the secret is still `secret`, `step` is later
+ * than the last one accepted and the factor is not locked (fewer than `lockAfter` failures in a
+ * row); the failures go back to 0. False: a replay (or a race lost to the same code), or locked.
  */
-export async function acceptTotpStep(db: Db, id: string, secret: string, step: number): Promise<boolean> {
+export async function acceptTotpStep(
+  db: Db,
+  id: string,
+  secret: string,
+  step: number,
+  lockAfter: number,
+): Promise<boolean> {
   const row = await db
     .updateTable('account')
-    .set({ totp_last_step: step })
+    .set({ totp_last_step: step, second_factor_failures: 0 })
     .where('id', '=', id)
     .where('totp_secret', '=', secret)
+    .where('second_factor_failures', '<', lockAfter)
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', sql<string>`${step}`)]))
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
 }
 
-/** Removes one recovery code (by hash) if the account still has it. False: unknown or already used. */
+/**
+ * Removes one recovery code (by hash) if the account still has it, and unlocks the factor (its
+ * failures back to 0). False: unknown or already used.
+ */
 export async function consumeRecoveryCode(db: Db, id: string, hash: string): Promise<boolean> {
   const row = await db
     .updateTable('account')
-    .set({ recovery_code_hashes: sql<string[]>`array_remove(recovery_code_hashes, ${hash})` })
+    .set({
+      recovery_code_hashes: sql<string[]>`array_remove(recovery_code_hashes, ${hash})`,
+      second_factor_failures: 0,
+    })
     .where('id', '=', id)
     .where('totp_secret', 'is not', null)
     .where(sql<boolean>`${hash} = any(recovery_code_hashes)`)
@@ -167,6 +197,7 @@ export async function setSecondFactor(
       totp_secret: values.secret,
       totp_last_step: values.step,
       recovery_code_hashes: values.recoveryCodeHashes,
+      second_factor_failures: 0,
       updated_at: now,
     })
     .where('id', '=', id)
@@ -174,6 +205,21 @@ export async function setSecondFactor(
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Counts one more wrong second-factor code in a row (one statement: parallel failures each count);
+ * the count after it, or undefined when the account has no second factor (any more).
+ */
+export async function addSecondFactorFailure(db: Db, id: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('account')
+    .set({ second_factor_failures: sql<number>`second_factor_failures + 1` })
+    .where('id', '=', id)
+    .where('totp_secret', 'is not', null)
+    .returning('second_factor_failures')
+    .executeTakeFirst();
+  return row?.second_factor_failures;
 }
 
 /** Replaces the whole set of recovery codes of an account that has a second factor. */

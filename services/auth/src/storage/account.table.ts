@@ -10,7 +10,8 @@ type Written<T> = ColumnType<T, never, T>;
  * removed once used); `totp_last_step` is the time step of the last TOTP code accepted (a code is
  * accepted only for a later one: no replay). `disabled_at` non-null means the account may not sign in.
  * `email_verified` is false for an account a person made themselves (self sign-up): nobody vouched
- * for the address; the operator's accounts are verified.
+ * for the address; the operator's accounts are verified. `second_factor_failures` counts wrong
+ * second-factor codes in a row (a right one resets it); at the lock threshold TOTP is refused.
  */
 export interface AccountTable {
   id: Generated<string>;
@@ -22,6 +23,7 @@ export interface AccountTable {
   /** bigint: read as a string (node-postgres), written as a number. */
   totp_last_step: ColumnType<string | null, never, number | null>;
   disabled_at: Written<Date | null>;
+  second_factor_failures: ColumnType<number, never, number>;
   email_verified: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: Written<Date>;

@@ -162,6 +162,7 @@ describe('secret-push-auth users', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       disabled: false,
       mfa: false,
+      mfa_locked: false,
       // the operator gave the address: verified (self sign-ups are not; signup.int.test.ts)
       email_verified: true,
     });

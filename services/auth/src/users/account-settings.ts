@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { findAccountRowById, setPasswordById } from '../storage/account.repository';
 import type { AuthDatabase } from '../storage/database';
 import { hashPassword, passwordRuleViolation, verifyPassword } from './password';
+import { isSecondFactorLocked } from './second-factor';
 
 type Db = Kysely<AuthDatabase>;
 
@@ -12,6 +13,8 @@ export interface AccountOverview {
   secondFactor: boolean;
   /** Recovery codes not used yet (0 without a second factor). */
   recoveryCodesLeft: number;
+  /** Locked after too many wrong codes in a row: TOTP codes are refused until a recovery code is used. */
+  secondFactorLocked: boolean;
 }
 
 export async function accountOverview(db: Db, accountId: string): Promise<AccountOverview | undefined> {
@@ -22,6 +25,7 @@ export async function accountOverview(db: Db, accountId: string): Promise<Accoun
     email: row.email,
     secondFactor: row.totp_secret !== null,
     recoveryCodesLeft: row.recovery_code_hashes?.length ?? 0,
+    secondFactorLocked: row.totp_secret !== null && isSecondFactorLocked(row.second_factor_failures),
   };
 }
 

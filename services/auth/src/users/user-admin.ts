@@ -6,10 +6,12 @@ import {
   listAccounts,
   setAccountDisabled,
   setAccountPassword,
+  unlockAccountMfa,
 } from '../storage/account.repository';
 import type { AuthDatabase } from '../storage/database';
 import { emailProblem, normaliseEmail } from './email';
 import { generatePassword, hashPassword, passwordRuleViolation } from './password';
+import { isSecondFactorLocked } from './second-factor';
 
 /** A request the operator must correct (exit 1 in the CLI); the message says what is wrong. */
 export class UserAdminError extends Error {}
@@ -34,6 +36,8 @@ export interface UserSummary {
   created_at: string;
   disabled: boolean;
   mfa: boolean;
+  /** The second factor is locked after too many wrong codes in a row (`unlockMfa`). */
+  mfa_locked: boolean;
   /** False for an account made by self sign-up: nobody vouched for the address. */
   email_verified: boolean;
 }
@@ -85,6 +89,7 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
     created_at: r.created_at.toISOString(),
     disabled: r.disabled_at !== null,
     mfa: r.mfa,
+    mfa_locked: r.mfa && isSecondFactorLocked(r.second_factor_failures),
     email_verified: r.email_verified,
   }));
 }
@@ -128,4 +133,14 @@ export async function resetPassword(
 export async function resetMfa(db: Db, email: string): Promise<AccountRef> {
   const normalised = normaliseEmail(email);
   return found(await clearAccountMfa(db, normalised), normalised);
+}
+
+/**
+ * Unlocks a second factor locked after too many wrong codes in a row (its count back to 0): the
+ * owner keeps their authenticator and recovery codes. For an owner who still has their device;
+ * `resetMfa` for one who lost it.
+ */
+export async function unlockMfa(db: Db, email: string): Promise<AccountRef> {
+  const normalised = normaliseEmail(email);
+  return found(await unlockAccountMfa(db, normalised), normalised);
 }

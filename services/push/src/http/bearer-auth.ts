@@ -24,9 +24,17 @@ export const insufficientScope = (scope: string): HttpError =>
     headers: { 'WWW-Authenticate': bearerChallenge(`error="insufficient_scope", scope="${scope}"`) },
   });
 
-/** Counts invalid tokens per caller IP; over its limit, `assertAllowed` throws a 429 HttpError. */
+/**
+ * Counts invalid tokens per caller IP, atomically: a lookup is taken from the count *before* the
+ * token is looked up (`take`, which throws a 429 HttpError past the limit) and given back when the
+ * token was valid (`giveBack`), so a burst of parallel lookups cannot outrun the limit.
+ */
 export interface InvalidTokenLimiter {
-  assertAllowed(ip: string | null): Promise<void>;
+  /** Takes one lookup for `ip`; a 429 HttpError when its invalid tokens have reached the limit. */
+  take(ip: string | null): Promise<void>;
+  /** The token looked up was valid (or its lookup failed on our side): the lookup is given back. */
+  giveBack(ip: string | null): Promise<void>;
+  /** An invalid token that needed no lookup (a cached refusal, legacy headers that break their rules). */
   recordInvalid(ip: string | null): Promise<void>;
 }
 
@@ -119,18 +127,28 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
     pair: LegacyPair,
   ): Promise<Principal | null> {
     const ip = req.ip ?? null;
-    const token = bearer ?? pair.token ?? '';
-    let principal: Principal | null = null;
-    if (legacyPairAcceptable(bearer, pair)) {
-      // A token that needs a lookup (the auth service, or the database for a personal token) is
-      // looked up only if this caller has not been sending invalid tokens: random tokens cannot
-      // hammer either.
-      if (!verifier.isCached(token)) await invalidTokens?.assertAllowed(ip);
-      principal = await verifier.verify(token);
+    if (!legacyPairAcceptable(bearer, pair)) {
+      await invalidTokens?.recordInvalid(ip);
+      return null;
     }
-    if (principal && legacyEmailAcceptable(principal, pair.email)) return principal;
-    await invalidTokens?.recordInvalid(ip);
-    return null;
+    const token = bearer ?? pair.token ?? '';
+    // A token that needs a lookup (the auth service, or the database for a personal token) is
+    // looked up only if this caller has not been sending invalid tokens: random tokens cannot
+    // hammer either. The lookup is counted before it starts (and given back when the token is
+    // valid), so parallel lookups cannot outrun the limit.
+    const lookup = verifier.isCached(token) ? undefined : invalidTokens;
+    await lookup?.take(ip);
+    let principal: Principal | null;
+    try {
+      principal = await verifier.verify(token);
+    } catch (err) {
+      await lookup?.giveBack(ip); // the auth service or the database failed, not the caller
+      throw err;
+    }
+    const valid = principal !== null && legacyEmailAcceptable(principal, pair.email);
+    if (valid) await lookup?.giveBack(ip);
+    else if (!lookup) await invalidTokens?.recordInvalid(ip);
+    return valid ? principal : null;
   }
 
   const verify: VerifyFunctionWithRequest = (req, token, done) => {

@@ -81,8 +81,11 @@ export function perIpRateLimit(
 /**
  * Invalid bearer tokens per IP (unknown, expired, revoked or malformed): past `perMinute`, a caller
  * gets 429 before its next token is looked up at the auth service, so random tokens can neither
- * hammer the auth service nor crowd the introspection cache. Fails open without Redis (logged):
- * the auth service still refuses the tokens.
+ * hammer the auth service nor crowd the introspection cache. Atomic: each lookup is taken from the
+ * count (Redis INCR) before it starts and given back when the token was valid, so a burst of
+ * parallel lookups reaches the auth service at most `perMinute` times; the others are refused
+ * unlooked-up (a burst of valid, uncached tokens from one address is capped the same way while in
+ * flight). Fails open without Redis (logged): the auth service still refuses the tokens.
  */
 export function createInvalidTokenLimiter(
   redis: Redis,
@@ -101,10 +104,12 @@ export function createInvalidTokenLimiter(
       'rate limiter unavailable, failing open',
     );
   return {
-    async assertAllowed(ip) {
-      const state = await limiter.get(ip ?? 'unknown').catch((err: unknown) => void failOpen(err));
-      if (state && state.consumedPoints >= options.perMinute) {
-        const wait = retryAfter(state);
+    async take(ip) {
+      try {
+        await limiter.consume(ip ?? 'unknown');
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) return failOpen(err);
+        const wait = retryAfter(err);
         throw new HttpError(
           429,
           'rate_limited',
@@ -115,10 +120,11 @@ export function createInvalidTokenLimiter(
         );
       }
     },
+    async giveBack(ip) {
+      await limiter.reward(ip ?? 'unknown').catch(failOpen);
+    },
     async recordInvalid(ip) {
-      await limiter.consume(ip ?? 'unknown').catch((err: unknown) => {
-        if (!(err instanceof RateLimiterRes)) failOpen(err);
-      });
+      await limiter.penalty(ip ?? 'unknown').catch(failOpen);
     },
   };
 }

@@ -38,12 +38,19 @@ export interface AccountViews {
   /** New recovery codes, shown once. */
   showCodes(ctx: Context, codes: string[]): void;
   /**
-   * Whether the throttle lets this account try a password or code from here; a 429 page is sent
-   * when not. The account is named as at sign-in (accountKey of the normalised email).
+   * One attempt at this account's password (`password`) or a code, taken from the login throttle's
+   * counters before `check` runs and given back unless `failed` (as at sign-in; the account named
+   * as there, accountKey of the normalised email). Undefined when refused: a 429 page was sent.
    */
-  allowed(ctx: Context, who: SignedIn): Promise<boolean>;
-  /** A wrong password or code: counted by the login throttle, and the page again with `message`. */
-  refused(ctx: Context, who: SignedIn, form: AccountForm, message: string): Promise<void>;
+  attempt<T>(
+    ctx: Context,
+    who: SignedIn,
+    how: { password: boolean },
+    check: () => Promise<T>,
+    failed: (result: T) => boolean,
+  ): Promise<T | undefined>;
+  /** A wrong password or code (counted by `attempt`): logged, and the page again with `message`. */
+  refused(ctx: Context, who: SignedIn, form: AccountForm, message: string): void;
 }
 
 export function accountViews(deps: AccountConsoleDeps): AccountViews {
@@ -65,6 +72,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
         email: account.email,
         secondFactor: account.secondFactor,
         recoveryCodesLeft: account.recoveryCodesLeft,
+        secondFactorLocked: account.secondFactorLocked,
         totpRequired: deps.totp.required,
         csrfToken: csrfOf(session),
         notice: error ? undefined : done,
@@ -108,16 +116,16 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
         recoveryCodesPage({ codes, next: { link: { href: '/account', label: 'Back to your account' } } }),
       ),
 
-    async allowed(ctx, who) {
-      const allowance = await throttle.check(accountKey(who.account.email), ctx.ip);
-      if (allowance.allowed) return true;
-      ctx.set('Retry-After', String(allowance.retryAfterSeconds));
+    async attempt(ctx, who, how, check, failed) {
+      const scope = { account: accountKey(who.account.email), ip: ctx.ip, password: how.password };
+      const attempted = await throttle.attempt(scope, check, failed);
+      if (attempted.allowed) return attempted.result;
+      ctx.set('Retry-After', String(attempted.retryAfterSeconds));
       page(ctx, 429, messagePage('Too many attempts', 'Too many wrong passwords or codes. Try again later.'));
-      return false;
+      return undefined;
     },
 
-    async refused(ctx, who, form, message) {
-      await throttle.recordFailure(accountKey(who.account.email), ctx.ip);
+    refused(ctx, who, form, message) {
       logger.info(
         { ip: ctx.ip, account_id: who.account.id, form },
         'account console: wrong password or code',

@@ -14,12 +14,19 @@ export function passwordForm({ deps, views }: AccountKit): AccountMiddleware {
   return async (ctx) => {
     const who = signedInPerson(ctx);
     const fields = accountFields(ctx);
-    if (!(await views.allowed(ctx, who))) return;
-    const result = await changePassword(deps.db, who.account.id, {
+    const input = {
       current: single(fields, 'current_password') ?? '',
       next: single(fields, 'new_password') ?? '',
       repeat: single(fields, 'repeat_password') ?? '',
-    });
+    };
+    const result = await views.attempt(
+      ctx,
+      who,
+      { password: true },
+      () => changePassword(deps.db, who.account.id, input),
+      (change) => !change.changed && change.wrongPassword,
+    );
+    if (!result) return;
     if (!result.changed) {
       if (result.wrongPassword) return views.refused(ctx, who, 'password', result.problem);
       return views.showAccount(ctx, who, 422, { form: 'password', message: result.problem });

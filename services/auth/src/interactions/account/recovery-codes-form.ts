@@ -11,13 +11,20 @@ export function recoveryCodesForm({ deps, views }: AccountKit): AccountMiddlewar
   return async (ctx) => {
     const who = signedInPerson(ctx);
     if (!who.account.secondFactor) return views.backTo(ctx);
-    if (!(await views.allowed(ctx, who))) return;
     const credential = single(accountFields(ctx), 'credential') ?? '';
     // Passwords are at least 12 characters: 6 digits can only be a code.
-    const proved =
-      normaliseTotpCode(credential) !== undefined
-        ? (await checkSecondFactor(db, deps.totpSecrets, who.account.id, credential)).verified
-        : await isCurrentPassword(db, who.account.id, credential);
+    const isCode = normaliseTotpCode(credential) !== undefined;
+    const proved = await views.attempt(
+      ctx,
+      who,
+      { password: !isCode },
+      async () =>
+        isCode
+          ? (await checkSecondFactor(db, deps.totpSecrets, who.account.id, credential)).verified
+          : await isCurrentPassword(db, who.account.id, credential),
+      (right) => !right,
+    );
+    if (proved === undefined) return;
     if (!proved) return views.refused(ctx, who, 'recovery-codes', 'The password or code is not correct.');
     const codes = await regenerateRecoveryCodes(db, who.account.id);
     if (!codes) return views.backTo(ctx);

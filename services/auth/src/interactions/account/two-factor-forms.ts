@@ -1,4 +1,3 @@
-import { accountKey } from '../../policy/login-throttle';
 import { isCurrentPassword } from '../../users/account-settings';
 import { confirmEnrolment, removeSecondFactor } from '../../users/second-factor';
 import { single } from '../form-body';
@@ -19,7 +18,7 @@ export function twoFactorForms({
   deps,
   views,
 }: AccountKit): Record<'start' | 'confirm' | 'remove', AccountMiddleware> {
-  const { db, logger, throttle } = deps;
+  const { db, logger } = deps;
   const enrolments = new deps.adapter('AccountEnrolment');
 
   const start: AccountMiddleware = async (ctx) => {
@@ -44,11 +43,17 @@ export function twoFactorForms({
         message: 'This setup has expired. Start again.',
       });
     }
-    if (!(await views.allowed(ctx, who))) return;
     const code = single(accountFields(ctx), 'code') ?? '';
-    const result = await confirmEnrolment(db, deps.totpSecrets, who.account.id, pending.sealedSecret, code);
+    const sealedSecret = pending.sealedSecret;
+    const result = await views.attempt(
+      ctx,
+      who,
+      { password: false },
+      () => confirmEnrolment(db, deps.totpSecrets, who.account.id, sealedSecret, code),
+      (enrolment) => !enrolment.enrolled && enrolment.reason === 'wrong_code',
+    );
+    if (!result) return;
     if (!result.enrolled && result.reason === 'wrong_code') {
-      await throttle.recordFailure(accountKey(who.account.email), ctx.ip);
       return views.showEnrol(
         ctx,
         who,
@@ -71,8 +76,16 @@ export function twoFactorForms({
         message: 'Two-factor authentication is required on this service.',
       });
     }
-    if (!(await views.allowed(ctx, who))) return;
-    if (!(await isCurrentPassword(db, who.account.id, single(accountFields(ctx), 'password') ?? ''))) {
+    const password = single(accountFields(ctx), 'password') ?? '';
+    const right = await views.attempt(
+      ctx,
+      who,
+      { password: true },
+      () => isCurrentPassword(db, who.account.id, password),
+      (ok) => !ok,
+    );
+    if (right === undefined) return;
+    if (!right) {
       return views.refused(ctx, who, 'two-factor/remove', 'The password is not correct.');
     }
     await removeSecondFactor(db, who.account.id);

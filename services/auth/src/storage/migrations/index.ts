@@ -5,6 +5,7 @@ import * as partialLookupIndexes from './2026_11_21_0002_partial_lookup_indexes'
 import * as createAccount from './2026_11_24_0001_create_account';
 import * as totpLastStep from './2026_11_25_0001_totp_last_step';
 import * as accountEmailVerified from './2026_11_25_0002_account_email_verified';
+import * as secondFactorFailures from './2026_11_26_0001_second_factor_failures';
 import { sealTotpSecrets } from './2026_11_26_0002_seal_totp_secrets';
 
 /**
@@ -18,6 +19,7 @@ export const authMigrationSet = (reseal?: TotpResealer): MigrationSet => ({
   '2026_11_24_0001_create_account': createAccount,
   '2026_11_25_0001_totp_last_step': totpLastStep,
   '2026_11_25_0002_account_email_verified': accountEmailVerified,
+  '2026_11_26_0001_second_factor_failures': secondFactorFailures,
   '2026_11_26_0002_seal_totp_secrets': sealTotpSecrets(reseal),
 });
 
