@@ -43,7 +43,7 @@ async function userWithTotp(email: string): Promise<TotpUser> {
   const user = await auth.createUser(email);
   const secret = generateTotpSecret();
   const recoveryCodes = generateRecoveryCodes();
-  await sql`update account set totp_secret = ${secret},
+  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
               recovery_code_hashes = ${hashRecoveryCodes(recoveryCodes)}
             where id = ${user.id}`.execute(auth.db);
   return { ...user, secret, recoveryCodes };
@@ -155,7 +155,8 @@ describe('wrong codes in a row', () => {
     const stored = await sql<{
       totp_secret: string | null;
     }>`select totp_secret from account where id = ${user.id}`.execute(auth.db);
-    expect(stored.rows[0]!.totp_secret).toBe(user.secret);
+    // The factor is kept (still sealed, still the owner's secret).
+    expect(auth.totpSecrets.open(user.id, stored.rows[0]!.totp_secret!)).toBe(user.secret);
 
     const after = await atSecondStep(user);
     expect((await submit(auth, after.b, after.page, { code: code(user.secret) })).status).toBe(303);

@@ -47,7 +47,7 @@ const count = (pages: Page[], status: number): number => pages.filter((p) => p.s
 async function userWithTotp(email: string): Promise<TestUser & { secret: string }> {
   const user = await auth.createUser(email);
   const secret = generateTotpSecret();
-  await sql`update account set totp_secret = ${secret},
+  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
               recovery_code_hashes = ${hashRecoveryCodes(generateRecoveryCodes())}
             where id = ${user.id}`.execute(auth.db);
   return { ...user, secret };
