@@ -89,6 +89,10 @@ export interface Download {
   body: ReadableStream<Uint8Array>;
   /** The file name from Content-Disposition, when given. */
   filename: string | undefined;
+  /**
+   * The file's type as uploaded (the PushFile's `content_type`); for a bare link, the response's
+   * `application/octet-stream`.
+   */
   contentType: string | undefined;
   /** Content-Length, when given. */
   size: number | undefined;
