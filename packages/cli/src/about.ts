@@ -39,6 +39,8 @@ Commands:
 Options of every command:
   --server URL           the push service (env SECRET_PUSH_URL, or the saved config)
   --auth-url URL         the auth service (env SECRET_PUSH_AUTH_URL); its token endpoint is URL/connect/token
+  --insecure             allow plain http:// URLs that are not on this machine (refused by default:
+                         secrets would cross the network unencrypted; localhost is always allowed)
   --json                 machine-readable output
   -h, --help
 

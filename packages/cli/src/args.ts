@@ -5,6 +5,7 @@ import { UsageError } from './errors.ts';
 const COMMON = {
   server: { type: 'string' },
   'auth-url': { type: 'string' },
+  insecure: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];

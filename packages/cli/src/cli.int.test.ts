@@ -569,3 +569,51 @@ describe('exit codes', () => {
     TIMEOUT,
   );
 });
+
+describe('plain http', () => {
+  /** A fetch that sends what is meant for `host` to the real push service, counting it. */
+  function onLoopback(host: string) {
+    const sent: string[] = [];
+    const f = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.host !== host) return fetch(input, init);
+      sent.push(url.pathname);
+      const real = new URL(push.url);
+      url.protocol = real.protocol;
+      url.host = real.host;
+      return fetch(url, init);
+    }) as typeof fetch;
+    return { sent, fetch: f };
+  }
+
+  test(
+    'an http:// server or auth URL off this machine is refused (exit 2, nothing sent) unless --insecure',
+    async () => {
+      const remote = onLoopback('push.example.test');
+      const env = { ...envFor(), SECRET_PUSH_URL: 'http://push.example.test' };
+      const refused = await cli(['push'], { env, stdin: 's3cret\n', fetch: remote.fetch });
+      expect(refused.code).toBe(EXIT.usage);
+      expect(refused.stderr).toMatch(
+        /^secret-push: Refusing http:\/\/push\.example\.test: a plain http:\/\/ URL sends secrets unencrypted\. Use https:\/\/, or pass --insecure .*\n$/,
+      );
+      const viaLink = await cli(['get', 'http://push.example.test/p/AAAAAAAAAAAAAAAAAAAAAA'], {
+        env: envFor(),
+        fetch: remote.fetch,
+      });
+      expect(viaLink.code).toBe(EXIT.usage);
+      const authRefused = await cli(['token'], {
+        env: { ...envFor(), SECRET_PUSH_AUTH_URL: 'http://auth.example.test' },
+      });
+      expect(authRefused.code).toBe(EXIT.usage);
+      expect(authRefused.stderr).toContain('Refusing http://auth.example.test');
+      expect(remote.sent).toEqual([]);
+
+      const allowed = await cli(['push', '--insecure'], { env, stdin: 's3cret\n', fetch: remote.fetch });
+      expect(allowed).toMatchObject({ code: 0, stderr: '' });
+      expect(remote.sent).toEqual(['/api/v2/pushes']);
+      // Loopback needs no flag (every other test here runs on 127.0.0.1).
+      expect((await cli(['get', allowed.stdout.trim()], { env: envFor() })).stdout).toBe('s3cret\n');
+    },
+    TIMEOUT,
+  );
+});

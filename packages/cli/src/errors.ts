@@ -1,4 +1,4 @@
-import { SecretPushError } from '@secret-push/client';
+import { InsecureUrlError, SecretPushError } from '@secret-push/client';
 import { ConfigError } from './config.ts';
 import { BadLinkError } from './links.ts';
 
@@ -28,6 +28,14 @@ export function describeError(err: unknown): { code: number; message: string } {
   }
   if ((err as { code?: unknown } | null)?.code?.toString().startsWith('ERR_PARSE_ARGS')) {
     return { code: EXIT.usage, message: (err as Error).message };
+  }
+  if (err instanceof InsecureUrlError) {
+    return {
+      code: EXIT.usage,
+      message:
+        `Refusing ${err.url}: a plain http:// URL sends secrets unencrypted. ` +
+        'Use https://, or pass --insecure if this network is trusted',
+    };
   }
   if (err instanceof AuthError) return { code: EXIT.auth, message: err.message };
   if (err instanceof ConfigError) return { code: EXIT.error, message: err.message };

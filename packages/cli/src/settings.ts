@@ -10,6 +10,8 @@ export interface Settings {
   url: string | undefined;
   authUrl: string | undefined;
   credentials: { clientId: string; clientSecret: string } | { token: string } | undefined;
+  /** `--insecure`: plain http:// URLs off this machine are allowed (never saved). */
+  insecure: boolean;
   path: string;
   saved: SavedConfig;
 }
@@ -17,7 +19,11 @@ export interface Settings {
 /** Flags > environment > the saved config. */
 export async function settings(
   io: Io,
-  values: { server?: string | boolean | undefined; 'auth-url'?: string | boolean | undefined },
+  values: {
+    server?: string | boolean | undefined;
+    'auth-url'?: string | boolean | undefined;
+    insecure?: string | boolean | undefined;
+  },
 ): Promise<Settings> {
   const path = configPath(io.env);
   const saved = await loadConfig(path);
@@ -45,7 +51,7 @@ export async function settings(
       throw new UsageError(`The ${name} must be an http(s) URL: ${value}`);
     }
   }
-  return { url, authUrl, credentials, path, saved };
+  return { url, authUrl, credentials, insecure: values.insecure === true, path, saved };
 }
 
 const tokenUrl = (authUrl: string) => `${authUrl.replace(/\/+$/, '')}/connect/token`;
@@ -68,6 +74,7 @@ export function clientFor(io: Io, s: Settings, baseUrl: string, withAuth = true)
     ...(auth ? { auth } : {}),
     ...(io.fetch ? { fetch: io.fetch } : {}),
     userAgent: `secret-push-cli/${VERSION}`,
+    allowInsecureHttp: s.insecure,
   });
 }
 

@@ -39,6 +39,13 @@ export interface ClientOptions {
   maxRetryDelayMs?: number;
   /** Sent as User-Agent. */
   userAgent?: string;
+  /**
+   * Allow plain `http://` URLs (`baseUrl`, the token endpoint) off this machine. By default such a
+   * URL makes createClient throw an InsecureUrlError: client secrets, tokens, passphrases and
+   * payloads would cross the network unencrypted. `http://` to localhost, 127.0.0.0/8 and [::1]
+   * is always allowed.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export type TextPushInput = PushSettings & { kind?: 'text' | 'url' | 'qr'; payload: string };
@@ -82,6 +89,10 @@ export interface Download {
   body: ReadableStream<Uint8Array>;
   /** The file name from Content-Disposition, when given. */
   filename: string | undefined;
+  /**
+   * The file's type as uploaded (the PushFile's `content_type`); for a bare link, the response's
+   * `application/octet-stream`.
+   */
   contentType: string | undefined;
   /** Content-Length, when given. */
   size: number | undefined;

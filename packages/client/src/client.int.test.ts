@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
 import {
+  InsecureUrlError,
   NotFoundError,
   PushExpiredError,
   SecretPushError,
@@ -412,6 +413,60 @@ describe('the token cache', () => {
       const err = await client.create({ payload: 'x' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnauthorizedError);
       expect(err).toMatchObject({ status: 401, code: 'invalid_client' });
+    },
+    TIMEOUT,
+  );
+});
+
+describe('plain http', () => {
+  test(
+    'an http:// URL off this machine is refused before anything is sent; allowInsecureHttp allows it',
+    async () => {
+      const sent: string[] = [];
+      // What is meant for push.example.test goes to the real push service.
+      const onLoopback = ((input: string | URL | Request, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        sent.push(url.host);
+        const real = new URL(push.url);
+        url.protocol = real.protocol;
+        url.host = real.host;
+        return fetch(url, init);
+      }) as typeof fetch;
+      const remote = 'http://push.example.test';
+      expect(() => createClient({ baseUrl: remote, fetch: onLoopback })).toThrow(InsecureUrlError);
+      expect(() => createClient({ baseUrl: `${remote}/api/v2`, fetch: onLoopback })).toThrow(
+        /^Refusing http:\/\/push\.example\.test: a plain http:\/\/ URL sends secrets unencrypted\. Use https:\/\/, or set allowInsecureHttp: true/,
+      );
+      expect(() =>
+        createClient({
+          baseUrl: push.url,
+          auth: { ...tokenAuth(), tokenUrl: 'http://auth.example.test/connect/token' },
+          fetch: onLoopback,
+        }),
+      ).toThrow(InsecureUrlError);
+      expect(sent).toEqual([]);
+
+      const allowed = createClient({ baseUrl: remote, fetch: onLoopback, allowInsecureHttp: true });
+      expect((await allowed.version()).api_version).toMatch(/^2\./);
+      expect(sent).toEqual(['push.example.test']);
+
+      for (const url of [
+        'https://push.example.test',
+        'http://localhost:1',
+        'http://app.localhost:1',
+        'http://127.0.0.2:1',
+        'http://[::1]:1',
+      ]) {
+        expect(() => createClient({ baseUrl: url })).not.toThrow();
+      }
+      for (const url of [
+        'http://10.0.0.1',
+        'http://localhost.example.test',
+        'http://[::2]',
+        'http://127.0.0.1.nip.io',
+      ]) {
+        expect(() => createClient({ baseUrl: url })).toThrow(InsecureUrlError);
+      }
     },
     TIMEOUT,
   );

@@ -47,7 +47,7 @@ export async function download(
   return {
     body,
     filename: filenameOf(res.headers.get('content-disposition')),
-    contentType: res.headers.get('content-type') ?? undefined,
+    contentType: contentTypeOf(file, res.headers.get('content-type') ?? undefined),
     size: length === null ? undefined : Number(length),
   };
 }
@@ -80,9 +80,17 @@ export async function downloadNode(
   return {
     body,
     filename: filenameOf(one(headers['content-disposition']) ?? null),
-    contentType: one(headers['content-type']),
+    contentType: contentTypeOf(file, one(headers['content-type'])),
     size: length === undefined ? undefined : Number(length),
   };
+}
+
+/**
+ * The file's type: as uploaded (`content_type`) for a PushFile; for a bare link, the header, which
+ * the API sends as `application/octet-stream` whatever the file (downloads are never rendered).
+ */
+function contentTypeOf(file: PushFile | string, header: string | undefined): string | undefined {
+  return typeof file === 'string' ? header : file.content_type;
 }
 
 /** The file name of a Content-Disposition header (`filename*` preferred, RFC 6266). */

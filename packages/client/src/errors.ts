@@ -95,6 +95,60 @@ function kindOf(status: number, code: string): ErrorKind {
   return 'other';
 }
 
+/**
+ * A plain `http://` URL that is not on this machine, given without `allowInsecureHttp`: anything
+ * sent there (client secrets, tokens, passphrases, payloads) could be read on the way.
+ */
+export class InsecureUrlError extends TypeError {
+  override name = 'InsecureUrlError';
+  constructor(readonly url: string) {
+    super(
+      `Refusing ${url}: a plain http:// URL sends secrets unencrypted. Use https://, ` +
+        'or set allowInsecureHttp: true if this network is trusted',
+    );
+  }
+}
+
+/** Loopback hosts, where plain http never leaves the machine: localhost, 127.0.0.0/8, ::1. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/**
+ * `url` itself when it may carry secrets: https, or http to a loopback host, or any http when
+ * `allowInsecureHttp`. Otherwise an InsecureUrlError (the URL shown by its origin only).
+ */
+export function secureUrl(url: string, allowInsecureHttp: boolean | undefined): string {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && !allowInsecureHttp) {
+    throw new InsecureUrlError(parsed.origin);
+  }
+  return url;
+}
+
+/**
+ * The path of `url` as error messages show it: the segment after `/pushes/` or `/files/` (a push's
+ * token, a file's id: what makes a link work) becomes `…`, and the query (a download link's
+ * signature) is left out. `/pushes/active` and `/pushes/expired` are kept.
+ */
+export function maskedPath(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = url.split(/[?#]/)[0] ?? '';
+  }
+  return path.replace(/\/(pushes|files)\/([^/]+)/g, (whole, kind: string, segment: string) =>
+    kind === 'pushes' && (segment === 'active' || segment === 'expired') ? whole : `/${kind}/…`,
+  );
+}
+
 /** The error for an HTTP answer, of the subclass that matches its status. */
 export function errorForStatus(init: SecretPushErrorInit): SecretPushError {
   const { status } = init;

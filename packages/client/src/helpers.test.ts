@@ -1,5 +1,5 @@
 import { filenameOf } from './downloads.ts';
-import { parseRetryAfter } from './errors.ts';
+import { isLoopback, maskedPath, parseRetryAfter } from './errors.ts';
 import { nextPage } from './pages.ts';
 import { renewalMarginMs } from './token-cache.ts';
 import { retryDelay } from './transport.ts';
@@ -46,4 +46,31 @@ test('retry waits: full jitter under the exponential cap; Retry-After as given o
   }
   expect(retryDelay(0, 2, 5_000)).toBe(2_000);
   expect(retryDelay(0, 6, 5_000)).toBeUndefined();
+});
+
+test('maskedPath hides the segment after /pushes/ and /files/ and drops the query', () => {
+  const t = 'AbCdEfGhIjKlMnOpQrStUv';
+  expect(maskedPath(`https://h/api/v2/pushes/${t}`)).toBe('/api/v2/pushes/…');
+  expect(maskedPath(`https://h/api/v2/pushes/${t}/reveal?x=1`)).toBe('/api/v2/pushes/…/reveal');
+  expect(maskedPath(`https://h/sub/api/v2/files/f1?push=${t}&sig=s`)).toBe('/sub/api/v2/files/…');
+  expect(maskedPath('https://h/api/v2/pushes/active?page=2')).toBe('/api/v2/pushes/active');
+  expect(maskedPath('https://h/api/v2/pushes/expired')).toBe('/api/v2/pushes/expired');
+  expect(maskedPath('https://h/api/v2/pushes')).toBe('/api/v2/pushes');
+  expect(maskedPath(`/api/v2/pushes/${t}?q`)).toBe('/api/v2/pushes/…');
+});
+
+test('isLoopback: localhost, 127.0.0.0/8 and ::1 only', () => {
+  for (const h of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.1.2.3', '[::1]']) {
+    expect([h, isLoopback(h)]).toEqual([h, true]);
+  }
+  for (const h of [
+    'example.com',
+    'localhost.example.com',
+    '10.0.0.1',
+    '128.0.0.1',
+    '[::2]',
+    '127.0.0.1.nip.io',
+  ]) {
+    expect([h, isLoopback(h)]).toEqual([h, false]);
+  }
 });

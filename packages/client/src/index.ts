@@ -16,6 +16,7 @@ export type {
 } from './client-types.ts';
 export {
   ConnectionError,
+  InsecureUrlError,
   NotFoundError,
   PushExpiredError,
   RateLimitedError,

@@ -1,4 +1,5 @@
 import type { ClientOptions } from './client-types.ts';
+import { secureUrl } from './errors.ts';
 import { TokenCache } from './token-cache.ts';
 import { type CallOptions, Transport, retryDelay, sleep } from './transport.ts';
 
@@ -22,7 +23,10 @@ export interface Api {
   readonly maxRetryDelayMs: number;
 }
 
+/** The base of a client; an InsecureUrlError for a plain-http URL off this machine (see secureUrl). */
 export function createApi(options: ClientOptions): Api {
+  secureUrl(options.baseUrl, options.allowInsecureHttp);
+  if (options.auth && 'tokenUrl' in options.auth) secureUrl(options.auth.tokenUrl, options.allowInsecureHttp);
   const trimmed = options.baseUrl.replace(/\/+$/, '');
   const apiUrl = trimmed.endsWith(API_PATH) ? trimmed : `${trimmed}${API_PATH}`;
   const apiOrigin = new URL(apiUrl).origin;

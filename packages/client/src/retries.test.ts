@@ -1,6 +1,12 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConnectionError, RateLimitedError, UnavailableError, createClient } from './index.ts';
+import {
+  ConnectionError,
+  RateLimitedError,
+  SecretPushError,
+  UnavailableError,
+  createClient,
+} from './index.ts';
 
 // The retry rules, against small local HTTP servers that stand in for the push API and answer
 // each request as the test says (the real services cannot be made to fail on cue).
@@ -152,4 +158,34 @@ test('timeoutMs bounds a call; an AbortSignal aborts it with its reason', async 
   const pending = client.version({ signal: controller.signal, timeoutMs: 10_000 });
   setTimeout(() => controller.abort(new Error('stopped by the caller')), 50);
   await expect(pending).rejects.toThrow('stopped by the caller');
+});
+
+test('error messages name the request without its push token or file id', async () => {
+  const silent = await start([never]);
+  const slow = createClient({ baseUrl: silent.url, timeoutMs: 200, retries: 0 });
+  const timedOut = (await slow.retrieve(PUSH.url_token).catch((e: unknown) => e)) as SecretPushError;
+  expect(timedOut.message).toBe('GET /api/v2/pushes/… timed out after 200 ms');
+
+  const dropping = await start([drop]);
+  const client = createClient({ baseUrl: dropping.url, retries: 0 });
+  const messages = await Promise.all(
+    [
+      client.preview(PUSH.url_token),
+      client.retrieve(PUSH.url_token, { passphrase: 'p' }),
+      client.download(`${dropping.url}/api/v2/files/file-id-Xy12?push=${PUSH.url_token}&sig=sig-Zw34`),
+      client.active().pages()[Symbol.asyncIterator]().next(),
+    ].map((p) =>
+      p.then(
+        () => 'no error',
+        (e: unknown) => (e as Error).message,
+      ),
+    ),
+  );
+  expect(messages).toEqual([
+    'GET /api/v2/pushes/…/preview failed: no answer from the server',
+    'POST /api/v2/pushes/…/reveal failed: no answer from the server',
+    'GET /api/v2/files/… failed: no answer from the server',
+    'GET /api/v2/pushes/active failed: no answer from the server',
+  ]);
+  for (const m of messages) expect(m).not.toMatch(/abcdefghij|Xy12|Zw34/);
 });

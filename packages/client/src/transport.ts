@@ -1,4 +1,4 @@
-import { ConnectionError, SecretPushError, errorFromResponse } from './errors.ts';
+import { ConnectionError, SecretPushError, errorFromResponse, maskedPath } from './errors.ts';
 import { type AccessToken, TokenCache, raceAbort } from './token-cache.ts';
 
 /*
@@ -109,7 +109,7 @@ export class Transport {
         const error = new ConnectionError({
           status: 0,
           code: 'connection_error',
-          message: `${spec.method} ${new URL(spec.url).pathname} failed: no answer from the server`,
+          message: `${what(spec)} failed: no answer from the server`,
           cause: err,
         });
         const delay =
@@ -221,8 +221,11 @@ export function retryDelay(
   return Math.random() * Math.min(maxMs, BASE_DELAY_MS * 2 ** attempt);
 }
 
-/** How a request is named in a timeout's message: `GET /api/v2/pushes/active`. */
-const what = (spec: RequestSpec) => `${spec.method} ${new URL(spec.url).pathname}`;
+/**
+ * How a request is named in an error's message: `GET /api/v2/pushes/active`, `GET
+ * /api/v2/pushes/…` (never a push's token: messages end up in logs and bug reports).
+ */
+const what = (spec: RequestSpec) => `${spec.method} ${maskedPath(spec.url)}`;
 
 function retryable(policy: RetryPolicy, status: number, code: string): boolean {
   if (policy === 'safe') return status === 429 || status === 503;

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { ERROR_KEYS, errorsSerialized, serializeError } from './error-serializer';
 
 export type { Logger };
 
@@ -33,6 +34,11 @@ export const REDACT_PATHS = [
   '*.headers["x-user-token"]',
 ];
 
+/**
+ * Every logger of the project. Errors are written by `serializeError` (type, message, code, stack,
+ * `cause` and `errors`, never a driver's arguments, parameters, bodies or headers) under whichever
+ * key they are logged (error-serializer.ts); then the redaction paths above apply.
+ */
 export function createLogger(
   options: { name: string; level: string },
   destination?: DestinationStream,
@@ -42,8 +48,9 @@ export function createLogger(
       name: options.name,
       level: options.level,
       redact: { paths: REDACT_PATHS, remove: true },
+      serializers: Object.fromEntries(ERROR_KEYS.map((key) => [key, serializeError])),
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: errorsSerialized },
     },
     destination,
   );

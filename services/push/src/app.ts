@@ -42,7 +42,7 @@ export interface AppDeps {
   version: ReturnType<typeof versionBody>;
   rules: CreateRules;
   features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
-  rateLimits: { create: RequestHandler; retrieve: RequestHandler };
+  rateLimits: { create: RequestHandler; retrieve: RequestHandler; lookup: RequestHandler };
   /** File pushes: absent when the instance has no object store. */
   files?: { service: FileService; uploads: UploadPipeline };
   readiness: Readiness;

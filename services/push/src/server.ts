@@ -225,6 +225,7 @@ function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
       { prefix, name: 'retrieve', perMinute: perMinute.retrievePerMinute },
       logger,
     ),
+    lookup: perIpRateLimit(redis, { prefix, name: 'lookup', perMinute: perMinute.lookupPerMinute }, logger),
   };
 }
 

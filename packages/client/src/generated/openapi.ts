@@ -218,7 +218,7 @@ export interface paths {
     };
     /**
      * Download a file of a file push
-     * @description Follow a `files[].url` from a retrieval as it is: the link is the credential (no token needed) and is signed for one file, one push, the view that was counted and an expiry equal to the grace period. Each (view, file) pair can be downloaded a few times (3 by default); after the last view of the push its files stay downloadable for the grace period, never after a DELETE or a time expiry. Any link that is not good now → 404, whatever the reason. Every download is audited `file_download`. The file is streamed as an attachment (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`).
+     * @description Follow a `files[].url` from a retrieval as it is: the link is the credential (no token needed) and is signed for one file, one push, the view that was counted and an expiry equal to the grace period. Each (view, file) pair can be downloaded a few times (3 by default); after the last view of the push its files stay downloadable for the grace period, never after a DELETE or a time expiry. Any link that is not good now → 404, whatever the reason. Every download is audited `file_download`. The file is streamed as a download whatever its type: `Content-Type: application/octet-stream` (its declared type is the `content_type` of the retrieval), `Content-Disposition: attachment`, `Content-Security-Policy: sandbox; default-src 'none'`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`.
      */
     get: operations['downloadFile'];
     put?: never;
@@ -1074,6 +1074,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
       503: {
         headers: {
@@ -1248,6 +1259,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
       503: {
         headers: {
@@ -1329,6 +1351,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
       503: {
         headers: {
@@ -1368,6 +1401,8 @@ export interface operations {
         headers: {
           /** @description `attachment` with the file name (RFC 6266, `filename*` for non-ASCII names). */
           'Content-Disposition': string;
+          /** @description Always `sandbox; default-src 'none'`. */
+          'Content-Security-Policy': "sandbox; default-src 'none'";
           /** @description Always `no-store`. */
           'Cache-Control': 'no-store';
           [name: string]: unknown;

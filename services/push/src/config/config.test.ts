@@ -75,6 +75,23 @@ describe('loadPushConfig', () => {
     ).toEqual([
       'PUSH_EXPIRE_AFTER_DAYS_DEFAULT: must lie within PUSH_EXPIRE_AFTER_DAYS_MIN and PUSH_EXPIRE_AFTER_DAYS_MAX',
     ]);
+    expect(
+      problems({
+        ...base,
+        PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100',
+        PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE: '199',
+      }),
+    ).toEqual([expect.stringMatching(/^PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE: at least twice .* \(200\)/)]);
+    expect(
+      loadPushConfig({ ...base, PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100' }).rateLimits.lookupPerMinute,
+    ).toBe(200);
+    expect(
+      loadPushConfig({
+        ...base,
+        PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100',
+        PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE: '200',
+      }).rateLimits.lookupPerMinute,
+    ).toBe(200);
     expect(problems({ ...base, PUSH_ENCRYPTION_KEYS: `${key('a')},${key('a')}` })).toEqual([
       'PUSH_ENCRYPTION_KEYS: key ids must be unique',
     ]);

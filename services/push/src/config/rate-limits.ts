@@ -12,6 +12,14 @@ export const rateLimitsSection = envSection(
     PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: envInt(1, 1_000_000)
       .default(600)
       .describe('Retrievals per minute per client, user or IP; fails open without Redis'),
+    PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE: envInt(1, 2_000_000)
+      .optional()
+      .describe(
+        'Previews, audit pages and DELETEs together per minute per client, user or IP; fails open ' +
+          'without Redis. At least twice the create limit (a client that previews or expires each ' +
+          'push it creates is limited on its creates first, whichever way the two windows fall); ' +
+          'twice the create limit when unset',
+      ),
     PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: envInt(1, 1_000_000)
       .default(60)
       .describe(
@@ -32,11 +40,23 @@ export const rateLimitsSection = envSection(
     rateLimits: {
       createPerMinute: v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
       retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
+      lookupPerMinute: v.PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE ?? 2 * v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
       invalidTokensPerMinute: v.PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE,
       passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
       passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
     },
   }),
+  {
+    check: (v) =>
+      v.PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE !== undefined &&
+      v.PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE < 2 * v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE
+        ? [
+            'PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE: at least twice PUSH_RATE_LIMIT_CREATE_PER_MINUTE ' +
+              `(${2 * v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE}), so that a client previewing each push ` +
+              'it creates is limited on its creates first',
+          ]
+        : [],
+  },
 );
 
 /** How long a create's Idempotency-Key is remembered: `idempotency`. */

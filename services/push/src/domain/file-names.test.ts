@@ -34,6 +34,30 @@ describe('safeFilename', () => {
   });
 
   it.each([
+    ['invoice\u202efdp.exe', 'invoicefdp.exe'], // RLO: would show as "invoiceexe.pdf"
+    ['a\u202ab\u202bc\u202cd\u202de.txt', 'abcde.txt'], // embeddings, pop, LRO
+    ['\u2066x\u2067y\u2068z\u2069.txt', 'xyz.txt'], // isolates
+    ['l\u200em\u200fa\u061c.txt', 'lma.txt'], // LRM, RLM, ALM
+    ['zero\u200bwidth\u200c\u200d.txt', 'zerowidth.txt'], // ZWSP, ZWNJ, ZWJ
+    ['\ufeffbom.txt', 'bom.txt'],
+    ['\u202e\u2066', 'file'],
+  ])('removes bidirectional and invisible formatting characters: %j', (raw, expected) => {
+    expect(safeFilename(raw)).toBe(expected);
+  });
+
+  it('keeps letters of right-to-left scripts and visible punctuation', () => {
+    expect(safeFilename('تقرير.pdf')).toBe('تقرير.pdf');
+    expect(safeFilename('שלום-עולם.txt')).toBe('שלום-עולם.txt');
+    expect(safeFilename('a\u2010b\u2013c.txt')).toBe('a\u2010b\u2013c.txt'); // hyphen, en dash
+  });
+
+  it('is idempotent (names are cleaned again when read)', () => {
+    for (const raw of ['x\u202ey.exe', '../a\u0000b', ' \u200b.\u200b ', 'é'.repeat(300)]) {
+      expect(safeFilename(safeFilename(raw))).toBe(safeFilename(raw));
+    }
+  });
+
+  it.each([
     '',
     '   ',
     '.',

@@ -5,6 +5,7 @@ import { decryptStream } from '../security/file-cipher';
 import type { KeyRing } from '@secret-push/key-ring';
 import type { AuditContext } from './push';
 import type { FileLink } from './file-link';
+import { safeFilename } from './file-names';
 import type { FileStore, NewFileRecord, StoredFile } from './ports/file-store';
 import type { ObjectStore } from './ports/object-store';
 import type { PushStore } from './ports/push-store';
@@ -106,7 +107,7 @@ export function createFileService(deps: FileServiceDeps) {
       const graceEnds = view.now.getTime() + deps.graceSeconds * 1000;
       const expires = Math.floor(Math.min(graceEnds, view.windowEnds.getTime()) / 1000);
       return rows.map((r) => ({
-        filename: keyRing.open({ keyId, data: r.filenameSealed }, filenameAad(r.id)),
+        filename: safeFilename(keyRing.open({ keyId, data: r.filenameSealed }, filenameAad(r.id))),
         content_type: r.contentType,
         size: r.size,
         url: `${deps.publicUrl}/api/v2/files/${r.id}?${deps.signer.sign({ pushId, fileId: r.id, viewId, expires })}`,
@@ -150,7 +151,9 @@ export function createFileService(deps: FileServiceDeps) {
         'base64',
       );
       return {
-        filename: keyRing.open({ keyId: grant.keyId, data: grant.file.filenameSealed }, filenameAad(fileId)),
+        filename: safeFilename(
+          keyRing.open({ keyId: grant.keyId, data: grant.file.filenameSealed }, filenameAad(fileId)),
+        ),
         contentType: grant.file.contentType,
         size: grant.file.size,
         body: body.pipe(decryptStream(key, fileId)).once('error', () => body.destroy()),

@@ -5,10 +5,14 @@ import type { Logger } from '@secret-push/logger';
 import type { FileService } from '../domain/file-service';
 import { auditContext } from './audit-context';
 
+/** The CSP of a download: sandboxed (a unique origin, no scripts), nothing loaded. */
+export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
+
 /**
  * `GET /files/:file_id?push=…&view=…&expires=…&sig=…`: the download links handed out with a
  * counted view (docs/api.md, "Files"). The link is the credential, so no token is needed; its query string is
- * never logged (the HTTP logger drops query strings). Every refusal looks the same.
+ * never logged (the HTTP logger drops query strings). Every refusal looks the same. A file is
+ * served as a download (`application/octet-stream`, `attachment`, a sandbox CSP), whatever its type.
  */
 export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler; logger: Logger }): Router {
   const router = Router();
@@ -17,8 +21,12 @@ export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler
     if (!opened) throw new HttpError(404, 'not_found', 'This download link is invalid, used up or expired.');
     res.attachment(opened.filename);
     res.set({
-      'Content-Type': opened.contentType,
+      // Never the uploader's type: a file typed text/html or text/javascript would otherwise be a
+      // page or a script of this origin. Its type is in the retrieve JSON (`content_type`).
+      'Content-Type': 'application/octet-stream',
       'Content-Length': String(opened.size),
+      // Should a browser render it anyway: a unique origin, no scripts, nothing loaded.
+      'Content-Security-Policy': DOWNLOAD_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

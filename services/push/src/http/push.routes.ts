@@ -11,7 +11,8 @@ import { parsePage } from './push.schemas';
 import { acceptFormOrJson, readBody } from './request-body';
 
 export interface PushRoutesDeps extends CreateRouteDeps {
-  rateLimits: { create: RequestHandler; retrieve: RequestHandler };
+  /** `lookup`: preview, audit and DELETE (PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE). */
+  rateLimits: { create: RequestHandler; retrieve: RequestHandler; lookup: RequestHandler };
 }
 
 /*
@@ -99,19 +100,24 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   );
 
   // ---- GET /pushes/:url_token/preview (no view), /audit (owner)
-  router.get('/pushes/:url_token/preview', async (req, res) => {
+  router.get('/pushes/:url_token/preview', deps.rateLimits.lookup, async (req, res) => {
     const snapshot = await pushes.preview(urlToken(req));
     res.json({ url: presentPush(snapshot, urlToken(req), publicUrl).html_url });
   });
-  router.get('/pushes/:url_token/audit', requireScope('pushes:read'), async (req, res) => {
-    const page = parsePage(req.query.page);
-    const { entries, dropped } = await pushes.auditLog(urlToken(req), scopedPrincipal(res).id, page);
-    setPageLinks(req, res, publicUrl, page, entries.length);
-    res.json({ logs: entries.map(presentAuditEntry), dropped });
-  });
+  router.get(
+    '/pushes/:url_token/audit',
+    requireScope('pushes:read'),
+    deps.rateLimits.lookup,
+    async (req, res) => {
+      const page = parsePage(req.query.page);
+      const { entries, dropped } = await pushes.auditLog(urlToken(req), scopedPrincipal(res).id, page);
+      setPageLinks(req, res, publicUrl, page, entries.length);
+      res.json({ logs: entries.map(presentAuditEntry), dropped });
+    },
+  );
 
   // ---- DELETE /pushes/:url_token
-  router.delete('/pushes/:url_token', async (req, res) => {
+  router.delete('/pushes/:url_token', deps.rateLimits.lookup, async (req, res) => {
     const actor = actorOf(need(res, 'principal'));
     const snapshot = await pushes.expire(urlToken(req), actor, auditContext(req));
     res.json(presentPush(snapshot, urlToken(req), publicUrl));

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { sql } from 'kysely';
+import { startPush } from '../testing';
 import { BASE_KEYS, type Harness, bearer, createdToken, harness } from './support/helpers';
 
 let h: Harness;
@@ -211,5 +212,56 @@ describe('DELETE /api/v2/pushes/:url_token', () => {
     expect((await del(url)).status).toBe(401);
     expect((await api().get(`/api/v2/pushes/${t}`)).body.payload).toBe('x');
     expect((await del('AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+  });
+});
+
+describe('the preview, audit and DELETE limit (per client, user or IP)', () => {
+  it('limits a client that previews each push it creates on its creates first, then lookups with 429 JSON', async () => {
+    // Creates 3 a minute: lookups 6 (twice, whichever way the two one-minute windows fall).
+    const push = await startPush(h.auth, { env: { PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '3' } });
+    try {
+      const at = () => request(push.url);
+      const created: string[] = [];
+      for (;;) {
+        const res = await at()
+          .post('/api/v2/pushes')
+          .send({ push: { payload: 'x' } });
+        if (res.status === 429) break;
+        expect(res.status).toBe(201);
+        const t = (res.body as { url_token: string }).url_token;
+        created.push(t);
+        expect((await at().get(`/api/v2/pushes/${t}/preview`)).status).toBe(200);
+      }
+      expect(created).toHaveLength(3);
+      // Three lookups left for this IP: a DELETE (anonymous pushes are deletable by viewers) and previews.
+      expect((await at().delete(`/api/v2/pushes/${created[0]}`)).status).toBe(200);
+      expect((await at().get(`/api/v2/pushes/${created[0]}/preview`)).status).toBe(200);
+      expect((await at().get(`/api/v2/pushes/${created[1]}/preview`)).status).toBe(200);
+      for (const limited of [
+        await at().get(`/api/v2/pushes/${created[2]}/preview`),
+        await at().delete(`/api/v2/pushes/${created[2]}`),
+      ]) {
+        expect(limited.status).toBe(429);
+        expect(limited.body).toMatchObject({
+          code: 'rate_limited',
+          error: expect.stringMatching(/retry in \d+ seconds/),
+        });
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Nothing was expired by the refused DELETE.
+      expect((await at().get(`/api/v2/pushes/${created[2]}`)).body.expired).toBe(false);
+
+      // A client with a token has its own count; audit pages count with its previews and DELETEs.
+      const owned = await createdToken(push.url, { payload: 'y' }, h.token);
+      for (let i = 0; i < 5; i++) {
+        expect((await at().get(`/api/v2/pushes/${owned}/audit`).set(bearer(h.token))).status).toBe(200);
+      }
+      expect((await at().delete(`/api/v2/pushes/${owned}`).set(bearer(h.token))).status).toBe(200);
+      const audit = await at().get(`/api/v2/pushes/${owned}/audit`).set(bearer(h.token));
+      expect(audit.status).toBe(429);
+      expect(audit.body.code).toBe('rate_limited');
+    } finally {
+      await push.stop();
+    }
   });
 });

@@ -263,6 +263,45 @@ describe('file pushes', () => {
     );
   });
 
+  it('serves every file as a sandboxed download, whatever its type; the type stays in the retrieve JSON', async () => {
+    const files = [
+      { name: 'app.js', data: Buffer.from('alert(document.cookie)'), type: 'text/javascript' },
+      { name: 'page.html', data: Buffer.from('<script>alert(1)</script>'), type: 'text/html' },
+      { name: 'style.css', data: Buffer.from('body{}'), type: 'text/css' },
+      { name: 'image.svg', data: Buffer.from('<svg onload="alert(1)"/>'), type: 'image/svg+xml' },
+    ];
+    const body = await retrieve(await createFilePush(files));
+    expect(body.files.map((f) => f.content_type)).toEqual([
+      'text/javascript',
+      'text/html',
+      'text/css',
+      'image/svg+xml',
+    ]);
+    for (const [i, f] of body.files.entries()) {
+      const res = await download(f.url);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename=${files[i]!.name}`);
+      expect(res.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.body).toEqual(files[i]!.data);
+    }
+  });
+
+  it('neutralises bidirectional and invisible characters in file names (retrieve JSON and download)', async () => {
+    const body = await retrieve(
+      await createFilePush([
+        { name: 'invoice\u202efdp.exe', data: Buffer.from('x') },
+        { name: '\u2066report\u2069\u200b.pdf\u200f', data: Buffer.from('y') },
+      ]),
+    );
+    expect(body.files.map((f) => f.filename)).toEqual(['invoicefdp.exe', 'report.pdf']);
+    for (const f of body.files) {
+      const cd = (await download(f.url)).headers['content-disposition'] as string;
+      expect(cd).toMatch(/^attachment; filename=(invoicefdp\.exe|report\.pdf)$/);
+    }
+  });
+
   it('refuses a link for another file or push, a forged or expired one, and a fourth download under one view', async () => {
     const one = await createFilePush([{ name: 'one.txt', data: Buffer.from('one') }], {
       expire_after_views: '1',

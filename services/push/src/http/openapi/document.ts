@@ -23,7 +23,7 @@ function introduction(config: PushConfig): string {
     `**Authentication.** \`Authorization: Bearer <token>\` with an access token from the auth service (OAuth 2 client credentials) or a personal API token (\`spu_…\`, created by a user at \`/users/token\`); Password Pusher's legacy \`X-User-Email\` + \`X-User-Token\` pair is accepted for personal tokens. Scopes: \`pushes:read\` and \`pushes:write\`. ${anonymous} An invalid token is refused (401) even where none is needed, except on \`/version\`.`,
     '**Errors.** Every error is JSON `{"error", "code", "request_id"}`; a 422 adds `fields` with messages by field name. Display `error`; branch on `code`. An unknown path answers 404 `not_found`. A 500 is always a bug and never shows internals.',
     '**`.json` suffix.** Every path also answers with a `.json` suffix (`/pushes/TOKEN.json`, `/version.json`), as existing clients use it.',
-    `**Rate limits.** Per client IP, per minute: ${r.createPerMinute} creates and ${r.retrievePerMinute} retrievals; passphrase attempts: ${r.passphrasePerPush} per push and ${r.passphrasePerIp} per IP. Beyond them: 429 with \`Retry-After\`.`,
+    `**Rate limits.** Per client IP, per minute: ${r.createPerMinute} creates, ${r.retrievePerMinute} retrievals and ${r.lookupPerMinute} previews, audit pages and DELETEs together; passphrase attempts: ${r.passphrasePerPush} per push and ${r.passphrasePerIp} per IP. Beyond them: 429 with \`Retry-After\`.`,
     '**Caching.** Every response carries `Cache-Control: no-store`; request bodies are limited to 16 MiB.',
   ].join('\n\n');
 }

@@ -17,7 +17,7 @@ export function downloadOperation(): OperationObject {
     tags: ['Files'],
     summary: 'Download a file of a file push',
     description:
-      'Follow a `files[].url` from a retrieval as it is: the link is the credential (no token needed) and is signed for one file, one push, the view that was counted and an expiry equal to the grace period. Each (view, file) pair can be downloaded a few times (3 by default); after the last view of the push its files stay downloadable for the grace period, never after a DELETE or a time expiry. Any link that is not good now → 404, whatever the reason. Every download is audited `file_download`. The file is streamed as an attachment (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`).',
+      "Follow a `files[].url` from a retrieval as it is: the link is the credential (no token needed) and is signed for one file, one push, the view that was counted and an expiry equal to the grace period. Each (view, file) pair can be downloaded a few times (3 by default); after the last view of the push its files stay downloadable for the grace period, never after a DELETE or a time expiry. Any link that is not good now → 404, whatever the reason. Every download is audited `file_download`. The file is streamed as a download whatever its type: `Content-Type: application/octet-stream` (its declared type is the `content_type` of the retrieval), `Content-Disposition: attachment`, `Content-Security-Policy: sandbox; default-src 'none'`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`.",
     security: PUBLIC,
     parameters: [
       {
@@ -40,6 +40,11 @@ export function downloadOperation(): OperationObject {
             description: '`attachment` with the file name (RFC 6266, `filename*` for non-ASCII names).',
             required: true,
             schema: { type: 'string' },
+          },
+          'Content-Security-Policy': {
+            description: "Always `sandbox; default-src 'none'`.",
+            required: true,
+            schema: { type: 'string', const: "sandbox; default-src 'none'" },
           },
           'Cache-Control': {
             description: 'Always `no-store`.',
