@@ -6,7 +6,7 @@ import type { FileService } from './file-service';
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { PushStore } from './ports/push-store';
 import type { AuditContext, AuditEntry, Push, PushSnapshot } from './push';
-import { type OwnedPush, pushCreator } from './push-create';
+import { type OwnedPush, createdPushOf, pushCreator } from './push-create';
 import type { PushEvents } from './push-events';
 import { pushLookup } from './push-lookup';
 import { openerOf } from './push-sealing';
@@ -50,6 +50,7 @@ export function createPushService(deps: PushServiceDeps) {
 
   return {
     create: pushCreator(deps),
+    createdWith: createdPushOf(store, deps.keyRing),
     ...pushRetrieval(deps, lookup),
 
     /** The owner's audit log, a page at a time, and how many entries the cap left out. */

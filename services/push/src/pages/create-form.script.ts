@@ -7,7 +7,8 @@
  * - Chosen files are checked against the instance's limits (data-max-* of the input), as the
  *   server checks them, so a refusal needs no upload.
  * - A Files secret is sent with XMLHttpRequest: the progress bar and its percentage follow the
- *   upload, a live status says what happens. The answer is a page: the created page replaces the
+ *   upload, a live status says what happens. The answer is a page (the create's 303 to `/created`
+ *   followed): the created page replaces the
  *   `<main>` of this one (parsed with DOMParser, which runs no script; the link is shown once, this
  *   page's address stays `/`), a form with problems (422, 413) has its problems shown in place,
  *   keeping everything typed and the chosen files, and any other answer (403, 429, 503, no
@@ -128,7 +129,9 @@ export const CREATE_FORM_JS = `(function () {
         done();
         var doc = new DOMParser().parseFromString(xhr.responseText, 'text/html');
         var main = doc.querySelector('main');
-        if (xhr.status === 201 && main) {
+        // The create answers 303 to /created (Post/Redirect/Get), which XMLHttpRequest follows.
+        var created = xhr.status === 200 && (xhr.responseURL || '').slice(-8) === '/created';
+        if (created && main) {
           document.title = doc.title;
           document.querySelector('main').replaceWith(document.importNode(main, true));
           document.dispatchEvent(new CustomEvent('secret-push:content'));
