@@ -11,6 +11,7 @@ import type { PushEvents } from './push-events';
 import { pushLookup } from './push-lookup';
 import { openerOf } from './push-sealing';
 import { pushRetrieval } from './push-retrieval';
+import type { RevealRetry } from './reveal-retry';
 
 export {
   type CreateKey,
@@ -34,6 +35,8 @@ export interface PushServiceDeps {
   fileGraceSeconds: number;
   /** How long a create's Idempotency-Key is remembered (PUSH_IDEMPOTENCY_TTL_SECONDS; 24 hours by default). */
   idempotencyTtlSeconds?: number;
+  /** Retry-safe reveals (reveal ids); absent: a reveal id is ignored. */
+  reveals?: RevealRetry;
 }
 
 /**
