@@ -139,13 +139,21 @@ export const CREATE_FORM_JS = `(function () {
           if (heading) { heading.setAttribute('tabindex', '-1'); heading.focus(); }
           return;
         }
-        var again = doc.querySelector('form.create');
-        if ((xhr.status === 422 || xhr.status === 413) && again) {
-          var fresh = document.importNode(again, true);
+        var returned = doc.querySelector('form.create');
+        if ((xhr.status === 422 || xhr.status === 413) && returned) {
+          var fresh = document.importNode(returned, true);
           keepValues(form, fresh);
           var old = document.getElementById('problems');
           if (old) { old.remove(); }
           var problems = doc.getElementById('problems');
+          // The passphrase is kept here (the server never echoes it): its "enter it again" goes.
+          var kept = fresh.querySelector('#passphrase');
+          var again = fresh.querySelector('#passphrase-error');
+          if (kept && kept.value && again && again.textContent.indexOf('Enter the passphrase again') === 0) {
+            again.remove();
+            var item = problems && problems.querySelector('a[href="#passphrase"]');
+            if (item && item.closest('li')) { item.closest('li').remove(); }
+          }
           form.replaceWith(fresh);
           if (problems) { fresh.before(document.importNode(problems, true)); }
           enhance(fresh);

@@ -214,7 +214,7 @@ ${values.payload ?? ''}</textarea>
  */
 function passphraseField(values: FormValues, errors: Record<string, string[]>): Html {
   const required = values.passphraseRequired === true;
-  return html`<label for="passphrase">Passphrase${required ? '' : ' (optional)'}</label>
+  return html`<label for="passphrase">Passphrase (optional)</label>
     <p class="muted" id="passphrase-hint">
       The recipient must type it to see the secret. Tell it to them another way.
     </p>
