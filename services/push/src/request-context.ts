@@ -29,6 +29,8 @@ declare global {
       created?: CreatedPush;
       /** `passphraseFromRequest` / `passphraseFromBody`: the passphrase given; null when none was. */
       passphrase?: string | null;
+      /** `revealIdOf` (http/push.routes.ts): a reveal's Idempotency-Key (its reveal id); null when none. */
+      revealId?: string | null;
       /** `retrievePush`: the view's outcome. */
       result?: RetrieveResult;
     }

@@ -36,6 +36,7 @@ import { createAccountDeletion } from './domain/account-deletion';
 import { type PushMetrics, createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
 import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
+import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from '@secret-push/key-ring';
@@ -75,7 +76,7 @@ async function openStores(config: PushConfig, logger: Logger): Promise<Stores> {
 }
 
 /** The domain services over the stores: pushes, their files (with an object store), users and tokens. */
-function createServices(config: PushConfig, { db, redis }: Stores, events: PushEvents) {
+function createServices(config: PushConfig, { db, redis }: Stores, events: PushEvents, logger: Logger) {
   const keyRing = new KeyRing(config.encryptionKeys);
   const pushStore = createPushRepository(db);
   const objectStore = config.features.filePushes && config.s3 ? createS3ObjectStore(config.s3) : undefined;
@@ -105,6 +106,11 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     events,
     maxAuditEntries: config.limits.maxAuditEntries,
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
+    reveals: {
+      memory: createRevealMemory(redis, config.redis.prefix, logger),
+      windowSeconds: config.reveals.retrySeconds,
+      lastView: config.reveals.retryLastView,
+    },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
   return { objectStore, files, pushes, users };
@@ -308,7 +314,7 @@ export async function startPushServer(
   const stores = await openStores(config, logger);
   const metrics = createPushMetrics();
   const events = combineEvents(metricsEvents(metrics), ...(options.extraEvents ? [options.extraEvents] : []));
-  const services = createServices(config, stores, events);
+  const services = createServices(config, stores, events, logger);
   const web = wireWebSignIn(config, stores.redis, services, logger);
   const verifier = wireTokenVerifier(config, services.users, web, metrics, logger);
   const readiness = wireReadiness(stores, services.objectStore, metrics);

@@ -4,6 +4,7 @@ import { encryptionKeysSection } from './encryption-keys';
 import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
+import { revealsSection } from './reveals';
 import {
   apiDatabaseSection,
   cliDatabaseSection,
@@ -32,6 +33,7 @@ export const pushConfig = defineConfig([
   filesSection,
   rateLimitsSection,
   idempotencySection,
+  revealsSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NewPush } from './push';
 
 /*
@@ -15,6 +15,20 @@ export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY_PATTERN.test(key);
+
+/**
+ * The shortest key an anonymous caller may send: their scope is their IP, which others may share
+ * (a NAT, a proxy), and whoever sends the same key from it with the same request gets the push. A
+ * random UUID (36 characters) or 32 random hex digits qualify.
+ */
+export const MIN_ANONYMOUS_KEY_LENGTH = 32;
+
+/** A new random key (32 bytes, base64url: 43 characters), as the web app's create form carries. */
+export const newIdempotencyKey = (): string => randomBytes(32).toString('base64url');
+
+/** Whether `key` may be used by a caller of this kind (anonymous callers need long keys). */
+export const isAcceptableKey = (key: string, anonymous: boolean): boolean =>
+  isValidIdempotencyKey(key) && (!anonymous || key.length >= MIN_ANONYMOUS_KEY_LENGTH);
 
 /**
  * Whose keys these are: an authenticated caller's principal (`client:<id>`), or the client IP for

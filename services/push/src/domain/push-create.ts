@@ -128,3 +128,25 @@ export function pushCreator(deps: PushCreateDeps) {
     };
   };
 }
+
+/**
+ * The push a keyed create made within the last `withinSeconds` (the web app's created page, shown
+ * again on a reload): nothing is created, nothing audited. Undefined when the key is unknown in
+ * this scope, older, or its push is gone.
+ */
+export function createdPushOf(store: PushStore, keyRing: KeyRing) {
+  const open = openerOf(keyRing);
+  return async function createdWith(key: CreateKey, withinSeconds: number): Promise<OwnedPush | undefined> {
+    const found = await store.findByIdempotencyKey(
+      { scope: key.scope, keyHash: idempotencyKeyHash(key.key) },
+      withinSeconds,
+    );
+    if (!found) return undefined;
+    const { push, now, secrets } = found;
+    return {
+      snapshot: { push, now },
+      urlToken: open(push.id, secrets.keyId, 'url_token', secrets.tokenSealed)!,
+      note: open(push.id, secrets.keyId, 'note', secrets.noteSealed),
+    };
+  };
+}

@@ -3,18 +3,17 @@ import { verifyPassphrase } from '../security/passphrase';
 import { hashUrlToken, isWellFormedUrlToken } from '../security/url-token';
 import { PassphraseRejected, PushNotFound, ViewNotDelivered } from './errors';
 import type { FileService } from './file-service';
-import type { FileLink } from './file-link';
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { PushStore, Visit } from './ports/push-store';
 import type { AuditContext, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import type { PushLookup } from './push-lookup';
 import { type OpenSealed, openerOf } from './push-sealing';
-import { canView } from './view-policy';
+import type { Retrieved, RetrieveResult } from './retrieve-result';
+import { type RevealRetry, revealOnce } from './reveal-retry';
 
-export type RetrieveResult =
-  | { outcome: 'viewed'; snapshot: PushSnapshot; payload: string | null; files: FileLink[] }
-  | { outcome: 'expired'; snapshot: PushSnapshot };
+export type { Retrieved, RetrieveResult, ViewedVisit } from './retrieve-result';
+import { canView } from './view-policy';
 
 export interface PushRetrievalDeps {
   store: PushStore;
@@ -24,6 +23,8 @@ export interface PushRetrievalDeps {
   maxAuditEntries: number;
   files?: FileService;
   fileGraceSeconds: number;
+  /** Retry-safe reveals (reveal ids); absent: a reveal id is ignored. */
+  reveals?: RevealRetry;
 }
 
 /** A visit's changes that committed, announced to the events (metrics). */
@@ -46,13 +47,13 @@ async function retrieved(
   deps: PushRetrievalDeps,
   open: OpenSealed,
   visited: Visit | undefined,
-): Promise<RetrieveResult> {
+): Promise<Retrieved> {
   const { store, events } = deps;
   if (!visited) throw new PushNotFound();
   if (visited.outcome !== 'viewed') {
     await announce(events, visited);
     if (visited.outcome === 'refused' && visited.reason === 'passphrase') throw new PassphraseRejected();
-    return { outcome: 'expired', snapshot: visited.snapshot };
+    return { result: { outcome: 'expired', snapshot: visited.snapshot } };
   }
   const { push, now } = visited.snapshot;
   let delivered: RetrieveResult;
@@ -82,7 +83,7 @@ async function retrieved(
     throw new ViewNotDelivered('the view could not be delivered and was refunded', { cause: err });
   }
   await announce(events, visited);
-  return delivered;
+  return { result: delivered, viewed: visited };
 }
 
 /** The reads of a push by its link: retrieve (one view), open (a recipient page), preview. */
@@ -107,35 +108,56 @@ export function pushRetrieval(deps: PushRetrievalDeps, lookup: PushLookup) {
     });
   const deliver = (visited: Visit | undefined) => retrieved(deps, open, visited);
 
+  /**
+   * One view, in at most two statements. Without a passphrase: one visit, which claims the view
+   * or explains (and audits) the refusal. With one: the attempt is counted by the limiter before
+   * anything else (so guesses are bounded), the push is read, and the passphrase verified off
+   * the database; a wrong one is audited `failed_passphrase`, a right one lets the visit claim.
+   */
+  async function retrieveOnce(
+    tokenHash: Buffer,
+    urlToken: string,
+    given: string | undefined,
+    ctx: AuditContext,
+  ): Promise<Retrieved> {
+    if (given === undefined) return deliver(await visit(tokenHash, ctx, 'view'));
+    await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
+    const found = await lookup.find(urlToken);
+    const hash = found.secrets.passphraseHash;
+    // A push that cannot be viewed is refused as expired by the visit, whatever the passphrase.
+    if (hash !== null && canView(found.push, found.now).ok) {
+      if (!(await verifyPassphrase(hash, given))) {
+        await store.recordCappedAudit(found.push.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
+        throw new PassphraseRejected();
+      }
+      return deliver(await visit(tokenHash, ctx, 'view', 'verified'));
+    }
+    return deliver(await visit(tokenHash, ctx, 'view', 'unverified'));
+  }
+
   return {
     /**
-     * One view, in at most two statements. Without a passphrase: one visit, which claims the view
-     * or explains (and audits) the refusal. With one: the attempt is counted by the limiter before
-     * anything else (so guesses are bounded), the push is read, and the passphrase verified off
-     * the database; a wrong one is audited `failed_passphrase`, a right one lets the visit claim.
+     * One view (retrieveOnce). With a reveal id (the page's hidden field, the API's
+     * Idempotency-Key), a repeat of a reveal within the window gets the same answer without
+     * spending another view, audit entry or event (reveal-retry.ts).
      */
     async retrieve(
       urlToken: string,
       passphrase: string | undefined,
       ctx: AuditContext,
+      revealId?: string,
     ): Promise<RetrieveResult> {
       const given = passphrase !== undefined && passphrase !== '' ? passphrase : undefined;
       if (!isWellFormedUrlToken(urlToken)) throw new PushNotFound();
       const tokenHash = hashUrlToken(urlToken);
-      if (given === undefined) return deliver(await visit(tokenHash, ctx, 'view'));
-
-      await deps.passphraseLimiter.consume(tokenHash.toString('hex'), ctx.ip);
-      const found = await lookup.find(urlToken);
-      const hash = found.secrets.passphraseHash;
-      // A push that cannot be viewed is refused as expired by the visit, whatever the passphrase.
-      if (hash !== null && canView(found.push, found.now).ok) {
-        if (!(await verifyPassphrase(hash, given))) {
-          await store.recordCappedAudit(found.push.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
-          throw new PassphraseRejected();
-        }
-        return deliver(await visit(tokenHash, ctx, 'view', 'verified'));
-      }
-      return deliver(await visit(tokenHash, ctx, 'view', 'unverified'));
+      const once = () => retrieveOnce(tokenHash, urlToken, given, ctx);
+      if (revealId === undefined || !deps.reveals) return (await once()).result;
+      return revealOnce(
+        deps.reveals,
+        { lookup, open, files: deps.files },
+        { tokenHash, urlToken, revealId, given },
+        once,
+      );
     },
 
     /**

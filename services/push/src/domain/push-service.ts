@@ -6,11 +6,12 @@ import type { FileService } from './file-service';
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { PushStore } from './ports/push-store';
 import type { AuditContext, AuditEntry, Push, PushSnapshot } from './push';
-import { type OwnedPush, pushCreator } from './push-create';
+import { type OwnedPush, createdPushOf, pushCreator } from './push-create';
 import type { PushEvents } from './push-events';
 import { pushLookup } from './push-lookup';
 import { openerOf } from './push-sealing';
 import { pushRetrieval } from './push-retrieval';
+import type { RevealRetry } from './reveal-retry';
 
 export {
   type CreateKey,
@@ -34,6 +35,8 @@ export interface PushServiceDeps {
   fileGraceSeconds: number;
   /** How long a create's Idempotency-Key is remembered (PUSH_IDEMPOTENCY_TTL_SECONDS; 24 hours by default). */
   idempotencyTtlSeconds?: number;
+  /** Retry-safe reveals (reveal ids); absent: a reveal id is ignored. */
+  reveals?: RevealRetry;
 }
 
 /**
@@ -50,6 +53,7 @@ export function createPushService(deps: PushServiceDeps) {
 
   return {
     create: pushCreator(deps),
+    createdWith: createdPushOf(store, deps.keyRing),
     ...pushRetrieval(deps, lookup),
 
     /** The owner's audit log, a page at a time, and how many entries the cap left out. */

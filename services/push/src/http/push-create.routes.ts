@@ -2,7 +2,12 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } f
 import { HttpError } from '@secret-push/http-kit';
 import { type CreateFeatures, mayCreate, ownerOf } from '../domain/create-policy';
 import type { FileService } from '../domain/file-service';
-import { idempotencyScope, isValidIdempotencyKey } from '../domain/idempotency';
+import {
+  MIN_ANONYMOUS_KEY_LENGTH,
+  idempotencyScope,
+  isAcceptableKey,
+  isValidIdempotencyKey,
+} from '../domain/idempotency';
 import type { PreparedFiles, PushService } from '../domain/push-service';
 import { discardStored } from '../uploads/cleanup';
 import { storedKeys, uploadsOf } from '../uploads/upload-state';
@@ -66,7 +71,10 @@ function withUploads(body: unknown, uploadCount: number): unknown {
 export function mountCreate(router: Router, deps: CreateRouteDeps): void {
   const { pushes, publicUrl, features } = deps;
 
-  /** An Idempotency-Key header, when sent, is 1–255 visible ASCII characters (checked before the body is read). */
+  /**
+   * An Idempotency-Key header, when sent, is 1–255 visible ASCII characters, and at least
+   * MIN_ANONYMOUS_KEY_LENGTH for an anonymous caller (checked before the body is read).
+   */
   const idempotencyKeyOf: RequestHandler = (req, res, next) => {
     const key = req.headers['idempotency-key'];
     if (key !== undefined && (typeof key !== 'string' || !isValidIdempotencyKey(key))) {
@@ -75,6 +83,15 @@ export function mountCreate(router: Router, deps: CreateRouteDeps): void {
           400,
           'bad_request',
           'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces).',
+        ),
+      );
+    }
+    if (key !== undefined && !isAcceptableKey(key, need(res, 'principal') === null)) {
+      return next(
+        new HttpError(
+          400,
+          'bad_request',
+          `An anonymous create's Idempotency-Key must be at least ${MIN_ANONYMOUS_KEY_LENGTH} characters: use a random UUID.`,
         ),
       );
     }

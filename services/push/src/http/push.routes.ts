@@ -1,6 +1,7 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import { PAGE_SIZE } from '../domain/push';
+import { isValidRevealId } from '../domain/reveal-retry';
 import { auditContext } from './audit-context';
 import { need } from './context-guard';
 import { requireScope, scopedPrincipal } from './bearer-auth';
@@ -55,7 +56,8 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
   router.get('/pushes/active', requireScope('pushes:read'), list('active'));
   router.get('/pushes/expired', requireScope('pushes:read'), list('expired'));
 
-  // ---- GET /pushes/:url_token, POST /pushes/:url_token/reveal (each uses a view)
+  // ---- GET /pushes/:url_token, POST /pushes/:url_token/reveal (each uses a view; a repeat of a
+  // reveal with the same Idempotency-Key within the window does not: domain/reveal-retry.ts)
   const passphraseFromBody: RequestHandler = (req, res, next) => {
     const given = (req.body as { passphrase?: unknown } | undefined)?.passphrase;
     if (given !== undefined && typeof given !== 'string') {
@@ -68,9 +70,29 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     res.locals.passphrase = passphraseOf(req) ?? null;
     next();
   };
+  /** GET counts every call (no reveal id); a reveal's Idempotency-Key is its reveal id (32–255 visible ASCII). */
+  const noRevealId: RequestHandler = (_req, res, next) => {
+    res.locals.revealId = null;
+    next();
+  };
+  const revealIdOf: RequestHandler = (req, res, next) => {
+    const id = req.headers['idempotency-key'];
+    if (id !== undefined && (typeof id !== 'string' || !isValidRevealId(id))) {
+      return next(
+        new HttpError(
+          400,
+          'bad_request',
+          "A reveal's Idempotency-Key must be 32 to 255 visible ASCII characters (no spaces): use a random UUID.",
+        ),
+      );
+    }
+    res.locals.revealId = id ?? null;
+    next();
+  };
   const retrievePush: RequestHandler = async (req, res, next) => {
     const passphrase = need(res, 'passphrase') ?? undefined;
-    res.locals.result = await pushes.retrieve(urlToken(req), passphrase, auditContext(req));
+    const revealId = need(res, 'revealId') ?? undefined;
+    res.locals.result = await pushes.retrieve(urlToken(req), passphrase, auditContext(req), revealId);
     next();
   };
   const presentRetrieval: RequestHandler = (req, res) => {
@@ -86,6 +108,7 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     '/pushes/:url_token',
     deps.rateLimits.retrieve,
     passphraseFromRequest,
+    noRevealId,
     retrievePush,
     presentRetrieval,
   );
@@ -93,6 +116,7 @@ export function pushRoutes(deps: PushRoutesDeps): Router {
     '/pushes/:url_token/reveal',
     acceptFormOrJson,
     deps.rateLimits.retrieve,
+    revealIdOf,
     ...readBody,
     passphraseFromBody,
     retrievePush,

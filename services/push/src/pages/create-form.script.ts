@@ -7,7 +7,8 @@
  * - Chosen files are checked against the instance's limits (data-max-* of the input), as the
  *   server checks them, so a refusal needs no upload.
  * - A Files secret is sent with XMLHttpRequest: the progress bar and its percentage follow the
- *   upload, a live status says what happens. The answer is a page: the created page replaces the
+ *   upload, a live status says what happens. The answer is a page (the create's 303 to `/created`
+ *   followed): the created page replaces the
  *   `<main>` of this one (parsed with DOMParser, which runs no script; the link is shown once, this
  *   page's address stays `/`), a form with problems (422, 413) has its problems shown in place,
  *   keeping everything typed and the chosen files, and any other answer (403, 429, 503, no
@@ -128,7 +129,9 @@ export const CREATE_FORM_JS = `(function () {
         done();
         var doc = new DOMParser().parseFromString(xhr.responseText, 'text/html');
         var main = doc.querySelector('main');
-        if (xhr.status === 201 && main) {
+        // The create answers 303 to /created (Post/Redirect/Get), which XMLHttpRequest follows.
+        var created = xhr.status === 200 && (xhr.responseURL || '').slice(-8) === '/created';
+        if (created && main) {
           document.title = doc.title;
           document.querySelector('main').replaceWith(document.importNode(main, true));
           document.dispatchEvent(new CustomEvent('secret-push:content'));
@@ -136,13 +139,21 @@ export const CREATE_FORM_JS = `(function () {
           if (heading) { heading.setAttribute('tabindex', '-1'); heading.focus(); }
           return;
         }
-        var again = doc.querySelector('form.create');
-        if ((xhr.status === 422 || xhr.status === 413) && again) {
-          var fresh = document.importNode(again, true);
+        var returned = doc.querySelector('form.create');
+        if ((xhr.status === 422 || xhr.status === 413) && returned) {
+          var fresh = document.importNode(returned, true);
           keepValues(form, fresh);
           var old = document.getElementById('problems');
           if (old) { old.remove(); }
           var problems = doc.getElementById('problems');
+          // The passphrase is kept here (the server never echoes it): its "enter it again" goes.
+          var kept = fresh.querySelector('#passphrase');
+          var again = fresh.querySelector('#passphrase-error');
+          if (kept && kept.value && again && again.textContent.indexOf('Enter the passphrase again') === 0) {
+            again.remove();
+            var item = problems && problems.querySelector('a[href="#passphrase"]');
+            if (item && item.closest('li')) { item.closest('li').remove(); }
+          }
           form.replaceWith(fresh);
           if (problems) { fresh.before(document.importNode(problems, true)); }
           enhance(fresh);

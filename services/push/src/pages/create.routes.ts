@@ -2,6 +2,7 @@ import express, { type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import type { CreateFeatures } from '../domain/create-policy';
+import { newIdempotencyKey } from '../domain/idempotency';
 import type { FileService } from '../domain/file-service';
 import type { PushService } from '../domain/push-service';
 import { type CreateRules, MAX_TEXT_PAYLOAD } from '../http/push.schemas';
@@ -10,7 +11,8 @@ import { type WebSessions, webCallerOf } from '../session/web-session';
 import type { UploadForm } from '../uploads/form';
 import type { UploadPipeline } from '../uploads/pipeline';
 import { CSRF_REFUSED, FORM_PAGE, formVisitor } from './create-form.visitor';
-import { formSubmission } from './create.submit';
+import { CREATED_PATH, formSubmission } from './create.submit';
+import { showCreated } from './created.routes';
 import { createFormPage } from './create.views';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
@@ -37,8 +39,10 @@ const FILES_FIELD = 'files';
 /**
  * The web app's create form: `GET /` shows it, `POST /` creates the push through the same rules
  * and domain service as `POST /api/v2/pushes` (the body is read into the API's `{push: …}` shape
- * and parsed by the API's schema), and answers the page with the link. A refused create shows
- * the form again with the problems and what was typed (never the passphrase, never the files).
+ * and parsed by the API's schema) under the form's Idempotency-Key, and redirects to `/created`,
+ * the page with the link (Post/Redirect/Get: a reload or a resubmission creates nothing). A
+ * refused create shows the form again with the problems and what was typed (the passphrase
+ * included, and flagged; never the files).
  *
  * Files: where the instance has an object store and this visitor may create file pushes (the
  * create policy: files may need sign-in), the form offers "Files" and is sent as
@@ -83,11 +87,14 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
       createFormPage({
         rules: rulesFor(caller),
         header,
+        values: { idempotencyKey: newIdempotencyKey() },
         ...(notice ? { notice } : {}),
         ...(csrf ? { csrf } : {}),
       }),
     );
   });
+
+  router.get(CREATED_PATH, ...load, showCreated(deps, signInEnabled));
 
   /** Before the body is read: a session that cannot be read, or a visitor who may not create. */
   const mayUseForm: RequestHandler = (req, res, next) => {

@@ -1,20 +1,20 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import { mayCreate, ownerOf } from '../domain/create-policy';
+import { IdempotencyKeyReused } from '../domain/errors';
 import type { FileService } from '../domain/file-service';
+import { idempotencyScope, isAcceptableKey, newIdempotencyKey } from '../domain/idempotency';
 import type { PushKind } from '../domain/push';
 import type { PreparedFiles, PushService } from '../domain/push-service';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
-import { htmlUrl } from '../http/push.presenter';
 import { parseCreateBody } from '../http/push.schemas';
 import { webActor, webCallerOf } from '../session/web-session';
 import { discardStored } from '../uploads/cleanup';
 import { uploadsOf } from '../uploads/upload-state';
 import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
-import { type FormValues, createFormPage, createdPage } from './create.views';
+import { type FormValues, createFormPage } from './create.views';
 import { formField, sendPage, setPageHeaders } from './page-security';
-import { qrSvg } from './qr';
 import { headerOf } from './web-header';
 
 export interface FormSubmissionDeps extends FormVisitorDeps {
@@ -35,6 +35,50 @@ export interface FormSubmission {
   formProblems: ErrorRequestHandler;
 }
 
+/** The created page: where a create redirects, its cookie (the form's key) and how long it shows the link. */
+export const CREATED_PATH = '/created';
+export const CREATED_COOKIE = 'sp_created';
+export const CREATED_PAGE_SECONDS = 600;
+
+const FORM_REUSED =
+  'This form already created a secret, and it has changed since. Send it again to create another secret.';
+const PASSPHRASE_AGAIN =
+  'Enter the passphrase again: it is never sent back to the page. (To share without one, start from a new form.)';
+
+/** The form's fields as the API's `push` object; checks the API's schema does not know. */
+function pushOf(
+  values: FormValues,
+  passphrase: string | undefined,
+  uploadCount: number,
+): Record<string, unknown> {
+  const { kind } = values;
+  if (values.passphraseRequired && !passphrase) {
+    throw HttpError.validation({ passphrase: [PASSPHRASE_AGAIN] });
+  }
+  if (kind === 'file' && uploadCount === 0) {
+    throw HttpError.validation({ files: ['Choose at least one file.'] });
+  }
+  if (kind !== 'file' && uploadCount > 0) {
+    throw HttpError.validation({
+      files: ['Only a Files secret carries files: choose Files, or remove them.'],
+    });
+  }
+  return {
+    kind,
+    payload: kind === 'file' && !values.payload ? undefined : values.payload,
+    expire_after_days: values.expire_after_days,
+    expire_after_views: values.expire_after_views,
+    retrieval_step: values.retrieval_step,
+    deletable_by_viewer: values.deletable_by_viewer,
+    ...(passphrase ? { passphrase } : {}),
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.note ? { note: values.note } : {}),
+  };
+}
+
+const storedKeyList = (stored: PreparedFiles | undefined): string[] =>
+  stored?.uploads.map((u) => u.objectKey) ?? [];
+
 export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): FormSubmission {
   const { signInEnabled, kindsFor, rulesFor, csrfOf, csrfRefused } = visitor;
   const valuesOf = (body: unknown): FormValues => ({
@@ -46,77 +90,59 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     deletable_by_viewer: formField(body, 'deletable_by_viewer') === 'true',
     name: formField(body, 'name'),
     note: formField(body, 'note'),
+    passphraseRequired:
+      formField(body, 'passphrase_required') === 'true' || (formField(body, 'passphrase') ?? '') !== '',
+    idempotencyKey: formField(body, 'idempotency_key'),
   });
 
-  /** Creates the push of the form in `req.body`, with the files a multipart form stored. */
-  const create = async (req: Request, res: Response, stored?: PreparedFiles): Promise<void> => {
-    const header = headerOf(res, signInEnabled)!; // mayUseForm answered for a session not read
+  /**
+   * Creates the push of the form in `req.body`, with the files a multipart form stored, under the
+   * form's Idempotency-Key (Post/Redirect/Get): the answer is a 303 to `/created`, whose cookie
+   * names the key; a resubmission of the same form gets the same push (its duplicate files go).
+   */
+  const create = async (req: Request, res: Response, files?: FileService): Promise<void> => {
     const caller = webCallerOf(res);
     const actor = webActor(caller);
+    const stored = files ? uploadsOf(res) : undefined;
     const uploads = stored?.uploads ?? [];
     if (csrfRefused(req, res)) throw new HttpError(403, 'forbidden', CSRF_REFUSED);
-    const body: unknown = req.body;
-    const values = valuesOf(body);
-    const passphrase = formField(body, 'passphrase');
-    const push: Record<string, unknown> = {
-      kind: values.kind,
-      payload: values.kind === 'file' && !values.payload ? undefined : values.payload,
-      expire_after_days: values.expire_after_days,
-      expire_after_views: values.expire_after_views,
-      retrieval_step: values.retrieval_step,
-      deletable_by_viewer: values.deletable_by_viewer,
-      ...(passphrase ? { passphrase } : {}),
-      ...(values.name ? { name: values.name } : {}),
-      ...(values.note ? { note: values.note } : {}),
-    };
+    const values = valuesOf(req.body);
+    const key = values.idempotencyKey ?? newIdempotencyKey(); // a form of an older page has none
+    if (!isAcceptableKey(key, true)) throw new HttpError(400, 'bad_request', CSRF_REFUSED);
     if (!kindsFor(caller).includes(values.kind as PushKind)) {
       throw HttpError.validation({ kind: ['Choose what you want to share.'] });
     }
-    if (values.kind === 'file' && uploads.length === 0) {
-      throw HttpError.validation({ files: ['Choose at least one file.'] });
-    }
-    if (values.kind !== 'file' && uploads.length > 0) {
-      throw HttpError.validation({
-        files: ['Only a Files secret carries files: choose Files, or remove them.'],
-      });
-    }
-    const input = parseCreateBody({ push }, deps.rules);
+    const input = parseCreateBody(
+      { push: pushOf(values, formField(req.body, 'passphrase') || undefined, uploads.length) },
+      deps.rules,
+    );
     const decision = mayCreate(actor, input.kind, deps.features);
     if (!decision.ok) throw new HttpError(403, 'forbidden', 'You may not create this kind of secret here.');
+    const owner = ownerOf(actor);
     const created = await deps.pushes.create(input, {
-      owner: ownerOf(actor),
+      owner,
       audit: auditContext(req),
       ...(stored ? { files: stored } : {}),
+      idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });
-    const link = htmlUrl(deps.publicUrl, created.urlToken, created.snapshot.push.retrievalStep);
-    sendPage(
-      res,
-      201,
-      createdPage({
-        link,
-        qr: await qrSvg(link),
-        push: created.snapshot.push,
-        now: created.snapshot.now,
-        header,
-        ...(caller.kind === 'signed-in'
-          ? { expire: { urlToken: created.urlToken, csrf: caller.session.csrf } }
-          : {}),
-      }),
-    );
+    if (created.replayed && files) await discardStored(files, storedKeyList(stored), undefined);
+    res.cookie(CREATED_COOKIE, key, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: deps.publicUrl.startsWith('https:'),
+      path: CREATED_PATH,
+      maxAge: CREATED_PAGE_SECONDS * 1000,
+    });
+    res.redirect(303, CREATED_PATH);
   };
   const createFromForm: RequestHandler = (req, res) => create(req, res);
   const createWithUploads =
     (files: FileService): RequestHandler =>
     async (req, res) => {
-      const stored = uploadsOf(res);
       try {
-        await create(req, res, stored);
+        await create(req, res, files);
       } catch (err) {
-        await discardStored(
-          files,
-          stored.uploads.map((u) => u.objectKey),
-          err,
-        );
+        await discardStored(files, storedKeyList(uploadsOf(res)), err);
         throw err;
       }
     };
@@ -129,14 +155,24 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     }
     const caller = webCallerOf(res);
     const csrf = csrfOf(caller);
-    const errors = mapped.options.fields ?? { push: [mapped.message] };
+    const values = valuesOf(req.body);
+    // This form already made a secret, and was changed since: sending it again makes another one.
+    const reused = err instanceof IdempotencyKeyReused;
+    const errors: Record<string, string[]> = reused
+      ? { push: [FORM_REUSED] }
+      : { ...(mapped.options.fields ?? { push: [mapped.message] }) };
+    // The passphrase typed is not sent back: the form says so, and will not create without one.
+    if (values.passphraseRequired && !errors.passphrase) errors.passphrase = [PASSPHRASE_AGAIN];
     setPageHeaders(res, FORM_PAGE);
     sendPage(
       res,
       mapped.status,
       createFormPage({
         rules: rulesFor(caller),
-        values: valuesOf(req.body),
+        values: {
+          ...values,
+          idempotencyKey: reused || !values.idempotencyKey ? newIdempotencyKey() : values.idempotencyKey,
+        },
         errors,
         header,
         ...(csrf ? { csrf } : {}),

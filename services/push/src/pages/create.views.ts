@@ -1,5 +1,4 @@
-import type { Push, PushKind } from '../domain/push';
-import { daysRemaining, viewsRemaining } from '../domain/view-policy';
+import type { PushKind } from '../domain/push';
 import { type Html, html } from '@secret-push/html';
 import { type UploadLimits, fmtBytes } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
@@ -33,6 +32,14 @@ export interface FormValues {
   deletable_by_viewer?: boolean;
   name?: string;
   note?: string;
+  /**
+   * A passphrase was asked for: the form came back (with problems) after one was typed. The
+   * passphrase itself is never sent back to the page; the field says to type it again, and the
+   * form carries `passphrase_required`, so a create without one is refused.
+   */
+  passphraseRequired?: boolean;
+  /** The form's Idempotency-Key: a resubmission of the same form gets the same push. */
+  idempotencyKey?: string;
 }
 
 const KIND_LABEL: Record<PushKind, string> = {
@@ -148,6 +155,11 @@ export function createFormPage(options: {
       ${summary}
       <form method="post" action="/" class="create" ${multipart}>
         ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
+        ${
+          values.idempotencyKey
+            ? html`<input type="hidden" name="idempotency_key" value="${values.idempotencyKey}" />`
+            : ''
+        }
         ${kindChoices(rules.kinds, kind, errors)}
 
         <label for="payload">Secret</label>
@@ -172,19 +184,7 @@ ${values.payload ?? ''}</textarea>
           ${numberField('expire_after_views', 'Views', 'views', rules.views, values.expire_after_views, errors)}
         </div>
 
-        <label for="passphrase">Passphrase (optional)</label>
-        <p class="muted" id="passphrase-hint">
-          The recipient must type it to see the secret. Tell it to them another way.
-        </p>
-        ${fieldError(errors, 'passphrase')}
-        <input
-          id="passphrase"
-          name="passphrase"
-          type="password"
-          autocomplete="new-password"
-          ${described(errors, 'passphrase')}
-        />
-
+        ${passphraseField(values, errors)}
         ${choiceField(
           'retrieval_step',
           'Click to reveal',
@@ -205,6 +205,29 @@ ${values.payload ?? ''}</textarea>
       </form>`,
     { scripts: files ? [CREATE_FORM_SCRIPT] : [] },
   );
+}
+
+/**
+ * The passphrase. A form that comes back with problems after one was typed never echoes it: it
+ * says to type it again (an error of the field) and carries `passphrase_required`, so that the
+ * create cannot go ahead without the passphrase the person asked for.
+ */
+function passphraseField(values: FormValues, errors: Record<string, string[]>): Html {
+  const required = values.passphraseRequired === true;
+  return html`<label for="passphrase">Passphrase (optional)</label>
+    <p class="muted" id="passphrase-hint">
+      The recipient must type it to see the secret. Tell it to them another way.
+    </p>
+    ${fieldError(errors, 'passphrase')}
+    ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
+    <input
+      id="passphrase"
+      name="passphrase"
+      type="password"
+      autocomplete="new-password"
+      ${required ? html` required` : ''}
+      ${described(errors, 'passphrase')}
+    />`;
 }
 
 /** An expiry bound (days or views): its limits in the hint, the instance's default as its value. */
@@ -310,50 +333,4 @@ function fileFields(limits: UploadLimits, errors: Record<string, string[]>): Htm
     </div>
     <p id="upload-status" role="status" aria-live="polite"></p>
   </div>`;
-}
-
-/**
- * After a create: the link (shown only now), a copy button, its QR code and when it expires. The
- * page is `no-store`, like every page.
- */
-export function createdPage(options: {
-  link: string;
-  qr: Html;
-  push: Push;
-  now: Date;
-  header?: WebHeader;
-  /** For a signed-in creator: the Expire now button (the push is theirs). */
-  expire?: { urlToken: string; csrf: string };
-}): Html {
-  const { link, qr, push, now } = options;
-  const views = viewsRemaining(push);
-  const days = daysRemaining(push, now);
-  return layout(
-    'Your secret link',
-    html`${header(options.header)}
-      <h1>Your secret link</h1>
-      <p>Send this link to the recipient. It is shown only now: this page cannot be opened again.</p>
-      <label for="link">Secret link</label>
-      <pre class="secret" id="link" tabindex="0">${link}</pre>
-      <button type="button" class="secondary" data-copy="link" hidden>Copy the link</button>
-      <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
-      <div class="qr" role="img" aria-label="QR code of the secret link">${qr}</div>
-      <p>
-        It can be opened ${views} ${views === 1 ? 'time' : 'times'} within ${days}
-        ${days === 1 ? 'day' : 'days'}, until
-        <time datetime="${push.expiresAt.toISOString()}"
-          >${push.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
-        >, whichever comes
-        first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
-      </p>
-      ${
-        options.expire
-          ? html`<form method="post" action="/pushes/${options.expire.urlToken}/expire">
-              <input type="hidden" name="csrf" value="${options.expire.csrf}" />
-              <button type="submit" class="danger">Expire now</button>
-            </form>`
-          : ''
-      }
-      <p><a href="/">Share another secret</a></p>`,
-  );
 }

@@ -11,13 +11,14 @@ import { ANONYMOUS } from '../domain/create-policy';
 import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
 import type { FileLink } from '../domain/file-link';
 import type { PushService, RetrieveResult } from '../domain/push-service';
+import { isValidRevealId, newRevealId } from '../domain/reveal-retry';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { PAGES_CSS, PAGES_JS } from './assets';
 import { CREATE_FORM_JS } from './create-form.script';
 import { CREATE_FORM_SCRIPT } from './create.views';
-import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
+import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
 import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';
 
@@ -70,7 +71,7 @@ export function pagesRoutes(deps: PagesDeps): Router {
       setPageHeaders(res, { formLeavesSite: push.kind === 'url' });
       if (isEffectivelyExpired(push, now)) return sendPage(res, 404, gonePage());
       const autoSubmit = !retrievalStepPath && !push.retrievalStep;
-      sendPage(res, 200, openPage({ token: token(req), push, now, autoSubmit }));
+      sendPage(res, 200, openPage({ token: token(req), push, now, autoSubmit, revealId: newRevealId() }));
     };
   router.get('/p/:token', deps.rateLimit, show(false));
   router.get('/p/:token/r', deps.rateLimit, show(true));
@@ -83,15 +84,25 @@ export function pagesRoutes(deps: PagesDeps): Router {
     if (isEffectivelyExpired(push, now)) return sendPage(res, 404, gonePage());
     if (problem.kind === 'too_many') res.set('Retry-After', String(problem.retryAfterSeconds));
     const status = problem.kind === 'wrong' ? 401 : 429;
-    sendPage(res, status, openPage({ token: token(req), push, now, autoSubmit: false, problem }));
+    const page = openPage({
+      token: token(req),
+      push,
+      now,
+      autoSubmit: false,
+      problem,
+      revealId: newRevealId(),
+    });
+    sendPage(res, status, page);
   }
 
   const reveal: RequestHandler = async (req, res) => {
-    const given = (req.body as { passphrase?: unknown } | undefined)?.passphrase;
-    const passphrase = typeof given === 'string' ? given : undefined;
+    const passphrase = formField(req.body, 'passphrase');
+    // The form's reveal id: a resubmission (a reload of the revealed page, a retry) spends no view.
+    const given = formField(req.body, 'reveal_id');
+    const revealId = given !== undefined && isValidRevealId(given) ? given : undefined;
     let result: RetrieveResult;
     try {
-      result = await pushes.retrieve(token(req), passphrase, auditContext(req));
+      result = await pushes.retrieve(token(req), passphrase, auditContext(req), revealId);
     } catch (err) {
       if (err instanceof PassphraseRejected) return passphraseAgain(req, res, { kind: 'wrong' });
       if (err instanceof TooManyAttempts) {

@@ -43,6 +43,8 @@ export function openPage(options: {
   now: Date;
   autoSubmit: boolean;
   problem?: PassphraseProblem;
+  /** The reveal's id: a resubmission of this form (a reload, a retry) spends no other view. */
+  revealId: string;
 }): Html {
   const { token, push, problem } = options;
   const needsPassphrase = push.passphraseProtected;
@@ -73,6 +75,7 @@ export function openPage(options: {
       ${limits(push, options.now)}
       <p>Nothing is shown until you ask for it, so that link previews cannot use it up.</p>
       <form method="post" action="/p/${token}" ${auto ? html` data-autosubmit` : ''}>
+        <input type="hidden" name="reveal_id" value="${options.revealId}" />
         ${passphraseField}
         <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>${ACTION[push.kind]}</button>
       </form>

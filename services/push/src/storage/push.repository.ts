@@ -6,7 +6,7 @@ import { recordCappedAudit } from './push/audit';
 import { claimStatement } from './push/claim.sql';
 import { countDue, expireAllOwned, expireDueBatch, expireOne, NOT_EXPIRED } from './push/expiry';
 import { insertPush, insertPushWithFiles } from './push/insert.sql';
-import { insertPushOnce } from './push/insert-once';
+import { findByIdempotencyKey, insertPushOnce } from './push/insert-once';
 import { refundView } from './push/refund';
 import { visitStatement } from './push/visit.sql';
 import { pastWindow } from './view-rule.sql';
@@ -24,6 +24,7 @@ export function createPushRepository(db: Kysely<PushDatabase>): PushStore {
       files && files.length > 0 ? insertPushWithFiles(db, record, ctx, files) : insertPush(db, record, ctx),
     insertOnce: (record, ctx, key, files) => insertPushOnce(db, record, ctx, key, files),
     findByTokenHash: (tokenHash) => findByTokenHash(db, tokenHash),
+    findByIdempotencyKey: (key, within) => findByIdempotencyKey(db, key, within),
 
     // A view that is likely to be granted tries the lean claim first; a miss is then explained by
     // the full statement (two statements for a refusal, one for the common case).

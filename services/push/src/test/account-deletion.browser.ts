@@ -110,8 +110,8 @@ test('deleting the account asks for the password and the code again, then delete
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${auth.issuer}/**`);
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-  await page.waitForURL(`${push.url}/`);
-  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.waitForURL(`${push.url}/signed-out`);
+  await page.getByRole('link', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${auth.issuer}/**`);
   await signInWithPassword(page);
   await page.getByLabel('Authentication code').fill(await nextCode());

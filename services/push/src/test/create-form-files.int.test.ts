@@ -68,9 +68,10 @@ function formOf(fields: [string, string][], files: FileIn[]): FormData {
   return form;
 }
 
+/** A POST of the form, its 303 to the created page followed (Post/Redirect/Get) as a browser does. */
 const post = async (browser: Browser, body: FormData | URLSearchParams) => {
-  const res = await browser.fetch(`${push.url}/`, { method: 'POST', body });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  const { res, body: text } = await browser.follow(`${push.url}/`, { method: 'POST', body });
+  return { status: res.status, headers: res.headers, text };
 };
 
 const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)?.[1];
@@ -131,7 +132,7 @@ describe('POST / with files', () => {
         files,
       ),
     );
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const link = linkOf(res.text)!;
     expect(link).toMatch(new RegExp(`^${push.url}/p/[\\w-]{22}$`));
@@ -294,9 +295,12 @@ describe('POST / with files', () => {
       expect(page).toContain('id="kind-file"');
       expect(page).not.toContain('name="csrf"');
       const file = { name: 'anon.bin', data: randomBytes(50_000) };
-      const res = await new Browser().fetch(`${open.url}/`, { method: 'POST', body: formOf(FIELDS, [file]) });
-      expect(res.status).toBe(201);
-      const link = linkOf(await res.text())!;
+      const { res, body } = await new Browser().follow(`${open.url}/`, {
+        method: 'POST',
+        body: formOf(FIELDS, [file]),
+      });
+      expect(res.status).toBe(200);
+      const link = linkOf(body)!;
       const got = (await (await fetch(`${open.url}/api/v2/pushes/${tokenOf(link)}`)).json()) as {
         files: { url: string }[];
       };
@@ -307,12 +311,27 @@ describe('POST / with files', () => {
     }
   });
 
+  it('a resubmitted Files form (same key) gets the same push; the duplicate upload is deleted', async () => {
+    const key = /name="idempotency_key" value="([^"]+)"/.exec(
+      (await signedIn.follow(`${push.url}/`)).body,
+    )![1]!;
+    const file = { name: 'once.bin', data: randomBytes(40_000) };
+    const send = () => post(signedIn, formOf([['csrf', csrf], ['idempotency_key', key], ...FIELDS], [file]));
+    const first = await send();
+    expect(first.status).toBe(200);
+    const before = await counts();
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(linkOf(again.text)).toBe(linkOf(first.text));
+    await expectNothingStored(before);
+  });
+
   it('takes a text secret with a name and note in the same multipart form', async () => {
     const res = await post(
       signedIn,
       formOf([['csrf', csrf], ['kind', 'text'], ...FIELDS.slice(1), ['name', 'wifi']], []),
     );
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const got = (await (await fetch(`${push.url}/api/v2/pushes/${tokenOf(linkOf(res.text)!)}`)).json()) as {
       kind: string;
       payload: string;

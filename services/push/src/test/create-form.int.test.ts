@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { sql } from 'kysely';
+import { hashUrlToken } from '../security/url-token';
 import { startPush, type TestPush } from '../testing';
 import { type Harness, harness } from './support/helpers';
 
@@ -41,6 +42,15 @@ const FORM = {
   retrieval_step: ['false', 'true'],
   deletable_by_viewer: ['false'],
 };
+
+/** The create's 303 (Post/Redirect/Get) followed as a browser does, with its cookie. */
+const cookieOf = (res: request.Response) =>
+  (res.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+async function follow(res: request.Response, url = h.push.url) {
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toBe('/created');
+  return request(url).get('/created').set('Cookie', cookieOf(res));
+}
 
 const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)?.[1];
 const tokenOf = (link: string) => /\/p\/([\w-]+)/.exec(link)![1]!;
@@ -87,8 +97,8 @@ describe('GET /', () => {
 
 describe('POST /', () => {
   it('creates a text push and shows its link once, with a QR code; the API serves it', async () => {
-    const res = await submit(FORM);
-    expect(res.status).toBe(201);
+    const res = await follow(await submit(FORM));
+    expect(res.status).toBe(200);
     expectPageHeaders(res);
     const link = linkOf(res.text)!;
     expect(link).toMatch(new RegExp(`^${h.push.url}/p/[\\w-]{22}/r$`)); // click to reveal: checked
@@ -105,7 +115,9 @@ describe('POST /', () => {
   });
 
   it('unchecked boxes are false; a passphrase protects it; URL and QR kinds', async () => {
-    const plain = await submit({ ...FORM, retrieval_step: ['false'], passphrase: 'open sesame' });
+    const plain = await follow(
+      await submit({ ...FORM, retrieval_step: ['false'], passphrase: 'open sesame' }),
+    );
     const link = linkOf(plain.text)!;
     expect(link).toMatch(/\/p\/[\w-]{22}$/);
     expect(plain.text).toContain('also needs the passphrase');
@@ -121,8 +133,8 @@ describe('POST /', () => {
       ['url', 'https://example.com/invite'],
       ['qr', 'WIFI:S:net;T:WPA;P:pw;;'],
     ]) {
-      const res = await submit({ ...FORM, kind: kind!, payload: payload! });
-      expect(res.status).toBe(201);
+      const res = await follow(await submit({ ...FORM, kind: kind!, payload: payload! }));
+      expect(res.status).toBe(200);
       const pushed = await request(h.push.url).get(`/api/v2/pushes/${tokenOf(linkOf(res.text)!)}`);
       expect(pushed.body).toMatchObject({ kind, payload });
     }
@@ -169,5 +181,133 @@ describe('POST /', () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('needs an account');
     expect(await countPushes(closed)).toBe(closedBefore);
+  });
+});
+
+const auditKinds = async (token: string) =>
+  (
+    await sql<{ kind: string }>`select a.kind from audit_entry a join push p on p.id = a.push_id
+      where p.token_hash = ${hashUrlToken(token)} order by a.id`.execute(h.push.db)
+  ).rows.map((r) => r.kind);
+
+/** The form's own Idempotency-Key, as GET / (or a form that came back) carries it. */
+const keyOf = (page: string) => /name="idempotency_key" value="([^"]+)"/.exec(page)?.[1];
+
+describe('the passphrase after a form error', () => {
+  it('is never echoed, is flagged, and the create does not go ahead without it', async () => {
+    const before = await countPushes();
+    const typed = { ...FORM, payload: 'needs a passphrase', passphrase: 'kept secret' };
+    const refused = await submit({ ...typed, expire_after_days: '0' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).not.toContain('kept secret');
+    expect(refused.text).toContain('<input type="hidden" name="passphrase_required" value="true" />');
+    expect(refused.text).toMatch(/<a href="#passphrase">Passphrase<\/a>:\s*Enter the passphrase again/);
+    expect(refused.text).toMatch(/id="passphrase-error">Enter the passphrase again/);
+    expect(refused.text).toMatch(/id="passphrase"[^>]*required/s);
+
+    // Days fixed, the passphrase field left empty (as the page came back): refused, nothing made.
+    const key = keyOf(refused.text)!;
+    const { passphrase: _dropped, ...withoutPassphrase } = typed;
+    const empty = await submit({ ...withoutPassphrase, passphrase_required: 'true', idempotency_key: key });
+    expect(empty.status).toBe(422);
+    expect(empty.text).toContain('Enter the passphrase again');
+    expect(await countPushes()).toBe(before);
+
+    // Typed again: created, and protected by it.
+    const made = await follow(await submit({ ...typed, passphrase_required: 'true', idempotency_key: key }));
+    const token = tokenOf(linkOf(made.text)!);
+    expect((await request(h.push.url).get(`/api/v2/pushes/${token}`)).status).toBe(401);
+    const opened = await request(h.push.url)
+      .post(`/api/v2/pushes/${token}/reveal`)
+      .send({ passphrase: 'kept secret' });
+    expect(opened.body.payload).toBe('needs a passphrase');
+    expect(await countPushes()).toBe(before + 1);
+  });
+});
+
+describe('Post/Redirect/Get: nothing created twice', () => {
+  it('GET / gives each form a random key of its own', async () => {
+    const [a, b] = await Promise.all([request(h.push.url).get('/'), request(h.push.url).get('/')]);
+    expect(keyOf(a.text)).toMatch(/^[\w-]{43}$/);
+    expect(keyOf(a.text)).not.toBe(keyOf(b.text));
+  });
+
+  it('a resubmitted form and a reloaded created page show the same link and create nothing', async () => {
+    const form = await request(h.push.url).get('/');
+    const fields = { ...FORM, payload: 'only once', idempotency_key: keyOf(form.text)! };
+    const before = await countPushes();
+    const first = await submit(fields);
+    const page = await follow(first);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    const link = linkOf(page.text)!;
+    expect(first.headers['set-cookie']![0]).toMatch(
+      /^sp_created=[\w-]{43}; Max-Age=600; Path=\/created; .*HttpOnly; SameSite=Strict/,
+    );
+
+    // The browser's reload of the created page, twice, and a resubmission of the same form.
+    for (let i = 0; i < 2; i++) {
+      const again = await request(h.push.url).get('/created').set('Cookie', cookieOf(first));
+      expect(linkOf(again.text)).toBe(link);
+    }
+    const resubmitted = await follow(await submit(fields));
+    expect(linkOf(resubmitted.text)).toBe(link);
+    expect(await countPushes()).toBe(before + 1);
+    // Only the create is audited (and no view was used).
+    expect(await auditKinds(tokenOf(link))).toEqual(['creation']);
+    const got = await request(h.push.url).get(`/api/v2/pushes/${tokenOf(link)}`);
+    expect(got.body).toMatchObject({ payload: 'only once', views_remaining: 2 });
+  });
+
+  it('the created page says the link is no longer shown without its cookie, from elsewhere, or later', async () => {
+    const fields = {
+      ...FORM,
+      payload: 'shown a while',
+      idempotency_key: keyOf((await request(h.push.url).get('/')).text)!,
+    };
+    const first = await submit(fields);
+    expect((await follow(first)).status).toBe(200);
+    const before = await countPushes();
+    const noCookie = await request(h.push.url).get('/created');
+    expect(noCookie.status).toBe(404);
+    expect(noCookie.text).toContain('Link no longer shown');
+    expect(noCookie.text).toContain('did not create another secret');
+    expect(noCookie.text).not.toMatch(/\/p\/[\w-]{22}/);
+    // The key's scope is the address that created (anonymous): from another one, nothing shows.
+    await sql`update idempotency_key set scope = 'ip:198.51.100.7'
+      where created_at > now() - interval '1 minute' and scope like 'ip:%'`.execute(h.push.db);
+    const elsewhere = await request(h.push.url).get('/created').set('Cookie', cookieOf(first));
+    expect(elsewhere.status).toBe(404);
+    await sql`update idempotency_key set created_at = now() - interval '601 seconds'
+      where created_at > now() - interval '1 minute'`.execute(h.push.db);
+    const later = await request(h.push.url).get('/created').set('Cookie', cookieOf(first));
+    expect(later.status).toBe(404);
+    expect(linkOf(later.text)).toBeUndefined();
+    expect(await countPushes()).toBe(before);
+  });
+
+  it('the same form changed and sent again comes back with a new key, then creates a second secret', async () => {
+    const key = keyOf((await request(h.push.url).get('/')).text)!;
+    expect((await submit({ ...FORM, payload: 'first', idempotency_key: key })).status).toBe(303);
+    const before = await countPushes();
+    const changed = await submit({ ...FORM, payload: 'changed', idempotency_key: key });
+    expect(changed.status).toBe(422);
+    expect(changed.text).toContain('This form already created a secret');
+    expect(changed.text).toContain('changed');
+    const fresh = keyOf(changed.text)!;
+    expect(fresh).not.toBe(key);
+    expect(await countPushes()).toBe(before);
+    const second = await follow(await submit({ ...FORM, payload: 'changed', idempotency_key: fresh }));
+    const got = await request(h.push.url).get(`/api/v2/pushes/${tokenOf(linkOf(second.text)!)}`);
+    expect(got.body.payload).toBe('changed');
+    expect(await countPushes()).toBe(before + 1);
+  });
+
+  it('refuses a form whose key is too short to be unguessable, creating nothing', async () => {
+    const before = await countPushes();
+    const res = await submit({ ...FORM, idempotency_key: 'short' });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(await countPushes()).toBe(before);
   });
 });

@@ -137,6 +137,21 @@ describe('POST /api/v2/pushes with an Idempotency-Key', () => {
     expect(await countPushes(h.push, name)).toBe(0);
   });
 
+  it('refuses an anonymous key shorter than 32 characters (400), which a token may use', async () => {
+    const name = `short-${randomUUID()}`;
+    const anonymous = await create(h.push, { payload: 'x', name }, 'k'.repeat(31), { ip: '203.0.113.9' });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body).toMatchObject({
+      code: 'bad_request',
+      error: expect.stringContaining('at least 32'),
+    });
+    expect(await countPushes(h.push, name)).toBe(0);
+    expect((await create(h.push, { payload: 'x', name }, 'k'.repeat(32), { ip: '203.0.113.9' })).status).toBe(
+      201,
+    );
+    expect((await create(h.push, { payload: 'x', name }, 'short', { token: h.token })).status).toBe(201);
+  });
+
   it('accepts a key of 255 visible ASCII characters', async () => {
     const key = '!~'.repeat(127) + 'x';
     const res = await create(h.push, { payload: 'x' }, key, { token: h.token });

@@ -298,7 +298,7 @@ function apiRoutes(): { method: string; path: string }[] {
       .filter((r) => !pages(r.path))
       .map((r) => `${r.method} ${r.path}`)
       .sort(),
-  ).toEqual(['get /', 'get /healthz', 'get /readyz', 'post /']);
+  ).toEqual(['get /', 'get /created', 'get /healthz', 'get /readyz', 'post /']);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 

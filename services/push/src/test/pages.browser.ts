@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { sql } from 'kysely';
 import request from 'supertest';
 import { type LocalS3, startS3 } from '@secret-push/testing';
 import { type Harness, bearer, createPush, harness } from './support/helpers';
@@ -272,6 +273,71 @@ describe('recipient pages in Chromium', () => {
     await expect(withJs.locator('main').textContent()).resolves.toMatch(/opened 1 more\s+time/); // of 2 views
     await page.close();
     await withJs.close();
+  }, 60_000);
+
+  it('the create form: a form error flags the passphrase; reloading the created page creates nothing', async () => {
+    const page = await newPage();
+    const pushCount = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from push`.execute(h.push.db)).rows[0]!.n);
+    await page.goto(`${h.push.url}/`);
+    await page.getByLabel('Secret', { exact: true }).fill('guarded by a passphrase');
+    await page.getByLabel('Passphrase (optional)').fill('tulip');
+    // Past the instance's bound: the browser lets it through once the field's own limits are off.
+    await page.locator('#expire_after_days').evaluate((el) => el.removeAttribute('max'));
+    await page.getByLabel('Days').fill('365');
+    await page.getByRole('button', { name: 'Create the secret link' }).click();
+    await page.getByRole('heading', { name: /Please correct these/ }).waitFor();
+    await expect(page.locator('#passphrase-error').textContent()).resolves.toContain(
+      'Enter the passphrase again',
+    );
+    await expect(page.locator('#passphrase').inputValue()).resolves.toBe('');
+    await expect(page.locator('#payload').inputValue()).resolves.toBe('guarded by a passphrase');
+    await shot(page, '22-create-form-passphrase-again');
+
+    // The days fixed, the passphrase not typed: the browser holds the form (the field is required).
+    const before = await pushCount();
+    await page.getByLabel('Days').fill('3');
+    await page.getByRole('button', { name: 'Create the secret link' }).click();
+    await expect(
+      // (no DOM types in this project: the element is read as the input it is)
+      page
+        .locator('#passphrase')
+        .evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing),
+    ).resolves.toBe(true);
+    expect(await pushCount()).toBe(before);
+    await page.getByLabel('Passphrase').fill('tulip');
+    await page.getByRole('button', { name: 'Create the secret link' }).click();
+    await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/created');
+    const link = (await page.locator('#link').textContent())!;
+    await expect(page.locator('main').textContent()).resolves.toContain('also needs the passphrase');
+    expect(await pushCount()).toBe(before + 1);
+
+    // Reloading the created page (twice) shows the same link and creates nothing.
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
+      await expect(page.locator('#link').textContent()).resolves.toBe(link);
+    }
+    expect(await pushCount()).toBe(before + 1);
+    await page.close();
+  }, 60_000);
+
+  it('reloading the revealed page (the reveal form sent again) spends no other view', async () => {
+    const t = (await createPush(h.push.url, { payload: 'reloaded', expire_after_views: 3 })).body
+      .url_token as string;
+    const page = await newPage();
+    await page.goto(`${h.push.url}/p/${t}/r`);
+    await page.getByRole('button', { name: /Reveal|Show/ }).click();
+    await expect(page.locator('#secret').textContent()).resolves.toBe('reloaded');
+    page.on('dialog', (d) => void d.accept());
+    for (let i = 0; i < 2; i++) {
+      await page.reload(); // Chromium resends the POST
+      await expect(page.locator('#secret').textContent()).resolves.toBe('reloaded');
+    }
+    const res = await request(h.push.url).get(`/api/v2/pushes/${t}`);
+    expect(res.body.views_remaining).toBe(1); // the page's one reveal and this GET
+    await page.close();
   }, 60_000);
 
   it('a URL push lands on its target after the reveal', async () => {

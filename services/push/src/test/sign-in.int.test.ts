@@ -110,7 +110,7 @@ describe('sign-in through an external OpenID provider', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `csrf=${formCsrf}&kind=text&payload=mine&expire_after_days=1&expire_after_views=1`,
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(303); // Post/Redirect/Get: the link is on /created
     const { rows } = await sql<{ owner: string; issuer: string; subject: string }>`
       select p.owner, u.issuer, u.subject from push p join app_user u on p.owner = 'user:' || u.id
       order by p.created_at desc limit 1`.execute(push.db);
@@ -366,7 +366,7 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
   const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)![1]!;
   const createInForm = async (b: Browser, payload: string) => {
     const csrf = csrfOf((await b.follow(`${push.url}/`)).body);
-    return b.fetch(`${push.url}/`, {
+    return b.follow(`${push.url}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `csrf=${csrf}&kind=text&payload=${payload}&expire_after_days=1&expire_after_views=3&retrieval_step=false`,
@@ -379,10 +379,10 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
     const erin = new Browser();
     await erin.signIn(push.url, issuer, { login: 'erin', password: 'any' });
     const created = await createInForm(erin, 'first');
-    const createdPage = await created.text();
+    const createdPage = created.body;
     expect(createdPage).toContain('>Expire now</button>');
     const first = tokenOf(createdPage);
-    const second = tokenOf(await (await createInForm(erin, 'second')).text());
+    const second = tokenOf((await createInForm(erin, 'second')).body);
     await fetch(`${push.url}/api/v2/pushes/${first}`); // a view, for the audit log
 
     const list = await erin.follow(`${push.url}/pushes`);

@@ -119,6 +119,14 @@ export interface PushStore {
   ): Promise<KeyedInsert>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredPush | undefined>;
   /**
+   * The push a keyed create made, if its key (scope and hash) was taken less than `withinSeconds`
+   * ago; undefined otherwise (or when the push is gone). One statement.
+   */
+  findByIdempotencyKey(
+    key: { scope: string; keyHash: Buffer },
+    withinSeconds: number,
+  ): Promise<StoredPush | undefined>;
+  /**
    * Claim a view, or explain and audit the refusal; undefined for an unknown token. One statement,
    * or two when `likelyViewable` and the view is refused.
    */

@@ -84,8 +84,17 @@ const IDEMPOTENCY_KEY: ParameterObject = {
   in: 'header',
   required: false,
   description:
-    "Makes the create safe to retry: send a new random key (a UUID) with each create and the same key with its retries. A retry of the same request (the same fields once parsed, whatever their order or spelling, and for a file push the same file names, sizes and bytes) answers 201 with the push the first create made, as it is now (it may have expired since), header `Idempotent-Replayed: true`, and creates nothing. The same key with another request → 422 `idempotency_key_reused`. Keys belong to the token's client, or to the client IP for anonymous creates, and are remembered after the first create for 24 hours by default (`PUSH_IDEMPOTENCY_TTL_SECONDS`); a create that failed leaves no key behind. A retry that arrives while the first create is still running waits for it. 1–255 visible ASCII characters (0x21–0x7E), else 400 `bad_request`.",
+    "Makes the create safe to retry: send a new random key (a UUID) with each create and the same key with its retries. A retry of the same request (the same fields once parsed, whatever their order or spelling, and for a file push the same file names, sizes and bytes) answers 201 with the push the first create made, as it is now (it may have expired since), header `Idempotent-Replayed: true`, and creates nothing. The same key with another request → 422 `idempotency_key_reused`. Keys belong to the token's client, or to the client IP for anonymous creates (an anonymous caller's key must be at least 32 characters, so that others behind the same address cannot guess it), and are remembered after the first create for 24 hours by default (`PUSH_IDEMPOTENCY_TTL_SECONDS`); a create that failed leaves no key behind. A retry that arrives while the first create is still running waits for it. 1–255 visible ASCII characters (0x21–0x7E), else 400 `bad_request`.",
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
+const REVEAL_ID: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A reveal id, to make the reveal safe to retry: send a new random id (a UUID) with each reveal and the same id with its retries. A repeat with the same id (and the same passphrase) within `PUSH_REVEAL_RETRY_SECONDS` (120 s by default) answers with the same content, the push as it is now, without using another view, writing an audit entry or counting a metric. A repeat of the **last** view is answered so only where the operator enabled `PUSH_REVEAL_RETRY_LAST_VIEW`; otherwise it gets the expired answer. Ids are bound to the push, not to the caller: keep them secret. Without Redis the id is ignored (the reveal uses a view). `GET /pushes/{url_token}` ignores this header: every GET uses a view. 32–255 visible ASCII characters (0x21–0x7E), else 400 `bad_request`.',
+  schema: { type: 'string', minLength: 32, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 };
 
 const REPLAYED: HeaderObject = {
@@ -183,11 +192,12 @@ export function revealOperation(ctx: OperationContext): OperationObject {
     operationId: 'revealPush',
     summary: 'Retrieve a push with the passphrase in the body (uses a view)',
     description: `The same as GET /pushes/{url_token}, with the passphrase in the body (falling back to the query parameter or header). ${RETRIEVE_RULES}`,
-    parameters: [URL_TOKEN],
+    parameters: [URL_TOKEN, REVEAL_ID],
     requestBody: REVEAL_BODY,
     responses: {
       ...retrieve.responses,
       ...errors({
+        400: { codes: ['bad_request'], description: 'A malformed `Idempotency-Key` (reveal id).' },
         413: ['payload_too_large'],
         415: ['unsupported_media_type'],
         422: { codes: ['validation_failed'], description: '`passphrase` is not a string.' },

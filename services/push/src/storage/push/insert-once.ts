@@ -1,7 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { AuditContext } from '../../domain/push';
 import type { NewFileRecord } from '../../domain/ports/file-store';
-import type { IdempotencyRecord, KeyedInsert, NewPushRecord } from '../../domain/ports/push-store';
+import type {
+  IdempotencyRecord,
+  KeyedInsert,
+  NewPushRecord,
+  StoredPush,
+} from '../../domain/ports/push-store';
 import type { PushDatabase } from '../database';
 import type { PushRow } from '../push.table';
 import { NOW } from '../view-rule.sql';
@@ -115,4 +120,22 @@ export async function insertPushOnce(
       if (!(err instanceof KeyVanished) || attempt >= 3) throw err;
     }
   }
+}
+
+/** The push a keyed create made, when its key was taken within the last `withinSeconds`. */
+export async function findByIdempotencyKey(
+  db: Db,
+  key: { scope: string; keyHash: Buffer },
+  withinSeconds: number,
+): Promise<StoredPush | undefined> {
+  const row = await db
+    .selectFrom('idempotency_key as k')
+    .innerJoin('push as p', 'p.id', 'k.push_id')
+    .selectAll('p')
+    .select(NOW.as('db_now'))
+    .where('k.scope', '=', key.scope)
+    .where('k.key_hash', '=', key.keyHash)
+    .where('k.created_at', '>', sql<Date>`now() - make_interval(secs => ${withinSeconds})`)
+    .executeTakeFirst();
+  return row && stored(row, row.db_now);
 }

@@ -287,6 +287,13 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
       const row = id === undefined ? undefined : rows.get(id);
       return row && stored(row, clock.now());
     },
+    async findByIdempotencyKey(key, withinSeconds) {
+      const taken = keys.get(`${key.scope}\u0000${hex(key.keyHash)}`);
+      const now = clock.now();
+      if (!taken || taken.createdAt.getTime() <= now.getTime() - withinSeconds * 1000) return undefined;
+      const row = rows.get(taken.pushId);
+      return row && stored(row, now);
+    },
     visit: async (request) => visit(request),
     refundView: async (v) => refundView(v),
     async expireIfPastWindow(pushId) {
