@@ -32,7 +32,10 @@ export const insufficientScope = (scope: string): HttpError =>
 export interface InvalidTokenLimiter {
   /** Takes one lookup for `ip`; a 429 HttpError when its invalid tokens have reached the limit. */
   take(ip: string | null): Promise<void>;
-  /** The token looked up was valid (or its lookup failed on our side): the lookup is given back. */
+  /**
+   * The token looked up was valid (or its lookup failed on our side): the lookup is given back.
+   * Never rejects (fails open), so callers need not wait for it.
+   */
   giveBack(ip: string | null): Promise<void>;
   /** An invalid token that needed no lookup (a cached refusal, legacy headers that break their rules). */
   recordInvalid(ip: string | null): Promise<void>;
@@ -142,11 +145,13 @@ export function authenticate(verifier: TokenVerifier, invalidTokens?: InvalidTok
     try {
       principal = await verifier.verify(token);
     } catch (err) {
-      await lookup?.giveBack(ip); // the auth service or the database failed, not the caller
+      // The auth service or the database failed, not the caller. Given back without waiting (it
+      // never rejects): a frozen Redis must not add its deadline to every answer a second time.
+      void lookup?.giveBack(ip);
       throw err;
     }
     const valid = principal !== null && legacyEmailAcceptable(principal, pair.email);
-    if (valid) await lookup?.giveBack(ip);
+    if (valid) void lookup?.giveBack(ip);
     else if (!lookup) await invalidTokens?.recordInvalid(ip);
     return valid ? principal : null;
   }

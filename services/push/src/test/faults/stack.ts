@@ -166,9 +166,11 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     const authDb = pg.url('faults_auth');
     const pushDb = pg.url('faults_push');
     const node = process.execPath;
+    // The auth service's data key: its migrate command seals TOTP secrets with it.
+    const authDataKeys = `faults:${randomBytes(32).toString('base64')}`;
     await Promise.all([
       runOnce(node, [join(ROOT, 'services/auth/dist/main-migrate.js')], {
-        env: { AUTH_DATABASE_URL: authDb },
+        env: { AUTH_DATABASE_URL: authDb, AUTH_DATA_KEYS: authDataKeys },
       }),
       runOnce(node, [join(ROOT, 'services/push/dist/main-migrate.js')], {
         env: { PUSH_DATABASE_URL: pushDb },
@@ -188,7 +190,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       AUTH_REDIS_PREFIX: 'faults:auth:',
       AUTH_JWKS: generateJwks(),
       AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
-      AUTH_DATA_KEYS: `faults:${randomBytes(32).toString('base64')}`,
+      AUTH_DATA_KEYS: authDataKeys,
       ...DEADLINE_ENV.auth,
     };
     const cli = async (...argv: string[]) =>
