@@ -68,6 +68,13 @@ export interface RetrieveOptions extends CallOptions {
   /** Sent in the body of `POST …/reveal`, never in the URL. */
   passphrase?: string;
   /**
+   * With a passphrase: the reveal id, sent as the `Idempotency-Key` of `POST …/reveal` (a new
+   * random UUID by default, the same for every repeat of this call). Revealing again with the same
+   * id within the server's window (`PUSH_REVEAL_RETRY_SECONDS`) returns the same content without
+   * using another view: pass your own to make a retry after a lost answer safe.
+   */
+  revealId?: string;
+  /**
    * What to do when the push can no longer be viewed: throw a PushExpiredError (the default), or
    * return the API's answer (`expired: true`, `payload: null`).
    */

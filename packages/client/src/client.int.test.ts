@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,30 @@ describe('every call against the real services', () => {
       expect(got).toMatchObject({ payload: 'https://example.com/x', expired: true, views_remaining: 0 });
       const qr = await client.create({ kind: 'qr', payload: 'WIFI:S:net;;' });
       expect((await client.retrieve(qr.url_token)).payload).toBe('WIFI:S:net;;');
+    },
+    TIMEOUT,
+  );
+
+  test(
+    'a reveal repeated with the same reveal id returns the same secret and spends one view',
+    async () => {
+      const client = newClient();
+      const created = await client.create({
+        payload: 'said once',
+        passphrase: 'open sesame',
+        expire_after_views: 3,
+      });
+      const revealId = randomUUID();
+      const first = await client.retrieve(created.url_token, { passphrase: 'open sesame', revealId });
+      const again = await client.retrieve(created.url_token, { passphrase: 'open sesame', revealId });
+      expect([first.payload, again.payload]).toEqual(['said once', 'said once']);
+      expect(again.views_remaining).toBe(first.views_remaining);
+      expect(first.views_remaining).toBe(2);
+      // Each call without an id of its own gets a new one: another view.
+      const other = await client.retrieve(created.url_token, { passphrase: 'open sesame' });
+      expect(other.views_remaining).toBe(1);
+      const log = await client.audit(created.url_token);
+      expect(log.logs.map((e) => e.kind)).toEqual(['creation', 'view', 'view']);
     },
     TIMEOUT,
   );

@@ -17,22 +17,24 @@ export async function retrievePush(
   call: RetrieveOptions = {},
 ): Promise<RetrievedPush> {
   const path = pushPath(urlToken);
-  const { passphrase } = call;
+  const { passphrase, revealId, ...callOptions } = call;
   const res =
     passphrase === undefined
       ? await api.transport.send({
-          ...call,
+          ...callOptions,
           method: 'GET',
           url: apiUrlOf(api, path),
           retry: 'retrieve',
           authenticate: true,
         })
       : await api.transport.send({
-          ...call,
+          ...callOptions,
           method: 'POST',
           url: apiUrlOf(api, `${path}/reveal`),
           retry: 'retrieve',
           authenticate: true,
+          // One reveal id for every attempt of this call: a repeat spends no second view.
+          headers: { 'idempotency-key': revealId ?? crypto.randomUUID() },
           body: () => ({
             body: JSON.stringify({ passphrase }),
             headers: { 'content-type': 'application/json' },
