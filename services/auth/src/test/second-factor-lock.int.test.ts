@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import type * as oidc from 'openid-client';
 import { captureLogs } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
+import { userWithTotp as withTotp } from './support/totp-user';
 import { type TestAuth, type TestUser, startAuth } from '../testing';
-import { generateRecoveryCodes, hashRecoveryCodes } from '../users/recovery-codes';
 import { SECOND_FACTOR_LOCK_AFTER } from '../users/second-factor';
-import { generateTotpSecret, totpCodeAt } from '../users/totp';
+import { totpCodeAt } from '../users/totp';
 import type { Page } from './support/browser';
 import { Browser, authorize, relyingParty, submit } from './support/relying-party';
 
@@ -34,20 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => auth.stop());
 
-interface TotpUser extends TestUser {
-  secret: string;
-  recoveryCodes: string[];
-}
-
-async function userWithTotp(email: string): Promise<TotpUser> {
-  const user = await auth.createUser(email);
-  const secret = generateTotpSecret();
-  const recoveryCodes = generateRecoveryCodes();
-  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
-              recovery_code_hashes = ${hashRecoveryCodes(recoveryCodes)}
-            where id = ${user.id}`.execute(auth.db);
-  return { ...user, secret, recoveryCodes };
-}
+const userWithTotp = (email: string) => withTotp(auth, email);
 
 const browser = () => new Browser({ 'x-forwarded-for': `198.18.9.${++ipCounter}` });
 

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type * as oidc from 'openid-client';
 import { captureLogs } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
-import { type TestAuth, type TestUser, startAuth } from '../testing';
-import { generateRecoveryCodes, hashRecoveryCodes } from '../users/recovery-codes';
-import { generateTotpSecret, totpCodeAt } from '../users/totp';
+import { userWithTotp as withTotp } from './support/totp-user';
+import { type TestAuth, startAuth } from '../testing';
+import { totpCodeAt } from '../users/totp';
 import { type Page, hiddenInput } from './support/browser';
 import { Browser, authorize, relyingParty, submit } from './support/relying-party';
 
@@ -44,14 +44,7 @@ async function loginPages(n: number, ip: string): Promise<{ b: Browser; page: Pa
 
 const count = (pages: Page[], status: number): number => pages.filter((p) => p.status === status).length;
 
-async function userWithTotp(email: string): Promise<TestUser & { secret: string }> {
-  const user = await auth.createUser(email);
-  const secret = generateTotpSecret();
-  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
-              recovery_code_hashes = ${hashRecoveryCodes(generateRecoveryCodes())}
-            where id = ${user.id}`.execute(auth.db);
-  return { ...user, secret };
-}
+const userWithTotp = (email: string) => withTotp(auth, email);
 
 /** Six digits that are none of the codes `secret` accepts now. */
 function wrongCodes(secret: string, n: number): string[] {

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type * as oidc from 'openid-client';
 import { captureLogs, freePort } from '@secret-push/testing';
 import { createLogger } from '@secret-push/logger';
+import { type TotpUser, userWithTotp as withTotp } from './support/totp-user';
 import { type AuthReplica, type TestAuth, type TestUser, startAuth } from '../testing';
-import { generateRecoveryCodes, hashRecoveryCodes } from '../users/recovery-codes';
-import { generateTotpSecret, totpCodeAt } from '../users/totp';
+import { totpCodeAt } from '../users/totp';
 import { hiddenInput } from './support/browser';
 import {
   Browser,
@@ -53,21 +53,11 @@ function browser(): Browser {
   return new Browser({ 'x-forwarded-for': `198.51.100.${ipCounter}` });
 }
 
-interface TotpUser extends TestUser {
-  secret: string;
-  recoveryCodes: string[];
-}
-
 /** A user with a second factor enrolled (as the account console would store it). */
 async function userWithTotp(email: string): Promise<TotpUser> {
-  const user = await auth.createUser(email);
-  const secret = generateTotpSecret();
-  const recoveryCodes = generateRecoveryCodes();
-  await sql`update account set totp_secret = ${auth.totpSecrets.seal(user.id, secret)},
-              recovery_code_hashes = ${hashRecoveryCodes(recoveryCodes)}
-            where id = ${user.id}`.execute(auth.db);
-  secrets.push(user.password, secret, ...recoveryCodes);
-  return { ...user, secret, recoveryCodes };
+  const user = await withTotp(auth, email);
+  secrets.push(user.password, user.secret, ...user.recoveryCodes);
+  return user;
 }
 
 /** A browser past the password of `user`, on the second-factor page. */
