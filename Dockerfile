@@ -4,7 +4,7 @@
 #     token service (default command), migrations (node dist/main-migrate.js) and the operator CLI
 #     (node dist/cli/main.js clients …)
 #   docker build --target push -t secret-push-push .
-#     push API (default command), expiry worker and migrations differ only by command:
+#     push API (default command), worker and migrations differ only by command:
 #     node dist/main-api.js | node dist/main-worker.js | node dist/main-migrate.js; the operator
 #     CLI (users, personal tokens): node dist/cli/main.js users …
 # Always name the target: without --target Docker builds the last stage (push).

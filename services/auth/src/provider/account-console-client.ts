@@ -2,7 +2,7 @@ import type { ClientMetadata } from 'oidc-provider';
 import { FIRST_PARTY_PROPERTY } from './api';
 
 /*
- * The account console (`/account`, interactions/account-console.ts) signs people in like any other
+ * The account console (`/account`, interactions/account/account-router.ts) signs people in like any other
  * application, as Keycloak's account console does: it is a client of this provider, built in
  * (a static client of the provider's configuration, not in the database), first-party, with the
  * redirect URI `<issuer>/account/callback` and PKCE. So it gets exactly the sign-in every
