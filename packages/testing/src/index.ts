@@ -3,3 +3,4 @@ export { REDIS_URL, deleteRedisKeys, startPrivateRedis, uniquePrefix, type Priva
 export { freePort } from './free-port';
 export { captureLogs, type CapturedLogs } from './capture-logs';
 export { S3RVER_CREDENTIALS, s3rverClient, startS3, type LocalS3 } from './s3';
+export { startMailCatcher, type CaughtMail, type MailCatcher, type ScriptedFailure } from './mail-catcher';

@@ -1,0 +1,9 @@
+export { type SmtpConfig, smtpSection } from './smtp-env';
+export {
+  type Mailer,
+  type OutgoingMail,
+  type SendOutcome,
+  classifySmtpError,
+  createSmtpMailer,
+} from './mailer';
+export { MAIL_RETRY_SCHEDULE, retryDelaySeconds } from './retry-schedule';
