@@ -60,8 +60,9 @@ export function createSmtpMailer(config: SmtpConfig): Mailer {
           ...(mail.messageId && { messageId: mail.messageId }),
           ...(mail.headers && { headers: mail.headers }),
         });
-        if (info.rejected.length > 0)
+        if (info.rejected.length > 0) {
           return { ok: false, temporary: false, reason: `rejected: ${String(info.response)}` };
+        }
         return { ok: true, response: String(info.response).slice(0, 500) };
       } catch (err) {
         return { ok: false, ...classifySmtpError(err) };

@@ -81,6 +81,7 @@ export function smtpSection<P extends string>(
       };
     },
     {
+      // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the computed names of SmtpVars
       secretFiles: [U] as unknown as (keyof SmtpVars<P> & string)[],
       check: (v) => {
         const r = v as V;
