@@ -58,10 +58,12 @@ function round(options: { schedule?: number[]; leaseSeconds?: number } = {}) {
     table: TABLE,
     mailer,
     messageIdDomain: 'example.org',
-    compose: async (r) =>
-      r.body === 'cancel'
-        ? { cancel: 'no longer wanted' }
-        : { mail: { to: r.recipient, subject: 's', text: r.body, html: `<p>${r.body}</p>` } },
+    compose: (r) =>
+      Promise.resolve(
+        r.body === 'cancel'
+          ? { cancel: 'no longer wanted' }
+          : { mail: { to: r.recipient, subject: 's', text: r.body, html: `<p>${r.body}</p>` } },
+      ),
     limit: 10,
     leaseSeconds: options.leaseSeconds ?? 60,
     schedule: options.schedule,
