@@ -104,6 +104,7 @@ const EVENT: Record<AuditKind, string> = {
   link_opened: 'Link opened (no view used)',
   file_download: 'File downloaded',
   view_refunded: 'View given back (not delivered)',
+  creation_email_send: 'Link emailed to recipients',
 };
 
 /** `/pushes/:url_token/audit`: who did what with one push, newest first. */
