@@ -11,6 +11,7 @@ import {
   requestFingerprint,
 } from './idempotency';
 import type { NewPushRecord, PushStore } from './ports/push-store';
+import { type EventListeners, wantsEvents } from './outbox';
 import type { AuditContext, NewPush, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import { aad, openerOf } from './push-sealing';
@@ -37,6 +38,8 @@ export interface CreateOptions {
   files?: PreparedFiles;
   /** The create's Idempotency-Key, when one was sent. */
   idempotency?: CreateKey;
+  /** Who listens to this push's changes (absent: nobody; its statements then write no event). */
+  listeners?: EventListeners;
 }
 
 export interface OwnedPush {
@@ -94,6 +97,7 @@ export function pushCreator(deps: PushCreateDeps) {
       ttlSeconds: input.ttlSeconds,
       deletableByViewer: input.deletableByViewer,
       retrievalStep: input.retrievalStep,
+      outbox: options.listeners ? wantsEvents(options.listeners) : false,
     };
     const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
     if (!idempotency) {

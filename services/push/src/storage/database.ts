@@ -1,5 +1,6 @@
 import type {
   AuditEntryTable,
+  PushEventTable,
   FileDownloadTable,
   IdempotencyKeyTable,
   PushFileTable,
@@ -11,6 +12,7 @@ import type { AppUserTable, PersonalTokenTable } from './user.table';
 export interface PushDatabase {
   push: PushTable;
   audit_entry: AuditEntryTable;
+  push_event: PushEventTable;
   push_file: PushFileTable;
   upload_intent: UploadIntentTable;
   file_download: FileDownloadTable;

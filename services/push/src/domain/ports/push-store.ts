@@ -43,6 +43,8 @@ export interface NewPushRecord {
   ttlSeconds: number;
   deletableByViewer: boolean | null;
   retrievalStep: boolean;
+  /** Its audited changes also yield outbox events (domain/outbox.ts). */
+  outbox: boolean;
 }
 
 /**
