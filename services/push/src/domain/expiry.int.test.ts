@@ -56,6 +56,7 @@ async function create(over: Partial<NewPushRecord> = {}): Promise<string> {
       ttlSeconds: 86_400,
       deletableByViewer: null,
       retrievalStep: false,
+      outbox: false,
       ...over,
     },
     ctx,

@@ -82,6 +82,7 @@ async function filePush(n: number, over: Partial<NewPushRecord> = {}) {
     ttlSeconds: 86_400,
     deletableByViewer: true,
     retrievalStep: false,
+    outbox: false,
     ...over,
   };
   const recs: NewFileRecord[] = [];
@@ -178,6 +179,7 @@ describe('purgeDue', () => {
         ttlSeconds: 60,
         deletableByViewer: true,
         retrievalStep: false,
+        outbox: false,
       },
       ctx,
     );

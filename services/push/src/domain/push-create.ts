@@ -13,6 +13,7 @@ import {
 import { type EmailSettings, emailPlanFor } from './email-policy';
 import type { EmailLocale, EmailSender } from './email-rules';
 import type { NewPushRecord, PushStore } from './ports/push-store';
+import { type EventListeners, wantsEvents } from './outbox';
 import type { AuditContext, NewPush, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
 import { aad, openerOf } from './push-sealing';
@@ -43,6 +44,8 @@ export interface CreateOptions {
   sender?: EmailSender | null;
   /** The sender's language (the request's `Accept-Language`), when it names a supported one. */
   senderLocale?: EmailLocale | null;
+  /** Who listens to this push's changes (absent: nobody; its statements then write no event). */
+  listeners?: EventListeners;
 }
 
 export interface OwnedPush {
@@ -112,6 +115,11 @@ export function pushCreator(deps: PushCreateDeps) {
       deletableByViewer: input.deletableByViewer,
       retrievalStep: input.retrievalStep,
       ...(email ? { email } : {}),
+      // Owner notices are an outbox consumer's reason to listen (domain/owner-notices.ts).
+      outbox: wantsEvents({
+        ...options.listeners,
+        ownerNotices: (email?.noticeOn.length ?? 0) > 0 || (options.listeners?.ownerNotices ?? false),
+      }),
     };
     const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
     if (!idempotency) {

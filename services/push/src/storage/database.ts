@@ -1,5 +1,6 @@
 import type {
   AuditEntryTable,
+  PushEventTable,
   FileDownloadTable,
   IdempotencyKeyTable,
   PushFileTable,
@@ -12,6 +13,7 @@ import type { PushEmailBatchTable, PushEmailTable } from './email.table';
 export interface PushDatabase {
   push: PushTable;
   audit_entry: AuditEntryTable;
+  push_event: PushEventTable;
   push_file: PushFileTable;
   upload_intent: UploadIntentTable;
   file_download: FileDownloadTable;

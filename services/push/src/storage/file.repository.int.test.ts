@@ -57,6 +57,7 @@ function pushRecord(over: Partial<NewPushRecord> = {}): NewPushRecord {
     ttlSeconds: 86_400,
     deletableByViewer: true,
     retrievalStep: false,
+    outbox: false,
     ...over,
   };
 }

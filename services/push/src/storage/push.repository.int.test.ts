@@ -57,6 +57,7 @@ function record(over: Partial<NewPushRecord> = {}): NewPushRecord {
     ttlSeconds: 7 * 86_400,
     deletableByViewer: true,
     retrievalStep: false,
+    outbox: false,
     ...over,
   };
 }

@@ -34,8 +34,20 @@ export interface PushTable {
   /** Owner notices (`view`, `failed_passphrase`, `expired_unseen`): set by a create with email. */
   notify_owner_on: Generated<string[]>;
   email_locale: string | null;
+  /** Its audited changes also yield outbox events (`push_event`): somebody listens to this push. */
+  outbox: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
+}
+
+/** An outbox event (see its migration): the stable id, and the audit entry it came with. */
+export interface PushEventTable {
+  id: Generated<string>;
+  seq: ColumnType<string, never, never>;
+  push_id: string;
+  kind: string;
+  audit_id: string | null;
+  created_at: ColumnType<Date, never, never>;
 }
 
 export interface AuditEntryTable {

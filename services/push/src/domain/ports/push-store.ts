@@ -50,6 +50,8 @@ export interface NewPushRecord {
    * queued emails; EmailDailyLimitReached rolls it all back). Absent: the push alone, as ever.
    */
   email?: NewPushEmail;
+  /** Its audited changes also yield outbox events (domain/outbox.ts). */
+  outbox: boolean;
 }
 
 /**
