@@ -282,7 +282,15 @@ function wireApp(
     },
     rateLimits,
     ...(config.mail
-      ? { notifyEmails: { rateLimit: notifyEmailsRateLimit(redis, { prefix: config.redis.prefix }, logger) } }
+      ? {
+          notifyEmails: {
+            rateLimit: notifyEmailsRateLimit(
+              redis,
+              { prefix: config.redis.prefix, perMinute: config.rateLimits.notifyEmailsPerMinute },
+              logger,
+            ),
+          },
+        }
       : {}),
     files:
       files && objectStore
