@@ -16,6 +16,10 @@ import { type MailInbox, startMailInbox } from './mail-inbox';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+interface BrowserWindow {
+  getComputedStyle(el: unknown): { color: string };
+}
+
 let catcher: MailCatcher;
 let inbox: MailInbox;
 let beacon: { server: Server; hits: string[]; url: string };
@@ -74,7 +78,10 @@ it('renders the HTML part styled and inert: no script runs, the inbox is untouch
   await page.waitForURL(`${inbox.url}/messages/1`);
 
   const frame = page.frameLocator('iframe[title="HTML part (sandboxed)"]');
-  const color = await frame.locator('#styled').evaluate((el) => getComputedStyle(el).color);
+  // Runs in the page (the tests compile without the DOM's types).
+  const color = await frame
+    .locator('#styled')
+    .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).color);
   expect(color).toBe('rgb(200, 0, 0)');
   expect(await frame.locator('a').getAttribute('href')).toBe('https://push.example/p/tok');
   expect(await frame.locator('body').getAttribute('data-ran')).toBeNull();
