@@ -79,10 +79,9 @@ async function askReset(b: Browser, email: string): Promise<Page> {
 
 /** The reset email of `email` (the `nth` one caught for it, 1 first): its link. */
 async function resetLink(email: string, nth = 1): Promise<string> {
-  await eventually(
-    async () => catcher.messages.filter((m) => m.to === email && /^Reset/.test(m.subject)).length >= nth,
-  );
-  const mail = catcher.messages.filter((m) => m.to === email && /^Reset/.test(m.subject))[nth - 1]!;
+  const caught = () => catcher.messages.filter((m) => m.to === email && /^Reset/.test(m.subject));
+  await eventually(() => Promise.resolve(caught().length >= nth));
+  const mail = caught()[nth - 1]!;
   const link = resetLinkIn(mail, auth.issuer);
   secrets.push(link.slice(link.lastIndexOf('/') + 1));
   return link;

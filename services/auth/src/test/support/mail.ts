@@ -17,8 +17,8 @@ export const mailEnv = (catcher: Pick<MailCatcher, 'url'>): Record<string, strin
 /** The reset link of a caught reset email: the same in both parts. */
 export function resetLinkIn(mail: CaughtMail, issuer: string): string {
   const pattern = new RegExp(`${issuer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/reset/[A-Za-z0-9_-]{43}`, 'g');
-  const inText = mail.text.match(pattern) ?? [];
-  const inHtml = mail.html.match(pattern) ?? [];
+  const inText: string[] = mail.text.match(pattern) ?? [];
+  const inHtml: string[] = mail.html.match(pattern) ?? [];
   if (inText.length !== 1 || !inHtml.includes(inText[0]!)) {
     throw new Error(`no single reset link in both parts of "${mail.subject}"`);
   }
