@@ -179,6 +179,43 @@ describe('security notices', () => {
     expect((await queuedEmails(auth.db, who.email)).map((r) => r.kind)).toEqual(['second_factor_locked']);
   });
 
+  it('two replicas share the queue: each of 30 queued notices is sent once', async () => {
+    const who = await user('notice-many@example.org');
+    const replica = await auth.startReplica();
+    try {
+      const { rows } = await sql<{ id: string }>`
+        insert into auth_email (id, recipient, kind, account_id)
+        select gen_random_uuid(), email, 'recovery_codes_regenerated', id
+        from account, generate_series(1, 30) where id = ${who.id}
+        returning id`.execute(auth.db);
+      await eventually(
+        async () => (await queuedEmails(auth.db, who.email)).every((r) => r.status === 'sent'),
+        20_000,
+      );
+      const ids = new Set(rows.map((r) => `<${r.id}@example.org>`));
+      const caught = catcher.messages.filter((m) => m.to === who.email);
+      expect(caught).toHaveLength(30);
+      expect(new Set(caught.map((m) => m.messageId))).toEqual(ids);
+      expect((await queuedEmails(auth.db, who.email)).every((r) => r.attempts === 1)).toBe(true);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('a graceful stop waits for the round in flight: no message is left leased; the rest go after the restart', async () => {
+    const who = await user('notice-stop@example.org');
+    await sql`insert into auth_email (id, recipient, kind, account_id)
+      select gen_random_uuid(), email, 'second_factor_added', id
+      from account, generate_series(1, 60) where id = ${who.id}`.execute(auth.db);
+    await catcher.waitFor((m) => m.to === who.email);
+    await auth.stopServer();
+    const after = await queuedEmails(auth.db, who.email);
+    expect(after.filter((r) => r.status === 'sending')).toEqual([]);
+    await auth.startServer();
+    await eventually(async () => (await queuedEmails(auth.db, who.email)).every((r) => r.status === 'sent'));
+    expect(catcher.messages.filter((m) => m.to === who.email)).toHaveLength(60);
+  });
+
   it('logs no secret', () => {
     expect(logs.text()).toContain('email sent');
     for (const secret of secrets) expect(logs.text()).not.toContain(secret);
