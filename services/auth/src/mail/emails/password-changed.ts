@@ -9,7 +9,9 @@ export function passwordChangedEmailEn(ctx: EmailContext, d: PasswordChangedDeta
   const how = d.via === 'reset' ? 'with a password reset link' : 'on the account page';
   return renderEmail(`Your ${ctx.service} password was changed`, [
     `The password of your ${ctx.service} account ${ctx.accountEmail} was changed ${how} on ${formatWhen(ctx.when)}.`,
-    'Every sign-in from before the change has been ended: you sign in again with the new password.',
+    d.via === 'reset'
+      ? 'Every sign-in from before the change has been ended: sign in again with the new password.'
+      : 'Every other sign-in from before the change has been ended: sign in again there with the new password.',
     ...notSomeoneElse(
       ctx,
       'someone else may have access to your email or your account: reset your password now.',
