@@ -12,6 +12,7 @@ import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
+import { notifyEmailsRoutes } from './http/notify-emails.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -45,6 +46,8 @@ export interface AppDeps {
   rateLimits: { create: RequestHandler; retrieve: RequestHandler; lookup: RequestHandler };
   /** File pushes: absent when the instance has no object store. */
   files?: { service: FileService; uploads: UploadPipeline };
+  /** Email on (PUSH_SMTP_URL): `notify_emails` and its per-user limit; absent: 404 there. */
+  notifyEmails?: { rateLimit: RequestHandler };
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -103,6 +106,9 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
   api.use(authenticate(deps.verifier, deps.invalidTokens));
   api.use(gate(deps.features.anonymousAccess));
   if (!deps.features.pushesEnabled) api.use('/pushes', pushesDisabled);
+  if (deps.notifyEmails) {
+    api.use(notifyEmailsRoutes({ pushes: deps.pushes, rateLimit: deps.notifyEmails.rateLimit }));
+  }
   api.use(
     pushRoutes({
       pushes: deps.pushes,

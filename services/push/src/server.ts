@@ -35,7 +35,13 @@ import { createUserStatus } from './session/user-status';
 import { createAccountDeletion } from './domain/account-deletion';
 import { type PushMetrics, createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
-import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
+import {
+  createInvalidTokenLimiter,
+  createPassphraseLimiter,
+  notifyEmailsRateLimit,
+  perIpRateLimit,
+} from './http/rate-limits';
+import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
@@ -111,6 +117,8 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
       windowSeconds: config.reveals.retrySeconds,
       lastView: config.reveals.retryLastView,
     },
+    emailStore: createEmailRepository(db),
+    email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
   return { objectStore, files, pushes, users };
@@ -265,7 +273,7 @@ function wireApp(
     publicUrl: config.publicUrl,
     trustedProxies: config.http.trustedProxies,
     corsOrigins: config.http.corsOrigins,
-    version: versionBody(APPLICATION_VERSION, f),
+    version: versionBody(APPLICATION_VERSION, f, { emailAutoDispatch: config.mail !== null }),
     rules: { ...config.limits, enabledKinds },
     features: {
       anonymousAccess: f.anonymousAccess,
@@ -273,6 +281,9 @@ function wireApp(
       fileRequiresAuth: f.filePushesRequireAuth,
     },
     rateLimits,
+    ...(config.mail
+      ? { notifyEmails: { rateLimit: notifyEmailsRateLimit(redis, { prefix: config.redis.prefix }, logger) } }
+      : {}),
     files:
       files && objectStore
         ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }

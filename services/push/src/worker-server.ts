@@ -13,9 +13,12 @@ import {
 import type { WorkerConfig } from './config';
 import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
+import type { OutboxConsumer } from './domain/outbox';
+import type { OutboxStore } from './domain/ports/outbox-store';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
+import { createOutboxRepository } from './storage/outbox.repository';
 import { createPushRepository } from './storage/push.repository';
 import { tickJobs } from './worker/jobs/registry';
 import {
@@ -59,12 +62,21 @@ function openQueue(config: WorkerConfig, logger: Logger) {
   return { redis, queue };
 }
 
+/**
+ * Who consumes the outbox's events (domain/outbox.ts): one line per consumer. None yet: the
+ * events of pushes that want them are handed over and dropped (the email issue adds owner notices).
+ */
+function outboxConsumers(): OutboxConsumer[] {
+  return [];
+}
+
 /** The tick and its jobs (worker/jobs/registry.ts) over the domain, with their metrics. */
 function wireTicker(
   config: WorkerConfig,
-  stores: { db: Kysely<PushDatabase>; pushStore: PushStore; store?: ObjectStore },
+  stores: { db: Kysely<PushDatabase>; pushStore: PushStore; outbox: OutboxStore; store?: ObjectStore },
   metrics: WorkerMetrics,
   logger: Logger,
+  consumers: readonly OutboxConsumer[],
 ) {
   const { db, pushStore, store } = stores;
   const jobs = tickJobs({
@@ -80,6 +92,13 @@ function wireTicker(
       ),
     onPurged: (n) => metrics.filesPurged.inc(n),
     onPurgeFailed: () => metrics.purgeFailures.inc(),
+    outbox: stores.outbox,
+    outboxConsumers: consumers,
+    onDispatched: (events) => {
+      metrics.outboxEvents.inc(events.length);
+      const t = Date.now();
+      for (const e of events) metrics.outboxLag.observe(Math.max(0, (t - e.at.getTime()) / 1000));
+    },
     logger,
   });
   return createTicker({ jobs, logger });
@@ -168,9 +187,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const db = createKysely<PushDatabase>(config.db);
   const { redis, queue } = openQueue(config, logger);
   const pushStore = createPushRepository(db);
-  const metrics = createWorkerMetrics({ countDue: (limit) => pushStore.countDue(limit) });
+  const outbox = createOutboxRepository(db);
+  const metrics = createWorkerMetrics({
+    countDue: (limit) => pushStore.countDue(limit),
+    outboxAge: () => outbox.oldestAgeSeconds(),
+  });
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
-  const ticker = wireTicker(config, { db, pushStore, store }, metrics, logger);
+  const ticker = wireTicker(config, { db, pushStore, outbox, store }, metrics, logger, outboxConsumers());
   const keeper = keepTicking({
     queue,
     redis,

@@ -54,7 +54,7 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(db);
 });
 
 const ctx = { ip: '203.0.113.9', userAgent: 'purger-test', referrer: '' };
@@ -82,6 +82,7 @@ async function filePush(n: number, over: Partial<NewPushRecord> = {}) {
     ttlSeconds: 86_400,
     deletableByViewer: true,
     retrievalStep: false,
+    outbox: false,
     ...over,
   };
   const recs: NewFileRecord[] = [];
@@ -178,6 +179,7 @@ describe('purgeDue', () => {
         ttlSeconds: 60,
         deletableByViewer: true,
         retrievalStep: false,
+        outbox: false,
       },
       ctx,
     );

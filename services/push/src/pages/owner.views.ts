@@ -105,6 +105,7 @@ const EVENT: Record<AuditKind, string> = {
   link_opened: 'Link opened (no view used)',
   file_download: 'File downloaded',
   view_refunded: 'View given back (not delivered)',
+  creation_email_send: 'Link emailed to recipients',
 };
 
 /** The owner's email part of a push's page, where the instance sends email. */

@@ -1,5 +1,6 @@
 import type {
   AuditEntryTable,
+  PushEventTable,
   FileDownloadTable,
   IdempotencyKeyTable,
   PushFileTable,
@@ -7,14 +8,18 @@ import type {
   UploadIntentTable,
 } from './push.table';
 import type { AppUserTable, PersonalTokenTable } from './user.table';
+import type { PushEmailBatchTable, PushEmailTable } from './email.table';
 
 export interface PushDatabase {
   push: PushTable;
   audit_entry: AuditEntryTable;
+  push_event: PushEventTable;
   push_file: PushFileTable;
   upload_intent: UploadIntentTable;
   file_download: FileDownloadTable;
   idempotency_key: IdempotencyKeyTable;
   app_user: AppUserTable;
   personal_token: PersonalTokenTable;
+  push_email_batch: PushEmailBatchTable;
+  push_email: PushEmailTable;
 }

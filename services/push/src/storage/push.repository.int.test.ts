@@ -33,7 +33,7 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(db);
 });
 
 const ctx: AuditContext = { ip: '192.0.2.7', userAgent: 'repo-test/1.0', referrer: 'https://example.test/' };
@@ -57,6 +57,7 @@ function record(over: Partial<NewPushRecord> = {}): NewPushRecord {
     ttlSeconds: 7 * 86_400,
     deletableByViewer: true,
     retrievalStep: false,
+    outbox: false,
     ...over,
   };
 }

@@ -282,6 +282,31 @@ describe('the statements of a create', () => {
   });
 });
 
+describe('the outbox (domain/outbox.ts): a push nobody listens to costs no statement and no row', () => {
+  const eventRows = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from push_event`.execute(db)).rows[0]!.n);
+
+  it('wrote no event for any create or retrieve above (nobody listens to them)', async () => {
+    expect(await eventRows()).toBe(0);
+  });
+
+  it('a push that is listened to: the same single statements, each also writing its events', async () => {
+    statements = [];
+    const made = await service.create(input({ expireAfterViews: 1 }), {
+      owner: 'user:00000000-0000-0000-0000-000000000001',
+      audit: ctx,
+      listeners: { ownerNotices: true },
+    });
+    expect(statements).toHaveLength(1);
+    const run = await counted(made.urlToken);
+    expect(run.outcome).toBe('viewed');
+    expect(run.statements).toHaveLength(1);
+    // creation, view, expire_by_views
+    expect(await eventRows()).toBe(3);
+    await sql`delete from push_event`.execute(db);
+  });
+});
+
 it('sends the hot statements (create, claim, visit) as named prepared statements', () => {
   // Set by the runs above: planning them once per connection instead of on every request is
   // most of what the database spends less per request (docs/operations.md, "Prepared statements").

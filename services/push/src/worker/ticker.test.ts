@@ -53,6 +53,8 @@ function setup(
     sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
     staleUploadSeconds: 3600,
     onExpired: (s) => calls.expired.push(s.push.id),
+    outbox: { drain: () => Promise.resolve(0), oldestAgeSeconds: () => Promise.resolve(0) },
+    outboxConsumers: [],
     logger: silent,
     now: () => clock,
   });

@@ -8,7 +8,10 @@ export const DUE_COUNT_LIMIT = 1_000_000;
  * Prometheus metrics of the worker. `countDue`: the active pushes past their window, by the
  * database (collected at each scrape, within 2 s; the last value stays if it fails).
  */
-export function createWorkerMetrics(deps: { countDue: (limit: number) => Promise<number> }) {
+export function createWorkerMetrics(deps: {
+  countDue: (limit: number) => Promise<number>;
+  outboxAge: () => Promise<number>;
+}) {
   const registry = createMetricsRegistry();
   return {
     registry,
@@ -45,6 +48,26 @@ export function createWorkerMetrics(deps: { countDue: (limit: number) => Promise
       name: 'push_files_purge_failures_total',
       help: 'Purges that failed (the object store down?); retried with backoff',
       registers: [registry],
+    }),
+    outboxLag: new Histogram({
+      name: 'push_outbox_lag_seconds',
+      help: 'Time from an event being written (its statement) to its hand-over to the consumers, per event',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    outboxEvents: new Counter({
+      name: 'push_outbox_events_total',
+      help: 'Outbox events this process handed over to the consumers',
+      registers: [registry],
+    }),
+    outboxOldest: new Gauge({
+      name: 'push_outbox_oldest_seconds',
+      help: 'Age of the oldest outbox event still waiting (0: none); grows when dispatch stalls',
+      registers: [registry],
+      async collect() {
+        const n = await withDeadline(deps.outboxAge(), 2000, 'database').catch(() => undefined);
+        if (n !== undefined) this.set(n);
+      },
     }),
     due: new Gauge({
       name: 'push_expiry_due',

@@ -3,6 +3,7 @@ import type { Visit, VisitRequest } from '../../domain/ports/push-store';
 import type { PushDatabase } from '../database';
 import { type Instant, NOW, expireWhen, purgeFilesWhen, setList } from '../view-rule.sql';
 import { auditValues } from './audit';
+import { outboxFrom } from './outbox.sql';
 import { type ClaimColumns, FILES_OF, viewed } from './claimed-row';
 import type { RowWithNow } from './rows';
 import { RULE_NOW, visitRule } from './visit-rule';
@@ -39,10 +40,15 @@ export async function claimStatement(
     ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', q.ctx)} from claimed
-      returning id
+      returning id, push_id, kind
     ), expiry_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('expire_by_views', q.ctx)} from claimed where expired
+      returning id, push_id, kind
+    ), entries as (
+      select * from view_audit union all select * from expiry_audit
+    ), ev as (
+      ${outboxFrom('entries', 'claimed')}
     )
     select claimed.*, now() as db_now, view_audit.id as view_id, ${FILES_OF('claimed')} as files
     from claimed cross join view_audit`.execute(db);

@@ -3,6 +3,7 @@ import type { AuditContext, AuditKind, PushSnapshot } from '../../domain/push';
 import type { PushDatabase } from '../database';
 import { EXPIRED_NOW, NOW, pastWindow } from '../view-rule.sql';
 import { AUDIT_COLUMNS, auditSelection } from './audit';
+import { ENTRY, outboxCte } from './outbox.sql';
 import { snapshot } from './rows';
 
 type Db = Kysely<PushDatabase>;
@@ -37,8 +38,10 @@ export async function expireOne(
         .columns(AUDIT_COLUMNS)
         .expression((eb) =>
           eb.selectFrom('e').select(['e.id as push_id', ...auditSelection(how.kind, how.ctx)]),
-        ),
+        )
+        .returning(ENTRY),
     )
+    .with('ev', () => outboxCte('a', 'e'))
     .selectFrom('e')
     .selectAll('e')
     .select(NOW.as('db_now'))
@@ -75,8 +78,10 @@ export async function expireAllOwned(db: Db, owner: string, ctx: AuditContext): 
       qb
         .insertInto('audit_entry')
         .columns(AUDIT_COLUMNS)
-        .expression((eb) => eb.selectFrom('e').select(['e.id as push_id', ...auditSelection('expire', ctx)])),
+        .expression((eb) => eb.selectFrom('e').select(['e.id as push_id', ...auditSelection('expire', ctx)]))
+        .returning(ENTRY),
     )
+    .with('ev', () => outboxCte('a', 'e'))
     .with('released', (qb) =>
       qb
         .updateTable('push')
@@ -131,8 +136,10 @@ export async function expireDueBatch(db: Db, batch: number): Promise<PushSnapsho
         .columns(AUDIT_COLUMNS)
         .expression((eb) =>
           eb.selectFrom('e').select(['e.id as push_id', ...auditSelection('expire_by_time', null)]),
-        ),
+        )
+        .returning(ENTRY),
     )
+    .with('ev', () => outboxCte('a', 'e'))
     .selectFrom('e')
     .selectAll('e')
     .select(NOW.as('db_now'))

@@ -5,6 +5,7 @@ import type { NewFileRecord } from '../../domain/ports/file-store';
 import type { NewPushRecord } from '../../domain/ports/push-store';
 import type { PushDatabase } from '../database';
 import { auditValues } from './audit';
+import { outboxFrom } from './outbox.sql';
 import { type RowWithNow, snapshot } from './rows';
 
 type Db = Kysely<PushDatabase>;
@@ -15,15 +16,18 @@ export async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): P
     with p as (
       insert into push (id, token_hash, token_sealed, key_id, kind, owner, name, payload_sealed, note_sealed,
                         passphrase_hash, passphrase_protected, expire_after_days, expire_after_views, expires_at,
-                        deletable_by_viewer, retrieval_step, audit_entries)
+                        deletable_by_viewer, retrieval_step, audit_entries, outbox)
       values (${r.id}, ${r.tokenHash}, ${r.tokenSealed}, ${r.keyId}, ${r.kind}, ${r.owner}, ${r.name},
               ${r.payloadSealed}, ${r.noteSealed}, ${r.passphraseHash}, ${r.passphraseHash !== null},
               ${r.expireAfterDays}, ${r.expireAfterViews}, now() + make_interval(secs => ${r.ttlSeconds}),
-              ${r.deletableByViewer}, ${r.retrievalStep}, 1)
+              ${r.deletableByViewer}, ${r.retrievalStep}, 1, ${r.outbox})
       returning *
     ), a as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('creation', ctx)} from p
+      returning id, push_id, kind
+    ), ev as (
+      ${outboxFrom('a', 'p')}
     )
     select p.*, now() as db_now from p`.execute(db);
   return snapshot(rows[0]!);

@@ -10,7 +10,8 @@ const UNEXPIRE = sql<boolean>`(b.unexpire and not p.deleted)`;
  * Undoes a view whose payload could not be delivered (a compensating statement): the count goes
  * back, the `view` entry becomes `view_refunded` (its download links stop working), and if that
  * view had expired the push (and nothing deleted it since), the push is active again with the
- * secrets it had, its `expire_by_views` entry removed.
+ * secrets it had, its `expire_by_views` entry removed. A push that wants events gets a
+ * `view_refunded` outbox event (its audit id: the refunded view's entry).
  */
 export async function refundView(
   db: Kysely<PushDatabase>,
@@ -39,6 +40,22 @@ export async function refundView(
         .where('id', '>', v.viewId)
         .where((eb) => eb.exists(eb.selectFrom('v').select('v.push_id')))
         .returning('id'),
+    )
+    .with('event', (qb) =>
+      qb
+        .insertInto('push_event')
+        .columns(['push_id', 'kind', 'audit_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('v')
+            .innerJoin('push', 'push.id', 'v.push_id')
+            .where('push.outbox', '=', true)
+            .select([
+              'v.push_id',
+              sql<string>`'view_refunded'`.as('kind'),
+              sql<string>`${v.viewId}::bigint`.as('audit_id'),
+            ]),
+        ),
     )
     .with('back', (qb) =>
       qb.selectNoFrom((eb) => eb.exists(eb.selectFrom('ev').select('ev.id')).as('unexpire')),

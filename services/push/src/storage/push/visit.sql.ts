@@ -4,6 +4,7 @@ import type { Visit, VisitRequest } from '../../domain/ports/push-store';
 import type { PushDatabase } from '../database';
 import { type Instant, NOW, expireWhen, purgeFilesWhen, setList } from '../view-rule.sql';
 import { auditValues } from './audit';
+import { outboxFrom } from './outbox.sql';
 import { type ClaimColumns, FILES_OF, viewed } from './claimed-row';
 import { type RowWithNow, snapshot } from './rows';
 import { RULE_NOW, visitRule } from './visit-rule';
@@ -70,7 +71,7 @@ export async function visitStatement(
     ), view_audit as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
       select id, ${auditValues('view', ctx)} from upd where claimed
-      returning id
+      returning id, push_id, kind
     ), other_audits as (
       -- in this order: a push found past its window is expired before the refusal is recorded
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)
@@ -82,6 +83,11 @@ export async function visitStatement(
       ) as e(n, kind, ip, user_agent, referrer, wanted)
       where e.wanted
       order by e.n
+      returning id, push_id, kind
+    ), entries as (
+      select * from view_audit union all select * from other_audits
+    ), ev as (
+      ${outboxFrom('entries', 'upd')}
     )
     select upd.*, now() as db_now, (select id from view_audit) as view_id,
            case when upd.claimed then ${FILES_OF('upd')} end as files

@@ -1,6 +1,9 @@
 import type { Logger } from '@secret-push/logger';
 import type { Expiry } from '../../domain/expiry';
 import type { FilePurger } from '../../domain/file-purger';
+import type { OutboxConsumer, OutboxEvent } from '../../domain/outbox';
+import type { OutboxStore } from '../../domain/ports/outbox-store';
+import { dispatchOutboxJob } from './dispatch-outbox';
 import { type ExpireDueDeps, expireDueJob } from './expire-due';
 import { purgeFilesJob } from './purge-files';
 import { sweepStaleUploadsJob } from './sweep-stale-uploads';
@@ -21,6 +24,10 @@ export interface TickJobDeps {
   onExpired: ExpireDueDeps['onExpired'];
   onPurged?(pushes: number): void;
   onPurgeFailed?(): void;
+  /** The outbox and who consumes its events (domain/outbox.ts). */
+  outbox: OutboxStore;
+  outboxConsumers: readonly OutboxConsumer[];
+  onDispatched?(events: readonly OutboxEvent[]): void;
   logger: Logger;
   /** The clock of the backoffs and intervals (tests). */
   now?: () => number;
@@ -31,6 +38,7 @@ export function tickJobs(deps: TickJobDeps): TickJob[] {
   const { purger } = deps;
   return [
     expireDueJob(deps),
+    dispatchOutboxJob({ ...deps, consumers: deps.outboxConsumers }),
     ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
     ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
   ];
