@@ -40,8 +40,8 @@ export type PushSettings = {
   ]?: PushInput[K];
 } & EmailSettings;
 
-/** What an owner may ask to be emailed about (`notify_owner_on`). */
-export type OwnerNotice = 'view' | 'failed_passphrase' | 'expired_unseen';
+/** What an owner may ask to be emailed about (`notify_owner_on`): view, failed_passphrase, expired_unseen. */
+export type OwnerNotice = Extract<NonNullable<PushInput['notify_owner_on']>, readonly unknown[]>[number];
 
 /**
  * Email on create (where the server has it: `features.pushes.email_auto_dispatch`), as the API

@@ -26,6 +26,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
+import { webUserKey } from './pages/email-pages';
 import { uploadPipeline } from './uploads/pipeline';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import type { TokenVerifier } from './http/principal';
@@ -282,7 +283,17 @@ function wireApp(
     },
     rateLimits,
     ...(config.mail
-      ? { notifyEmails: { rateLimit: notifyEmailsRateLimit(redis, { prefix: config.redis.prefix }, logger) } }
+      ? {
+          notifyEmails: {
+            rateLimit: notifyEmailsRateLimit(redis, { prefix: config.redis.prefix }, logger),
+            // The web app's "Send the link by email": the same budget, counted for the person.
+            pageRateLimit: notifyEmailsRateLimit(
+              redis,
+              { prefix: config.redis.prefix, keyOf: webUserKey },
+              logger,
+            ),
+          },
+        }
       : {}),
     files:
       files && objectStore

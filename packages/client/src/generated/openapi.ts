@@ -272,6 +272,14 @@ export interface components {
       name?: string | null;
       /** @description A note shown only to the owner; encrypted at rest. For an anonymous push it appears only in the create response. */
       note?: string | null;
+      /** @description Comma-separated email addresses (at most 5) to send the link to */
+      notify_emails_to?: string | null;
+      /** @description The language of the email: one of en */
+      notify_emails_to_locale?: string | null;
+      /** @description Name the owner's verified address in the email (default false) */
+      notify_emails_include_sender?: boolean | (0 | 1) | string | null;
+      /** @description Owner notices: view, failed_passphrase, expired_unseen (array, or comma-separated in forms) */
+      notify_owner_on?: ('view' | 'failed_passphrase' | 'expired_unseen')[] | string | null;
     } & {
       [key: string]: unknown;
     };
@@ -541,7 +549,8 @@ export interface components {
         | 'expire_by_time'
         | 'link_opened'
         | 'file_download'
-        | 'view_refunded';
+        | 'view_refunded'
+        | 'creation_email_send';
       /** @description Client address as seen through trusted proxies only. */
       ip: string | null;
       user_agent: string;

@@ -14,7 +14,8 @@ import { discardStored } from '../uploads/cleanup';
 import { uploadsOf } from '../uploads/upload-state';
 import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
-import { formValues } from './email-pages';
+import { DEFAULT_LOCALE } from '../domain/email-rules';
+import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
 import { headerOf } from './web-header';
 
@@ -154,6 +155,9 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     const created = await deps.pushes.create(input, {
       owner,
       audit: auditContext(req),
+      // The person, for email (their verified address); the page's language is the sender's.
+      sender: caller.kind === 'signed-in' ? emailSenderOfSession(caller.session) : null,
+      senderLocale: DEFAULT_LOCALE,
       ...(stored ? { files: stored } : {}),
       idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });

@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { NOTICE_KINDS, type NoticeKind } from '../domain/email-rules';
 
 /*
  * The web app's parts about email (issue 26): the create form's "Email the link to", its language,
@@ -8,8 +9,8 @@ import { type Html, html } from '@secret-push/html';
  */
 
 /** What an owner may be emailed about (`notify_owner_on`), in the order the forms show them. */
-export const OWNER_NOTICES = ['view', 'failed_passphrase', 'expired_unseen'] as const;
-export type OwnerNoticeKind = (typeof OWNER_NOTICES)[number];
+export const OWNER_NOTICES = NOTICE_KINDS;
+export type OwnerNoticeKind = NoticeKind;
 
 const NOTICE_LABEL: Record<OwnerNoticeKind, string> = {
   view: 'it is viewed',

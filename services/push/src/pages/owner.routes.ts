@@ -1,4 +1,4 @@
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { NotOwner, PushNotFound } from '../domain/errors';
@@ -31,6 +31,13 @@ interface NotifyAttempt {
   values: { to?: string; locale?: string };
   errors: Record<string, string[]>;
 }
+
+/** Runs a limiting step (a middleware) as a check: resolves when it lets the request through. */
+const passes = (step: RequestHandler, req: Request, res: Response): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const fail = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
+    Promise.resolve(step(req, res, (err?: unknown) => (err ? fail(err) : resolve()))).catch(fail);
+  });
 
 /** A page of the lists holds this many pushes (the store's page size). */
 const PAGE_SIZE = 50;
@@ -118,11 +125,12 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
       const to = formField(req.body, 'notify_emails_to') ?? '';
       const locale = formField(req.body, 'notify_emails_to_locale');
       try {
-        const actor = webActor(webCallerOf(res));
-        await email.notify(token(req), actor, { notifyEmailsTo: to, locale }, auditContext(req));
+        if (email.rateLimit) await passes(email.rateLimit, req, res);
+        await email.notify(token(req), signedInSession(res), { to, locale }, auditContext(req));
       } catch (err) {
         const mapped = toHttpError(err);
         if (!(mapped instanceof HttpError) || (mapped.status !== 422 && mapped.status !== 429)) throw err;
+        res.set(mapped.options.headers ?? {});
         const errors = mapped.options.fields ?? { push: [mapped.message] };
         return showPush(req, res, mapped.status, {
           values: { to, ...(locale ? { locale } : {}) },
