@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
-import type { TestAuth } from '@secret-push/auth/testing';
 import { type MailCatcher, startMailCatcher } from '@secret-push/testing';
 import { type TestPush, type TestWebStack, startTestWorker, startWebStack } from '../testing';
 import type { WorkerService } from '../worker-server';
@@ -17,7 +16,6 @@ import { CHROMIUM, CHROMIUM_ARGS, launchProfile, requireChromium } from './suppo
 const SHOTS = path.resolve(__dirname, '../../../../test-artifacts/screenshots');
 
 let stack: TestWebStack;
-let auth: TestAuth;
 let push: TestPush;
 let user: { email: string; password: string };
 let mail: MailCatcher;
@@ -30,7 +28,7 @@ beforeAll(async () => {
   mail = await startMailCatcher();
   const smtp = { PUSH_SMTP_URL: mail.url, PUSH_MAIL_FROM: 'secret-push@example.org' };
   stack = await startWebStack({ pushEnv: smtp });
-  ({ auth, push, user } = stack);
+  ({ push, user } = stack);
   worker = await startTestWorker(push, {
     ...smtp,
     PUSH_ENCRYPTION_KEYS: push.env.PUSH_ENCRYPTION_KEYS!,
