@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { EmailDailyLimitReached } from '../domain/errors';
+import { EXPIRED_PUSH } from '../domain/email-policy';
+import { MAX_RECIPIENTS_PER_PUSH } from '../domain/email-rules';
+import { EmailDailyLimitReached, EmailRefused, PushNotFound } from '../domain/errors';
 import type { AuditContext } from '../domain/push';
 import type { NewEmailSend } from '../domain/ports/email-store';
 import type { PushDatabase } from './database';
@@ -56,4 +58,47 @@ export async function insertSend(
     select r, batch.push_id, ${push.owner}, 'push_link', ${send.locale}, batch.id, batch.audit_id
     from batch, unnest(${send.recipients}::text[]) with ordinality as u(r, i)
     order by i`.execute(trx);
+}
+
+/**
+ * `notify_emails`: in one transaction, under the push's row lock, a send for a push that is still
+ * active and within its lifetime recipients (then insertSend: the daily cap, the entry, the batch,
+ * the emails). The push's email language is set if it had none.
+ */
+export function queueLaterSend(
+  db: Db,
+  pushId: string,
+  owner: string,
+  send: NewEmailSend,
+  ctx: AuditContext,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    const push = await trx
+      .selectFrom('push')
+      .select(['id', 'expired', sql<boolean>`expires_at <= now()`.as('past')])
+      .where('id', '=', pushId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!push) throw new PushNotFound();
+    if (push.expired || push.past) throw new EmailRefused({ notify_emails_to: [EXPIRED_PUSH] });
+    const { n } = await trx
+      .selectFrom('push_email')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('push_id', '=', pushId)
+      .where('purpose', '=', 'push_link')
+      .executeTakeFirstOrThrow();
+    if (n + send.recipients.length > MAX_RECIPIENTS_PER_PUSH) {
+      throw new EmailRefused({
+        notify_emails_to: [
+          `can name at most ${MAX_RECIPIENTS_PER_PUSH} recipients over the life of a push (${n} already)`,
+        ],
+      });
+    }
+    await trx
+      .updateTable('push')
+      .set({ email_locale: sql`coalesce(email_locale, ${send.locale})` })
+      .where('id', '=', pushId)
+      .execute();
+    await insertSend(trx, { id: pushId, owner }, send, ctx);
+  });
 }

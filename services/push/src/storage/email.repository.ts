@@ -1,17 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import { type MailQueueRow, deliverDue } from '@secret-push/mail';
-import { EXPIRED_PUSH } from '../domain/email-policy';
-import {
-  DEFAULT_LOCALE,
-  type EmailLocale,
-  MAX_RECIPIENTS_PER_PUSH,
-  type NoticeKind,
-} from '../domain/email-rules';
-import { EmailRefused, PushNotFound } from '../domain/errors';
+import { DEFAULT_LOCALE, type EmailLocale, type NoticeKind } from '../domain/email-rules';
 import type { EmailDelivery, EmailPurpose, EmailStore, QueuedEmail } from '../domain/ports/email-store';
 import type { PushKind } from '../domain/push';
 import type { PushDatabase } from './database';
-import { insertSend } from './email-send.sql';
+import { queueLaterSend } from './email-send.sql';
 import type { PushEmailRow } from './email.table';
 import type { PushRow } from './push.table';
 
@@ -70,36 +63,7 @@ async function composingContext(db: Db, row: QueueRow): Promise<QueuedEmail> {
 /** The domain's EmailStore over PostgreSQL (tables: see the 2026_11_26_0004 migration). */
 export function createEmailRepository(db: Db): EmailStore {
   return {
-    queueSend: (pushId, owner, send, ctx) =>
-      db.transaction().execute(async (trx) => {
-        const push = await trx
-          .selectFrom('push')
-          .select(['id', 'expired', sql<boolean>`expires_at <= now()`.as('past')])
-          .where('id', '=', pushId)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!push) throw new PushNotFound();
-        if (push.expired || push.past) throw new EmailRefused({ notify_emails_to: [EXPIRED_PUSH] });
-        const { n } = await trx
-          .selectFrom('push_email')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('push_id', '=', pushId)
-          .where('purpose', '=', 'push_link')
-          .executeTakeFirstOrThrow();
-        if (n + send.recipients.length > MAX_RECIPIENTS_PER_PUSH) {
-          throw new EmailRefused({
-            notify_emails_to: [
-              `can name at most ${MAX_RECIPIENTS_PER_PUSH} recipients over the life of a push (${n} already)`,
-            ],
-          });
-        }
-        await trx
-          .updateTable('push')
-          .set({ email_locale: sql`coalesce(email_locale, ${send.locale})` })
-          .where('id', '=', pushId)
-          .execute();
-        await insertSend(trx, { id: pushId, owner }, send, ctx);
-      }),
+    queueSend: (pushId, owner, send, ctx) => queueLaterSend(db, pushId, owner, send, ctx),
 
     async emailsOf(pushId) {
       const [batches, emails] = await Promise.all([
@@ -145,6 +109,16 @@ export function createEmailRepository(db: Db): EmailStore {
         .where('id', '=', userId)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
+    },
+
+    async noticeTargets(pushIds) {
+      if (pushIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('push')
+        .select(['id', 'notify_owner_on', 'views'])
+        .where('id', 'in', [...pushIds])
+        .execute();
+      return rows.map((r) => ({ pushId: r.id, noticeOn: r.notify_owner_on as NoticeKind[], views: r.views }));
     },
 
     async queueNotices(notices, { failedPassphraseQuietSeconds }) {

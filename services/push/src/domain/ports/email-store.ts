@@ -122,6 +122,10 @@ export interface EmailStore {
   noticeDefaults(userId: string): Promise<NoticeKind[] | undefined>;
   /** False for an unknown user. */
   setNoticeDefaults(userId: string, kinds: NoticeKind[]): Promise<boolean>;
+  /** The notices the given pushes asked for and their views (unknown ids are left out). */
+  noticeTargets(
+    pushIds: readonly string[],
+  ): Promise<{ pushId: string; noticeOn: NoticeKind[]; views: number }[]>;
   /**
    * Queues owner notices for outbox events: each to the owner's verified address (nothing for an
    * owner without one: returned as skipped), in the push's locale; an event already queued is not
