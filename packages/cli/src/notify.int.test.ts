@@ -33,11 +33,7 @@ beforeAll(async () => {
   const smtp = { PUSH_SMTP_URL: mail.url, PUSH_MAIL_FROM: 'secret-push@example.org' };
   stack = await startStack({ pushEnv: smtp });
   ({ auth, push, credentials } = stack);
-  worker = await startTestWorker(push, {
-    ...smtp,
-    PUSH_ENCRYPTION_KEYS: push.env.PUSH_ENCRYPTION_KEYS!,
-    PUSH_PUBLIC_URL: push.url,
-  });
+  worker = await startTestWorker(push); // SMTP, keys and public URL from the push service's
   noEmail = await startPush(auth);
   dir = mkdtempSync(join(tmpdir(), 'sptest-cli-notify-'));
 }, TIMEOUT);

@@ -27,11 +27,7 @@ beforeAll(async () => {
   const smtp = { PUSH_SMTP_URL: mail.url, PUSH_MAIL_FROM: FROM };
   stack = await startWebStack({ pushEnv: smtp, authEnv: { AUTH_SELF_SIGNUP: 'true' } });
   ({ auth, push, user } = stack);
-  worker = await startTestWorker(push, {
-    ...smtp,
-    PUSH_ENCRYPTION_KEYS: push.env.PUSH_ENCRYPTION_KEYS!,
-    PUSH_PUBLIC_URL: push.url,
-  });
+  worker = await startTestWorker(push); // SMTP, keys and public URL from the push service's
 }, 60_000);
 afterAll(async () => {
   await worker?.close();
@@ -119,10 +115,15 @@ it('"Email the link to": the email reaches the SMTP server with the link and nev
   // The sender is not named unless asked.
   expect(email.text).not.toContain(user.email);
 
-  // The owner's page of the push: the recipient, sent.
-  const owner = await b.follow(`${push.url}/pushes/${tokenOf(link)}/audit`);
+  // The owner's page of the push: the recipient, sent (once the worker has recorded the server's reply).
+  const sentRow = /<td>friend@example\.net<\/td>[\s\S]*?<strong>Sent<\/strong>/;
+  let owner = await b.follow(`${push.url}/pushes/${tokenOf(link)}/audit`);
+  for (let i = 0; i < 50 && !sentRow.test(owner.body); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    owner = await b.follow(`${push.url}/pushes/${tokenOf(link)}/audit`);
+  }
   expect(owner.res.status).toBe(200);
-  expect(owner.body).toMatch(/<td>friend@example\.net<\/td>[\s\S]*?<strong>Sent<\/strong>/);
+  expect(owner.body).toMatch(sentRow);
 });
 
 it('a refused address is shown next to its field, the form keeping what was typed; nothing is created', async () => {
