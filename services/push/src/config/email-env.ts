@@ -8,7 +8,7 @@ import { httpSection } from './http-env';
  * The push service's SMTP settings (`mail`: null when PUSH_SMTP_URL is unset, email off), read by
  * the API (to accept sends and report `email_auto_dispatch`) and by the worker (which sends).
  */
-export const pushSmtpSection = smtpSection('PUSH', 'the push service (recipients’ links, owner notices)');
+export const pushSmtpSection = smtpSection('PUSH', 'the push service');
 
 /** What email may cost an owner: `emailLimits`. */
 export const emailLimitsSection = envSection(
@@ -34,8 +34,13 @@ export const workerEmailSection = envSection(
   {
     NODE_ENV: commonEnv.NODE_ENV,
     PUSH_SMTP_URL: pushSmtpSection.vars.PUSH_SMTP_URL,
-    PUSH_ENCRYPTION_KEYS: encryptionKeysSection.vars.PUSH_ENCRYPTION_KEYS.optional(),
-    PUSH_PUBLIC_URL: httpSection.vars.PUSH_PUBLIC_URL,
+    PUSH_ENCRYPTION_KEYS: encryptionKeysSection.vars.PUSH_ENCRYPTION_KEYS.optional().describe(
+      "The API's key ring (see Encryption above): the worker needs it only to send email (it unseals each " +
+        "push's link token), and then requires it.",
+    ),
+    PUSH_PUBLIC_URL: httpSection.vars.PUSH_PUBLIC_URL.describe(
+      "The base of the links: the API's `PUSH_PUBLIC_URL`. The worker needs it only to send email, and then requires it.",
+    ),
     PUSH_EMAIL_SEND_INTERVAL_MS: envInt(100, 60_000)
       .default(2000)
       .describe(

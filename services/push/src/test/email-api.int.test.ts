@@ -36,10 +36,13 @@ const notify = (t: string, body: object, token?: string, suffix = '') => {
   return req.send(body);
 };
 
-describe('version', () => {
-  it('says email_auto_dispatch exactly when SMTP is configured', async () => {
+describe('version and the document', () => {
+  it('say email_auto_dispatch, and document notify_emails, exactly when SMTP is configured', async () => {
     expect((await api().get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(true);
     expect((await api(off).get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(false);
+    const path = '/pushes/{url_token}/notify_emails';
+    expect(Object.keys((await api().get('/api/v2/openapi')).body.paths)).toContain(path);
+    expect(Object.keys((await api(off).get('/api/v2/openapi')).body.paths)).not.toContain(path);
   });
 });
 
