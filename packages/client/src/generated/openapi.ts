@@ -409,6 +409,15 @@ export interface components {
       name: string;
       /** @description Owner-only note (encrypted at rest); empty when not set or wiped at expiry. */
       note: string;
+      /** @description The owner notices this push sends; present only when it sends some. */
+      notify_owner_on?: ('view' | 'failed_passphrase' | 'expired_unseen')[];
+      /** @description Create only, when supplied: the recipients the link is emailed to. */
+      notify_emails_to?: string;
+      /**
+       * @description Create only, when supplied: the language of the email.
+       * @enum {string}
+       */
+      notify_emails_to_locale?: 'en';
     };
     /** @description A retrieved push: adds `payload` and `files`. */
     RetrievedPush: {
@@ -506,8 +515,8 @@ export interface components {
         pushes: {
           /** @description Whether pushes are enabled at all. */
           enabled: boolean;
-          /** @constant */
-          email_auto_dispatch: false;
+          /** @description Whether links can be emailed (`notify_emails_to`, `notify_emails`): true exactly when SMTP is configured. */
+          email_auto_dispatch: boolean;
           file_attachments: {
             /** @description Whether file pushes are enabled. */
             enabled: boolean;
@@ -560,6 +569,46 @@ export interface components {
        * @description When it happened.
        */
       created_at: string;
+      /** @description Password Pusher's `notify_by_email` of a `creation_email_send` entry. */
+      notify_by_email?: {
+        /** @description The addresses of this send, comma-separated. */
+        recipients: string;
+        /** @description The language of its emails. */
+        locale: string;
+        /** @enum {string} */
+        status: 'pending' | 'completed' | 'partially_failed' | 'failed';
+        /** @description The addresses the SMTP server accepted, comma-separated. */
+        successful_sends: string;
+        error_message: string | null;
+        /**
+         * Format: date-time
+         * @description When the send was queued.
+         */
+        proceed_at: string;
+        /** @description How many recipients. */
+        recipients_count: number;
+      };
+      /** @description A `creation_email_send` entry: each recipient’s email; an entry whose event caused an owner notice: that notice. */
+      email_deliveries?: {
+        /** @description The address. */
+        recipient: string;
+        /** @enum {string} */
+        status: 'queued' | 'sent' | 'deferred' | 'failed';
+        /** @description Delivery attempts so far. */
+        attempts: number;
+        /** @description The SMTP server's reply when sent; the reason when deferred or failed; null while queued. */
+        detail: string | null;
+        /**
+         * Format: date-time
+         * @description Last change of its state.
+         */
+        updated_at: string;
+        /**
+         * @description An owner notice (absent for a recipient’s link).
+         * @enum {string}
+         */
+        purpose?: 'notice_viewed' | 'notice_failed_passphrase' | 'notice_expired_unseen';
+      }[];
     };
     AuditLog: {
       logs: components['schemas']['AuditEntry'][];
