@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { TestAuth } from '@secret-push/auth/testing';
 import { type MailCatcher, startMailCatcher } from '@secret-push/testing';
+import { hashUrlToken } from '../security/url-token';
 import { type TestPush, type TestWebStack, startTestWorker, startWebStack } from '../testing';
 import type { WorkerService } from '../worker-server';
 import { Browser } from './support/browser';
@@ -25,7 +26,8 @@ const FROM = 'secret-push@example.org';
 beforeAll(async () => {
   mail = await startMailCatcher();
   const smtp = { PUSH_SMTP_URL: mail.url, PUSH_MAIL_FROM: FROM };
-  stack = await startWebStack({ pushEnv: smtp, authEnv: { AUTH_SELF_SIGNUP: 'true' } });
+  // With files: a signed-in person's form is then multipart (its email fields go through the upload pipeline).
+  stack = await startWebStack({ pushEnv: smtp, authEnv: { AUTH_SELF_SIGNUP: 'true' }, files: true });
   ({ auth, push, user } = stack);
   worker = await startTestWorker(push); // SMTP, keys and public URL from the push service's
 }, 60_000);
@@ -305,4 +307,53 @@ it("the owner's page sends the link by email (errors shown), and offers no form 
   const expired = await b.follow(audit);
   expect(expired.body).not.toContain(`action="/pushes/${token}/notify"`);
   expect(expired.body).toContain('its link can no longer be emailed');
+});
+
+it('a Files form (multipart) with every field, email ones included: created, the link emailed, notices kept', async () => {
+  const b = await signedIn(user);
+  const { page, csrf, key } = await formOf(b);
+  expect(page).toContain('enctype="multipart/form-data"');
+  const form = new FormData();
+  // As the page orders them: the CSRF token first, the files last; a form that came back after a
+  // passphrase was typed also carries passphrase_required: 20 fields, the most the form sends, and
+  // the most a multipart create takes (FORM_LIMITS.fields).
+  const fields: [string, string][] = [
+    ['csrf', csrf],
+    ['idempotency_key', key],
+    ['kind', 'file'],
+    ['payload', 'a note with the file'],
+    ['expire_after_days', '3'],
+    ['expire_after_views', '2'],
+    ['passphrase_required', 'true'],
+    ['passphrase', 'correct-horse-77'],
+    ['retrieval_step', 'false'],
+    ['retrieval_step', 'true'],
+    ['deletable_by_viewer', 'false'],
+    ['deletable_by_viewer', 'true'],
+    ['name', 'with a file'],
+    ['note', 'mine'],
+    ['notify_emails_to', 'files@example.net'],
+    ['notify_emails_to_locale', 'en'],
+    ['notify_emails_include_sender', 'true'],
+    ['notify_owner_on', 'view'],
+    ['notify_owner_on', 'failed_passphrase'],
+    ['notify_owner_on', 'expired_unseen'],
+  ];
+  for (const [k, v] of fields) form.append(k, v);
+  form.append('files', new Blob(['file body']), 'a.txt');
+  const created = await b.fetch(`${push.url}/`, { method: 'POST', body: form });
+  expect(created.status).toBe(303);
+  const link = linkOf((await b.follow(`${push.url}${created.headers.get('location')!}`)).body);
+  const email = await mail.waitFor((m) => m.envelope.to.includes('files@example.net'), 15_000);
+  expect(email.text).toContain(link);
+  expect(email.text).toContain(user.email); // the sender named, as asked
+  expect(email.text).not.toContain('correct-horse-77');
+  expect(email.html).not.toContain('correct-horse-77');
+  expect(email.text).not.toContain('a note with the file');
+  const row = await push.db
+    .selectFrom('push')
+    .select('notify_owner_on')
+    .where('token_hash', '=', hashUrlToken(tokenOf(link)))
+    .executeTakeFirstOrThrow();
+  expect(row.notify_owner_on).toEqual(['view', 'failed_passphrase', 'expired_unseen']);
 });
