@@ -357,3 +357,34 @@ it('a Files form (multipart) with every field, email ones included: created, the
     .executeTakeFirstOrThrow();
   expect(row.notify_owner_on).toEqual(['view', 'failed_passphrase', 'expired_unseen']);
 });
+
+it("the owner's page shows a deferred email with its reason and a failed one with its reason", async () => {
+  const b = await signedIn(user);
+  mail.fail({ code: 451, message: 'Greylisted, try later', to: 'slow@example.net' }, 1);
+  mail.fail({ code: 550, message: 'No such mailbox', to: 'gone@example.net' }, 1);
+  const { csrf, key } = await formOf(b);
+  const created = await b.fetch(`${push.url}/`, {
+    method: 'POST',
+    headers: FORM_TYPE,
+    body: body({
+      csrf,
+      idempotency_key: key,
+      kind: 'text',
+      payload: 'status',
+      expire_after_days: '3',
+      expire_after_views: '2',
+      notify_emails_to: 'slow@example.net, gone@example.net',
+    }),
+  });
+  const link = linkOf((await b.follow(`${push.url}${created.headers.get('location')!}`)).body);
+  const audit = `${push.url}/pushes/${tokenOf(link)}/audit`;
+  const deferred = /<td>slow@example\.net<\/td>[\s\S]*?<strong>Deferred<\/strong>[\s\S]*?Greylisted/;
+  const failed = /<td>gone@example\.net<\/td>[\s\S]*?<strong>Failed<\/strong>[\s\S]*?No such mailbox/;
+  let page = await b.follow(audit);
+  for (let i = 0; i < 100 && !(deferred.test(page.body) && failed.test(page.body)); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    page = await b.follow(audit);
+  }
+  expect(page.body).toMatch(deferred);
+  expect(page.body).toMatch(failed);
+});
