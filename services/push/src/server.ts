@@ -285,11 +285,19 @@ function wireApp(
     ...(config.mail
       ? {
           notifyEmails: {
-            rateLimit: notifyEmailsRateLimit(redis, { prefix: config.redis.prefix }, logger),
+            rateLimit: notifyEmailsRateLimit(
+              redis,
+              { prefix: config.redis.prefix, perMinute: config.rateLimits.notifyEmailsPerMinute },
+              logger,
+            ),
             // The web app's "Send the link by email": the same budget, counted for the person.
             pageRateLimit: notifyEmailsRateLimit(
               redis,
-              { prefix: config.redis.prefix, keyOf: webUserKey },
+              {
+                prefix: config.redis.prefix,
+                perMinute: config.rateLimits.notifyEmailsPerMinute,
+                keyOf: webUserKey,
+              },
               logger,
             ),
           },
