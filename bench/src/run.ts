@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { apiBenchmark } from './api.bench';
+import { emailBenchmark } from './email.bench';
 import { expiryBenchmark } from './expiry.bench';
 import { filesBenchmark } from './files.bench';
 import { type BenchResult, writeResults } from './report';
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
     api: apiBenchmark,
     expiry: expiryBenchmark,
     files: filesBenchmark,
+    email: emailBenchmark,
   };
   const wanted = process.argv.slice(2).filter((a) => a !== '--');
   const names = wanted.length > 0 ? wanted : Object.keys(all);

@@ -12,6 +12,7 @@ import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
+import { notifyEmailsRoutes } from './http/notify-emails.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -22,6 +23,7 @@ import { type AccountPagesDeps, accountPagesRoutes } from './pages/account.route
 import type { WebSessions } from './session/web-session';
 import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
+import { webEmail } from './pages/email-pages';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import { need } from './http/context-guard';
@@ -45,6 +47,8 @@ export interface AppDeps {
   rateLimits: { create: RequestHandler; retrieve: RequestHandler; lookup: RequestHandler };
   /** File pushes: absent when the instance has no object store. */
   files?: { service: FileService; uploads: UploadPipeline };
+  /** Email on (PUSH_SMTP_URL): `notify_emails` and its per-user limit; absent: 404 there. */
+  notifyEmails?: { rateLimit: RequestHandler; pageRateLimit?: RequestHandler };
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -103,6 +107,9 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
   api.use(authenticate(deps.verifier, deps.invalidTokens));
   api.use(gate(deps.features.anonymousAccess));
   if (!deps.features.pushesEnabled) api.use('/pushes', pushesDisabled);
+  if (deps.notifyEmails) {
+    api.use(notifyEmailsRoutes({ pushes: deps.pushes, rateLimit: deps.notifyEmails.rateLimit }));
+  }
   api.use(
     pushRoutes({
       pushes: deps.pushes,
@@ -127,15 +134,19 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
 /** The web pages (pages/): sign-in, owner, token and account pages where there is sign-in; create; recipient. */
 function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
   const common = { publicUrl: deps.publicUrl, logger: deps.logger };
+  // Email in the pages, where the instance sends it (absent: no page offers it).
+  const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
+  const withEmail = email ? { email } : {};
   if (deps.web) {
     const signIn = signInRoutes(deps.web.signIn);
     app.use(signIn);
-    app.use(ownerPagesRoutes({ ...common, pushes: deps.pushes, sessions: deps.web.sessions }));
+    app.use(ownerPagesRoutes({ ...common, ...withEmail, pushes: deps.pushes, sessions: deps.web.sessions }));
     app.use(tokenPagesRoutes({ ...common, sessions: deps.web.sessions, users: deps.web.users }));
     app.use(
       accountPagesRoutes({
         ...deps.web.account,
         ...common,
+        ...withEmail,
         sessions: deps.web.sessions,
         beginSignIn: signIn.begin,
       }),
@@ -150,6 +161,7 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
       ...(deps.files ? { files: deps.files } : {}),
       rateLimit: deps.rateLimits.create,
       ...common,
+      ...withEmail,
     }),
   );
   app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));

@@ -26,6 +26,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
+import { webUserKey } from './pages/email-pages';
 import { uploadPipeline } from './uploads/pipeline';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import type { TokenVerifier } from './http/principal';
@@ -35,7 +36,13 @@ import { createUserStatus } from './session/user-status';
 import { createAccountDeletion } from './domain/account-deletion';
 import { type PushMetrics, createPushMetrics, metricsEvents } from './http/metrics';
 import { buildOpenApi, renderDocsHtml } from './http/openapi';
-import { createInvalidTokenLimiter, createPassphraseLimiter, perIpRateLimit } from './http/rate-limits';
+import {
+  createInvalidTokenLimiter,
+  createPassphraseLimiter,
+  notifyEmailsRateLimit,
+  perIpRateLimit,
+} from './http/rate-limits';
+import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
 import { DownloadLinkSigner } from './security/download-link';
@@ -111,6 +118,8 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
       windowSeconds: config.reveals.retrySeconds,
       lastView: config.reveals.retryLastView,
     },
+    emailStore: createEmailRepository(db),
+    email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
   return { objectStore, files, pushes, users };
@@ -265,7 +274,7 @@ function wireApp(
     publicUrl: config.publicUrl,
     trustedProxies: config.http.trustedProxies,
     corsOrigins: config.http.corsOrigins,
-    version: versionBody(APPLICATION_VERSION, f),
+    version: versionBody(APPLICATION_VERSION, f, { emailAutoDispatch: config.mail !== null }),
     rules: { ...config.limits, enabledKinds },
     features: {
       anonymousAccess: f.anonymousAccess,
@@ -273,6 +282,27 @@ function wireApp(
       fileRequiresAuth: f.filePushesRequireAuth,
     },
     rateLimits,
+    ...(config.mail
+      ? {
+          notifyEmails: {
+            rateLimit: notifyEmailsRateLimit(
+              redis,
+              { prefix: config.redis.prefix, perMinute: config.rateLimits.notifyEmailsPerMinute },
+              logger,
+            ),
+            // The web app's "Send the link by email": the same budget, counted for the person.
+            pageRateLimit: notifyEmailsRateLimit(
+              redis,
+              {
+                prefix: config.redis.prefix,
+                perMinute: config.rateLimits.notifyEmailsPerMinute,
+                keyOf: webUserKey,
+              },
+              logger,
+            ),
+          },
+        }
+      : {}),
     files:
       files && objectStore
         ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }

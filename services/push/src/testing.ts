@@ -97,16 +97,25 @@ export async function startPush(
 /**
  * A worker in-process on the same database, Redis prefix and object store as `push`,
  * ticking every 250 ms (the default) and sweeping stale uploads hourly unless `env` says otherwise.
+ * Where `push` sends email (PUSH_SMTP_URL), so does the worker: the same SMTP settings and keys, its
+ * links based on the push API's URL, a round every 200 ms.
  */
 export function startTestWorker(push: TestPush, env: Record<string, string> = {}): Promise<WorkerService> {
   const shared = Object.entries(push.env).filter(
     ([k]) =>
-      k.startsWith('PUSH_S3_') || ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX'].includes(k),
+      k.startsWith('PUSH_S3_') ||
+      k.startsWith('PUSH_SMTP_') ||
+      k.startsWith('PUSH_MAIL_') ||
+      ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX', 'PUSH_ENCRYPTION_KEYS'].includes(k),
   );
+  const email: Record<string, string> = push.env.PUSH_SMTP_URL
+    ? { PUSH_PUBLIC_URL: push.env.PUSH_PUBLIC_URL ?? push.url, PUSH_EMAIL_SEND_INTERVAL_MS: '200' }
+    : {};
   return startWorker(
     loadWorkerConfig({
       LOG_LEVEL: 'silent',
       ...Object.fromEntries(shared),
+      ...email,
       PUSH_WORKER_PORT: '0',
       PUSH_SWEEP_INTERVAL_SECONDS: '3600',
       ...env,

@@ -19,6 +19,12 @@ import { createS3ObjectStore } from './files/object-store';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createOutboxRepository } from './storage/outbox.repository';
+import { createEmailRepository } from './storage/email.repository';
+import { createEmailDelivery } from './domain/email-delivery';
+import { ownerNoticesConsumer } from './domain/owner-notices';
+import type { EmailStore } from './domain/ports/email-store';
+import { createSmtpSender } from './outbound/smtp-sender';
+import { KeyRing } from '@secret-push/key-ring';
 import { createPushRepository } from './storage/push.repository';
 import { tickJobs } from './worker/jobs/registry';
 import {
@@ -62,12 +68,36 @@ function openQueue(config: WorkerConfig, logger: Logger) {
   return { redis, queue };
 }
 
+/** Who consumes the outbox's events (domain/outbox.ts): one line per consumer. */
+function outboxConsumers(emails: EmailStore, logger: Logger): OutboxConsumer[] {
+  return [
+    ownerNoticesConsumer({
+      store: emails,
+      onSkipped: (n) =>
+        logger.debug({ notices: n }, 'owner notices not queued: no verified address (or quiet period)'),
+    }),
+  ];
+}
+
 /**
- * Who consumes the outbox's events (domain/outbox.ts): one line per consumer. None yet: the
- * events of pushes that want them are handed over and dropped (the email issue adds owner notices).
+ * The email sender (PUSH_SMTP_URL): SMTP (outbound/), the queue (storage/), the key ring to unseal
+ * the links; undefined where email is off.
  */
-function outboxConsumers(): OutboxConsumer[] {
-  return [];
+function wireEmail(config: WorkerConfig, emails: EmailStore, metrics: WorkerMetrics) {
+  const { mail, emailWorker } = config;
+  if (!mail || !emailWorker.encryptionKeys || !emailWorker.publicUrl) return undefined;
+  const sender = createSmtpSender(mail);
+  return {
+    intervalMs: emailWorker.intervalMs,
+    delivery: createEmailDelivery({
+      store: emails,
+      sender,
+      keyRing: new KeyRing(emailWorker.encryptionKeys),
+      publicUrl: emailWorker.publicUrl,
+      messageIdDomain: sender.messageIdDomain,
+      onOutcome: (purpose, outcome) => metrics.emails.inc({ purpose, outcome }),
+    }),
+  };
 }
 
 /** The tick and its jobs (worker/jobs/registry.ts) over the domain, with their metrics. */
@@ -77,6 +107,7 @@ function wireTicker(
   metrics: WorkerMetrics,
   logger: Logger,
   consumers: readonly OutboxConsumer[],
+  email: ReturnType<typeof wireEmail>,
 ) {
   const { db, pushStore, store } = stores;
   const jobs = tickJobs({
@@ -99,6 +130,7 @@ function wireTicker(
       const t = Date.now();
       for (const e of events) metrics.outboxLag.observe(Math.max(0, (t - e.at.getTime()) / 1000));
     },
+    ...(email ? { email } : {}),
     logger,
   });
   return createTicker({ jobs, logger });
@@ -193,7 +225,16 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     outboxAge: () => outbox.oldestAgeSeconds(),
   });
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
-  const ticker = wireTicker(config, { db, pushStore, outbox, store }, metrics, logger, outboxConsumers());
+  const emails = createEmailRepository(db);
+  const email = wireEmail(config, emails, metrics);
+  const ticker = wireTicker(
+    config,
+    { db, pushStore, outbox, store },
+    metrics,
+    logger,
+    outboxConsumers(emails, logger),
+    email,
+  );
   const keeper = keepTicking({
     queue,
     redis,
@@ -213,7 +254,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const { url } = operations;
   const { intervalMs, batchSize } = config.tick;
   logger.info(
-    { url, tick_ms: intervalMs, batch: batchSize, sweep_every_s: config.sweep.intervalSeconds },
+    {
+      url,
+      tick_ms: intervalMs,
+      batch: batchSize,
+      sweep_every_s: config.sweep.intervalSeconds,
+      email: email ? 'on' : 'off',
+    },
     'worker running',
   );
 
@@ -237,6 +284,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       redis.disconnect();
       await db.destroy();
       store?.close();
+      email?.delivery.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
 import { introspectionSection, personalTokenSection, signInSection } from './auth';
+import { emailLimitsSection, pushSmtpSection } from './email-env';
 import { encryptionKeysSection } from './encryption-keys';
 import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
@@ -34,6 +35,8 @@ export const pushConfig = defineConfig([
   rateLimitsSection,
   idempotencySection,
   revealsSection,
+  pushSmtpSection,
+  emailLimitsSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

@@ -20,6 +20,12 @@ export const rateLimitsSection = envSection(
           'push it creates is limited on its creates first, whichever way the two windows fall); ' +
           'twice the create limit when unset',
       ),
+    PUSH_RATE_LIMIT_NOTIFY_EMAILS_PER_MINUTE: envInt(1, 1_000_000)
+      .default(5)
+      .describe(
+        "`notify_emails` calls per minute per user or client (Password Pusher's 5; more → 429); fails " +
+          'open without Redis (the daily email cap still holds)',
+      ),
     PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: envInt(1, 1_000_000)
       .default(60)
       .describe(
@@ -42,6 +48,7 @@ export const rateLimitsSection = envSection(
       retrievePerMinute: v.PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE,
       lookupPerMinute: v.PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE ?? 2 * v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
       invalidTokensPerMinute: v.PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE,
+      notifyEmailsPerMinute: v.PUSH_RATE_LIMIT_NOTIFY_EMAILS_PER_MINUTE,
       passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
       passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonSection, defineConfig, envInt, envSection } from '@secret-push/config';
+import { pushSmtpSection, workerEmailSection } from './email-env';
 import { redisSection, s3Section, workerDatabaseSection } from './storage-env';
 
 /** Statements per tick at most (each of PUSH_SWEEP_BATCH_SIZE rows); the next tick continues. */
@@ -66,7 +67,8 @@ const tickSection = envSection(
 
 /**
  * The worker's configuration (`main-worker.ts`): storage, its port, the tick's cadence and
- * batches. No auth settings and no encryption keys: it never decrypts.
+ * batches, and email (SMTP, with the key ring and the public URL to build the links it sends). No
+ * auth settings; the keys only where it sends email.
  */
 export const workerConfig = defineConfig([
   commonSection,
@@ -75,6 +77,8 @@ export const workerConfig = defineConfig([
   redisSection,
   s3Section,
   tickSection,
+  pushSmtpSection,
+  workerEmailSection,
 ]);
 
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv) => workerConfig.load(env);

@@ -104,3 +104,22 @@ export class UserInputRejected extends DomainError {
     );
   }
 }
+
+/**
+ * An email send or an owner notice setting was refused (Password Pusher's validation style: the
+ * problems by field, e.g. `notify_emails_to`).
+ */
+export class EmailRefused extends DomainError {
+  override readonly name = 'EmailRefused';
+  constructor(readonly fields: Record<string, string[]>) {
+    super(Object.keys(fields).join(', '));
+  }
+}
+
+/** The owner's emails in the last 24 hours (sent or on their way) reached PUSH_EMAIL_DAILY_LIMIT. */
+export class EmailDailyLimitReached extends DomainError {
+  override readonly name = 'EmailDailyLimitReached';
+  constructor(readonly limit: number) {
+    super(`daily email limit ${limit} reached`);
+  }
+}

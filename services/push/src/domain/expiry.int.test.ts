@@ -22,7 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+    db,
+  );
 });
 
 const ctx = { ip: null, userAgent: 'expiry-test', referrer: '' };

@@ -54,7 +54,9 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+    db,
+  );
 });
 
 const ctx = { ip: '203.0.113.9', userAgent: 'purger-test', referrer: '' };

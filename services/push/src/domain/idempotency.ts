@@ -70,6 +70,8 @@ export function requestFingerprint(key: string, input: NewPush, files: readonly 
     input.name,
     input.note,
     files.map((f) => [f.filename, f.size, f.sha256?.toString('hex') ?? null]),
+    // Only when sent: the fingerprints of creates without email stay what they were.
+    ...(input.email ? [input.email] : []),
   ]);
   return createHmac('sha256', key).update(canonical, 'utf8').digest();
 }

@@ -10,6 +10,8 @@ import {
   isSameRequest,
   requestFingerprint,
 } from './idempotency';
+import { type EmailSettings, emailPlanFor } from './email-policy';
+import type { EmailLocale, EmailSender } from './email-rules';
 import type { NewPushRecord, PushStore } from './ports/push-store';
 import { type EventListeners, wantsEvents } from './outbox';
 import type { AuditContext, NewPush, PushSnapshot } from './push';
@@ -38,6 +40,10 @@ export interface CreateOptions {
   files?: PreparedFiles;
   /** The create's Idempotency-Key, when one was sent. */
   idempotency?: CreateKey;
+  /** The person behind the create, when it is one (email: their address, notice defaults). */
+  sender?: EmailSender | null;
+  /** The sender's language (the request's `Accept-Language`), when it names a supported one. */
+  senderLocale?: EmailLocale | null;
   /** Who listens to this push's changes (absent: nobody; its statements then write no event). */
   listeners?: EventListeners;
 }
@@ -53,6 +59,8 @@ export interface CreatedPush extends OwnedPush {
   replayed: boolean;
 }
 
+const EMAIL_DISABLED: EmailSettings = { enabled: false, dailyLimit: 0 };
+
 /** A new push's id; a multipart create takes one before its files are stored under it. */
 export const newPushId = (): string => randomUUID();
 
@@ -62,6 +70,8 @@ export interface PushCreateDeps {
   events: PushEvents;
   files?: FileService;
   idempotencyTtlSeconds?: number;
+  /** Email (PUSH_SMTP_URL, PUSH_EMAIL_DAILY_LIMIT); absent: off. */
+  email?: EmailSettings;
 }
 
 /**
@@ -81,6 +91,13 @@ export function pushCreator(deps: PushCreateDeps) {
     const seal = (v: string | null, field: 'payload' | 'note') =>
       v === null ? null : keyRing.seal(v, aad(id, field), keyId);
     const uploads = prepared?.uploads ?? [];
+    // Decided before anything is sealed or stored: a refused email field changes nothing.
+    const email = emailPlanFor(
+      input.email,
+      { owner, sender: options.sender ?? null },
+      deps.email ?? EMAIL_DISABLED,
+      options.senderLocale ?? null,
+    );
     const record: NewPushRecord = {
       id,
       tokenHash: hashUrlToken(urlToken),
@@ -97,7 +114,12 @@ export function pushCreator(deps: PushCreateDeps) {
       ttlSeconds: input.ttlSeconds,
       deletableByViewer: input.deletableByViewer,
       retrievalStep: input.retrievalStep,
-      outbox: options.listeners ? wantsEvents(options.listeners) : false,
+      ...(email ? { email } : {}),
+      // Owner notices are an outbox consumer's reason to listen (domain/owner-notices.ts).
+      outbox: wantsEvents({
+        ...options.listeners,
+        ownerNotices: (email?.noticeOn.length ?? 0) > 0 || (options.listeners?.ownerNotices ?? false),
+      }),
     };
     const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
     if (!idempotency) {

@@ -5,7 +5,10 @@ import { createExpiry } from './expiry';
 import type { FileService } from './file-service';
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { PushStore } from './ports/push-store';
-import type { AuditContext, AuditEntry, Push, PushSnapshot } from './push';
+import type { AuditContext, Push, PushSnapshot } from './push';
+import type { EmailSettings } from './email-policy';
+import type { EmailStore } from './ports/email-store';
+import { type AuditEntryWithEmail, pushEmails } from './push-emails';
 import { type OwnedPush, createdPushOf, pushCreator } from './push-create';
 import type { PushEvents } from './push-events';
 import { pushLookup } from './push-lookup';
@@ -22,6 +25,7 @@ export {
   newPushId,
 } from './push-create';
 export type { RetrieveResult } from './push-retrieval';
+export type { AuditEntryWithEmail, NotifyByEmail, PushEmailStatus } from './push-emails';
 
 export interface PushServiceDeps {
   store: PushStore;
@@ -37,6 +41,10 @@ export interface PushServiceDeps {
   idempotencyTtlSeconds?: number;
   /** Retry-safe reveals (reveal ids); absent: a reveal id is ignored. */
   reveals?: RevealRetry;
+  /** The email queue and its tables (always wired where there is a database). */
+  emailStore?: EmailStore;
+  /** Email on (SMTP configured) and the daily cap; absent: email is off. */
+  email?: EmailSettings;
 }
 
 /**
@@ -50,21 +58,24 @@ export function createPushService(deps: PushServiceDeps) {
   const lookup = pushLookup(store, createExpiry({ store, events }));
   const { find, findCurrent } = lookup;
   const open = openerOf(deps.keyRing);
+  const { withEmail, ...emails } = pushEmails(deps, lookup);
 
   return {
     create: pushCreator(deps),
     createdWith: createdPushOf(store, deps.keyRing),
     ...pushRetrieval(deps, lookup),
+    ...emails,
 
     /** The owner's audit log, a page at a time, and how many entries the cap left out. */
     async auditLog(
       urlToken: string,
       principal: string,
       page: number,
-    ): Promise<{ push: Push; entries: AuditEntry[]; dropped: number }> {
+    ): Promise<{ push: Push; entries: AuditEntryWithEmail[]; dropped: number }> {
       const { push } = await find(urlToken);
       if (push.owner !== principal) throw new NotOwner();
-      return { push, entries: await store.listAuditEntries(push.id, page), dropped: push.auditDropped };
+      const entries = await withEmail(push, await store.listAuditEntries(push.id, page));
+      return { push, entries, dropped: push.auditDropped };
     },
 
     /**

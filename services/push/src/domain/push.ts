@@ -1,3 +1,5 @@
+import type { CreateEmailInput, EmailLocale, NoticeKind } from './email-rules';
+
 export const PUSH_KINDS = ['text', 'url', 'qr', 'file'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
@@ -25,6 +27,10 @@ export interface Push extends ViewState {
   auditDropped: number;
   /** File pushes: when the files are due for purging (set when the push expires). */
   filesPurgeAfter: Date | null;
+  /** The owner notices it sends (`notify_owner_on`); empty for most. */
+  noticeOn: NoticeKind[];
+  /** The language of its emails; null when it never involved email. */
+  emailLocale: EmailLocale | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,6 +52,7 @@ export const AUDIT_KINDS = [
   'link_opened',
   'file_download',
   'view_refunded',
+  'creation_email_send',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -57,6 +64,8 @@ export interface AuditContext {
 }
 
 export interface AuditEntry {
+  /** The entry's id (its order in the log). */
+  id: string;
   kind: AuditKind;
   ip: string | null;
   userAgent: string;
@@ -76,6 +85,8 @@ export interface NewPush {
   passphrase: string | null;
   name: string | null;
   note: string | null;
+  /** Email fields (`notify_emails_to`, `notify_owner_on`, …); absent when none was sent. */
+  email?: CreateEmailInput;
 }
 
 /** Lists (own pushes, audit entries) are paged by this many, newest push first. */

@@ -18,6 +18,7 @@ const user = (over: Partial<User> = {}): User => ({
   emailVerified: true,
   disabledAt: null,
   createdAt: at('2026-01-01T00:00:00Z'),
+  noticeDefaults: [],
   lastSeenAt: at('2026-01-01T00:00:00Z'),
   ...over,
 });

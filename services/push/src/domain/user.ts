@@ -1,3 +1,5 @@
+import type { NoticeKind } from './email-rules';
+
 /*
  * People and their personal API tokens (how API clients use them: docs/api.md, Authentication),
  * as the domain sees them. A person is identified by the OpenID issuer and its `sub`, never by
@@ -33,6 +35,8 @@ export interface User extends UserIdentity {
   disabledAt: Date | null;
   createdAt: Date;
   lastSeenAt: Date;
+  /** The owner notices applied to this person's creates that do not say (`notify_owner_on`). */
+  noticeDefaults: NoticeKind[];
 }
 
 /** A user in the operators' list, with how many tokens it holds. */

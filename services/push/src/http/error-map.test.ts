@@ -19,6 +19,12 @@ const cases: [errors.DomainError, number, string][] = [
   [new errors.UserDisabled(), 403, 'forbidden'],
   [new errors.PersonalTokenNotFound(), 404, 'not_found'],
   [new errors.UserInputRejected({ name: ['too long'] }), 422, 'validation_failed'],
+  [
+    new errors.EmailRefused({ notify_emails_to: ['are not allowed for unknown users'] }),
+    422,
+    'validation_failed',
+  ],
+  [new errors.EmailDailyLimitReached(500), 429, 'rate_limited'],
 ];
 
 describe('toHttpError', () => {

@@ -61,6 +61,16 @@ const ANSWERS: Answers = {
   UserDisabled: () => new HttpError(403, 'forbidden', 'This account is disabled.'),
   PersonalTokenNotFound: () => new HttpError(404, 'not_found', 'Token not found.'),
   UserInputRejected: (err) => HttpError.validation(err.fields),
+  EmailRefused: (err) => HttpError.validation(err.fields),
+  EmailDailyLimitReached: (err) =>
+    new HttpError(
+      429,
+      'rate_limited',
+      err.limit === 0
+        ? 'Sending email is disabled on this instance.'
+        : `You have reached the limit of ${err.limit} emails in 24 hours. Please try again later.`,
+      { headers: { 'Retry-After': '3600' } },
+    ),
 };
 
 /** Sound: an error reaches only the answer keyed by its own name. */

@@ -36,6 +36,7 @@ function principalOf({ user, token }: VerifiedToken): UserPrincipal {
     tokenId: token.id,
     email: user.email,
     emailVerified: user.emailVerified,
+    noticeDefaults: user.noticeDefaults,
     scopes: new Set(token.scopes),
   };
 }

@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/create-policy';
+import type { EmailSender, NoticeKind } from '../domain/email-rules';
 
 /** An OAuth client of the auth service, authenticated by an access token (introspection). */
 export interface ClientPrincipal {
@@ -23,6 +24,8 @@ export interface UserPrincipal {
   /** For the legacy `X-User-Email` check only: an email is never an identity. */
   email: string | null;
   emailVerified: boolean;
+  /** Their owner notice defaults (as of the token's lookup: cached like it). */
+  noticeDefaults: readonly NoticeKind[];
   scopes: ReadonlySet<string>;
 }
 
@@ -45,3 +48,13 @@ export interface TokenVerifier {
 /** The API caller as the domain's rights see it: its token and scopes, or nobody. */
 export const actorOf = (principal: Principal | null): Actor =>
   principal ? { kind: 'token', id: principal.id, scopes: principal.scopes } : { kind: 'anonymous' };
+
+/** The person behind an API request, for email (a personal token's user); null for a client or nobody. */
+export const emailSenderOf = (principal: Principal | null): EmailSender | null =>
+  principal?.kind === 'user'
+    ? {
+        userId: principal.userId,
+        verifiedEmail: principal.emailVerified ? principal.email : null,
+        noticeDefaults: principal.noticeDefaults,
+      }
+    : null;

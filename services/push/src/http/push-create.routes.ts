@@ -14,8 +14,9 @@ import { storedKeys, uploadsOf } from '../uploads/upload-state';
 import { auditContext } from './audit-context';
 import { tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
-import { actorOf } from './principal';
-import { presentOwnedPush } from './push.presenter';
+import { localeFromAcceptLanguage } from '../domain/email-rules';
+import { actorOf, emailSenderOf } from './principal';
+import { presentEmailEcho, presentOwnedPush } from './push.presenter';
 import { type CreateRules, parseCreateBody } from './push.schemas';
 import { need } from './context-guard';
 import { acceptFormJsonOrMultipart, acceptFormOrJson, onlyMultipart, readBody } from './request-body';
@@ -124,11 +125,14 @@ export function mountCreate(router: Router, deps: CreateRouteDeps): void {
     next();
   };
   const create = async (req: Request, res: Response, files?: PreparedFiles) => {
-    const owner = ownerOf(actorOf(need(res, 'principal')));
+    const principal = need(res, 'principal');
+    const owner = ownerOf(actorOf(principal));
     const key = need(res, 'idempotencyKey');
     res.locals.created = await pushes.create(need(res, 'input'), {
       owner,
       audit: auditContext(req),
+      sender: emailSenderOf(principal),
+      senderLocale: localeFromAcceptLanguage(req.get('accept-language')),
       ...(files ? { files } : {}),
       // Scoped as the rate limiter counts callers: the principal, or the client IP when anonymous.
       ...(key === null ? {} : { idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key } }),
@@ -145,7 +149,10 @@ export function mountCreate(router: Router, deps: CreateRouteDeps): void {
   const presentCreated: RequestHandler = (_req, res) => {
     const { snapshot, urlToken: token, note, replayed } = need(res, 'created');
     if (replayed) res.set('Idempotent-Replayed', 'true');
-    res.status(201).json(presentOwnedPush(snapshot, token, note, publicUrl));
+    res.status(201).json({
+      ...presentOwnedPush(snapshot, token, note, publicUrl),
+      ...presentEmailEcho(need(res, 'input')),
+    });
   };
 
   const checks = [deps.rateLimits.create, mayCreateAsCaller, idempotencyKeyOf];

@@ -1,4 +1,6 @@
-import type { AuditEntry, PushSnapshot } from '../domain/push';
+import type { AuditEntryWithEmail } from '../domain/push-emails';
+import type { EmailDelivery } from '../domain/ports/email-store';
+import type { NewPush, PushSnapshot } from '../domain/push';
 import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -40,15 +42,56 @@ export function presentOwnedPush(
   note: string | null,
   publicUrl: string,
 ) {
-  return { ...presentPush(snapshot, urlToken, publicUrl), name: snapshot.push.name ?? '', note: note ?? '' };
+  const { noticeOn } = snapshot.push;
+  return {
+    ...presentPush(snapshot, urlToken, publicUrl),
+    name: snapshot.push.name ?? '',
+    note: note ?? '',
+    // Only for a push that sends owner notices: the others keep Password Pusher's keys.
+    ...(noticeOn.length > 0 ? { notify_owner_on: noticeOn } : {}),
+  };
 }
 
-export function presentAuditEntry(e: AuditEntry) {
+/** A create's email fields, echoed in its 201 when supplied (as Password Pusher does). */
+export function presentEmailEcho(input: NewPush) {
+  const send = input.email?.send;
+  if (!send) return {};
+  return {
+    notify_emails_to: send.recipients.join(', '),
+    ...(send.locale ? { notify_emails_to_locale: send.locale } : {}),
+  };
+}
+
+export const presentDelivery = (d: EmailDelivery) => ({
+  recipient: d.recipient,
+  ...(d.purpose === 'push_link' ? {} : { purpose: d.purpose }),
+  status: d.status,
+  attempts: d.attempts,
+  detail: d.detail,
+  updated_at: d.updatedAt.toISOString(),
+});
+
+export function presentAuditEntry(e: AuditEntryWithEmail) {
+  const n = e.notifyByEmail;
   return {
     kind: e.kind,
     ip: e.ip,
     user_agent: e.userAgent,
     referrer: e.referrer,
     created_at: e.createdAt.toISOString(),
+    ...(n
+      ? {
+          notify_by_email: {
+            recipients: n.recipients.join(','),
+            locale: n.locale,
+            status: n.status,
+            successful_sends: n.successfulSends.join(','),
+            error_message: n.errorMessage,
+            proceed_at: n.proceedAt.toISOString(),
+            recipients_count: n.recipientsCount,
+          },
+        }
+      : {}),
+    ...(e.emailDeliveries ? { email_deliveries: e.emailDeliveries.map(presentDelivery) } : {}),
   };
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { HttpError } from '@secret-push/http-kit';
+import {
+  type CreateEmailInput,
+  type EmailSendRequest,
+  NOTICE_KINDS,
+  SUPPORTED_LOCALES,
+  isSupportedLocale,
+  parseNoticeKinds,
+  parseRecipients,
+} from '../domain/email-rules';
 import { PUSH_KINDS, type NewPush, type PushKind } from '../domain/push';
 
 /** Instance rules for create (from config). */
@@ -107,6 +116,70 @@ const label = (what: string) => boundedString(MAX_LABEL, `${what} must be at mos
 const storedLabel = (what: string) =>
   label(what).refine((s) => !s.includes('\u0000'), { error: `${what} must not contain NUL characters` });
 
+/** Email fields of a create (and of `notify_emails`): their syntax; emailFieldsOf checks their content. */
+const emailFields = {
+  notify_emails_to: boundedString(2000, 'must be at most 2000 characters')
+    .nullish()
+    .meta({ description: 'Comma-separated email addresses (at most 5) to send the link to' }),
+  notify_emails_to_locale: boundedString(35, 'is not available')
+    .nullish()
+    .meta({ description: `The language of the email: one of ${SUPPORTED_LOCALES.join(', ')}` }),
+  notify_emails_include_sender: boolLike
+    .nullish()
+    .meta({ description: "Name the owner's verified address in the email (default false)" }),
+  notify_owner_on: z
+    .union([z.array(z.enum(NOTICE_KINDS)), z.string()], {
+      error: `must be a list of ${NOTICE_KINDS.join(', ')}`,
+    })
+    .nullish()
+    .meta({ description: `Owner notices: ${NOTICE_KINDS.join(', ')} (array, or comma-separated in forms)` }),
+};
+
+/**
+ * The recipients and language of a send, or the problems by field (Password Pusher's messages).
+ * A blank `notify_emails_to` (an empty form field) asks for nothing.
+ */
+export function emailSendOf(
+  to: string | null | undefined,
+  locale: string | null | undefined,
+  includeSender: boolean | null | undefined,
+  fail: (field: string, message: string) => void,
+): EmailSendRequest | null {
+  if (locale !== null && locale !== undefined && locale !== '' && !isSupportedLocale(locale)) {
+    fail('notify_emails_to_locale', 'is not available');
+  }
+  if (to === null || to === undefined || !/\S/.test(to)) return null;
+  const parsed = parseRecipients(to);
+  if (!parsed.ok) {
+    for (const p of parsed.problems) fail('notify_emails_to', p);
+    return null;
+  }
+  return {
+    recipients: parsed.recipients,
+    locale: locale && isSupportedLocale(locale) ? locale : null,
+    includeSender: includeSender ?? false,
+  };
+}
+
+function emailInputOf(
+  input: PushInput,
+  fail: (field: string, message: string) => void,
+): CreateEmailInput | undefined {
+  const send = emailSendOf(
+    input.notify_emails_to,
+    input.notify_emails_to_locale,
+    input.notify_emails_include_sender,
+    fail,
+  );
+  let noticeOn: CreateEmailInput['noticeOn'] = null;
+  if (input.notify_owner_on !== null && input.notify_owner_on !== undefined) {
+    const parsed = parseNoticeKinds(input.notify_owner_on);
+    if (parsed.ok) noticeOn = parsed.kinds;
+    else fail('notify_owner_on', parsed.problem);
+  }
+  return send || noticeOn ? { send, noticeOn } : undefined;
+}
+
 /** The `push` object of a create request, as clients may send it (the OpenAPI document is derived from this). */
 export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
   return z.looseObject({
@@ -121,6 +194,7 @@ export function pushInputSchema(rules: Pick<CreateRules, 'days' | 'views'>) {
     passphrase: boundedString(MAX_LABEL, `must be at most ${MAX_LABEL} characters`).nullish(),
     name: storedLabel('name').nullish(),
     note: label('note').nullish(),
+    ...emailFields,
   });
 }
 
@@ -176,6 +250,7 @@ function toNewPush(
   if (days !== undefined && duration !== undefined) {
     fail('expire_after_duration', 'send either expire_after_duration or expire_after_days, not both');
   }
+  const email = emailInputOf(input, fail);
   if (Object.keys(fields).length > 0) return { fields };
 
   const ttlSeconds = duration !== undefined ? DURATIONS[duration]! : (days ?? rules.days.default) * DAY;
@@ -194,6 +269,7 @@ function toNewPush(
       passphrase: input.passphrase ? input.passphrase : null,
       name: input.name ?? null,
       note: input.note ?? null,
+      ...(email ? { email } : {}),
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '@secret-push/http-kit';
@@ -126,5 +126,49 @@ export function createInvalidTokenLimiter(
     async recordInvalid(ip) {
       await limiter.penalty(ip ?? 'unknown').catch(failOpen);
     },
+  };
+}
+
+/** `notify_emails` calls per user and minute (Password Pusher's limit). */
+export const NOTIFY_EMAILS_PER_MINUTE = 5;
+
+/**
+ * `notify_emails`: 5 calls a minute per principal, then 429 with Password Pusher's message. Fails
+ * open without Redis (logged): the daily cap, in PostgreSQL, still bounds what can be sent.
+ */
+export function notifyEmailsRateLimit(
+  redis: Redis,
+  options: {
+    prefix: string;
+    perMinute?: number;
+    /** Whom a request counts for, when not its principal (the web app's signed-in person). */
+    keyOf?: (res: Response) => string | undefined;
+  },
+  logger: Logger,
+): RequestHandler {
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${options.prefix}rl:notify-emails`,
+    points: options.perMinute ?? NOTIFY_EMAILS_PER_MINUTE,
+    duration: 60,
+  });
+  return async (_req, res, next) => {
+    try {
+      await limiter.consume(options.keyOf?.(res) ?? principalOf(res)?.id ?? 'anonymous');
+    } catch (err) {
+      if (err instanceof RateLimiterRes) {
+        throw new HttpError(
+          429,
+          'rate_limited',
+          'Too many email notification requests. Please try again in a minute.',
+          { headers: { 'Retry-After': String(retryAfter(err)) } },
+        );
+      }
+      logger.warn(
+        { limiter: 'notify-emails', err: (err as Error).message },
+        'rate limiter unavailable, failing open',
+      );
+    }
+    next();
   };
 }

@@ -2,7 +2,11 @@ import type { RequestHandler } from 'express';
 import type { PushConfig } from '../config';
 
 /** `GET /version`: the application and API versions and the instance's features, from its configuration. Public; tokens are ignored here. */
-export function versionBody(applicationVersion: string, features: PushConfig['features']) {
+export function versionBody(
+  applicationVersion: string,
+  features: PushConfig['features'],
+  email: { emailAutoDispatch: boolean } = { emailAutoDispatch: false },
+) {
   return {
     application_version: applicationVersion,
     api_version: '2.1',
@@ -13,7 +17,8 @@ export function versionBody(applicationVersion: string, features: PushConfig['fe
       accounts: { enabled: false },
       pushes: {
         enabled: features.pushesEnabled,
-        email_auto_dispatch: false,
+        // True exactly when SMTP is configured (PUSH_SMTP_URL): links are emailed by the worker.
+        email_auto_dispatch: email.emailAutoDispatch,
         file_attachments: {
           enabled: features.filePushes,
           requires_authentication: features.filePushesRequireAuth,

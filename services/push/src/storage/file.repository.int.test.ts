@@ -35,7 +35,9 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+    db,
+  );
 });
 
 const ctx: AuditContext = { ip: '198.51.100.4', userAgent: 'file-repo-test', referrer: '' };

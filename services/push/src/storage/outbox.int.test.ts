@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_event, push_file, upload_intent, file_download, idempotency_key`.execute(
+  await sql`truncate push, audit_entry, push_event, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
     db,
   );
 });

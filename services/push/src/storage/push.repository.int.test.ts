@@ -33,7 +33,9 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key`.execute(db);
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+    db,
+  );
 });
 
 const ctx: AuditContext = { ip: '192.0.2.7', userAgent: 'repo-test/1.0', referrer: 'https://example.test/' };

@@ -6,6 +6,7 @@ import { recordCappedAudit } from './push/audit';
 import { claimStatement } from './push/claim.sql';
 import { countDue, expireAllOwned, expireDueBatch, expireOne, NOT_EXPIRED } from './push/expiry';
 import { insertPush, insertPushWithFiles } from './push/insert.sql';
+import { insertPushWithEmail } from './push/insert-email';
 import { findByIdempotencyKey, insertPushOnce } from './push/insert-once';
 import { refundView } from './push/refund';
 import { visitStatement } from './push/visit.sql';
@@ -21,7 +22,11 @@ import { pastWindow } from './view-rule.sql';
 export function createPushRepository(db: Kysely<PushDatabase>): PushStore {
   return {
     insert: (record, ctx, files) =>
-      files && files.length > 0 ? insertPushWithFiles(db, record, ctx, files) : insertPush(db, record, ctx),
+      record.email
+        ? insertPushWithEmail(db, record, ctx, files)
+        : files && files.length > 0
+          ? insertPushWithFiles(db, record, ctx, files)
+          : insertPush(db, record, ctx),
     insertOnce: (record, ctx, key, files) => insertPushOnce(db, record, ctx, key, files),
     findByTokenHash: (tokenHash) => findByTokenHash(db, tokenHash),
     findByIdempotencyKey: (key, within) => findByIdempotencyKey(db, key, within),

@@ -31,6 +31,9 @@ export interface PushTable {
   /** When the push's files are due for purging (a file push that expired; after the grace period for its last view). */
   files_purge_after: Date | null;
   files_purged: Generated<boolean>;
+  /** Owner notices (`view`, `failed_passphrase`, `expired_unseen`): set by a create with email. */
+  notify_owner_on: Generated<string[]>;
+  email_locale: string | null;
   /** Its audited changes also yield outbox events (`push_event`): somebody listens to this push. */
   outbox: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;

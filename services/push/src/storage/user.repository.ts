@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { UserInputRejected } from '../domain/errors';
 import type { TokenLookup, UserStore } from '../domain/ports/user-store';
+import type { NoticeKind } from '../domain/email-rules';
 import type { PersonalToken, TokenScope, User } from '../domain/user';
 import type { PushDatabase } from './database';
 import type { AppUserRow, PersonalTokenRow } from './user.table';
@@ -16,6 +17,7 @@ const toUser = (r: AppUserRow): User => ({
   disabledAt: r.disabled_at,
   createdAt: r.created_at,
   lastSeenAt: r.last_seen_at,
+  noticeDefaults: r.notify_owner_on as NoticeKind[],
 });
 
 const toToken = (r: PersonalTokenRow): PersonalToken => ({
@@ -98,13 +100,14 @@ type LookupRow = PersonalTokenRow & {
   disabled_at: Date | null;
   user_created_at: Date;
   last_seen_at: Date;
+  notify_owner_on: string[];
   db_now: Date;
 };
 
 async function findByTokenHash(db: Db, tokenHash: Buffer): Promise<TokenLookup | undefined> {
   const { rows } = await sql<LookupRow>`
     select t.*, u.issuer, u.subject, u.email, u.email_verified, u.disabled_at,
-           u.created_at as user_created_at, u.last_seen_at, now() as db_now
+           u.created_at as user_created_at, u.last_seen_at, u.notify_owner_on, now() as db_now
     from personal_token t join app_user u on u.id = t.user_id
     where t.token_hash = ${tokenHash}`.execute(db);
   const row = rows[0];

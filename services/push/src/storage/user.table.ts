@@ -10,6 +10,8 @@ export interface AppUserTable {
   disabled_at: Date | null;
   created_at: ColumnType<Date, never, never>;
   last_seen_at: Generated<Date>;
+  /** Owner notices applied to this person's creates that do not say (`notify_owner_on`). */
+  notify_owner_on: Generated<string[]>;
 }
 
 /** A personal API token: its SHA-256 only, never the value (see its migration). */

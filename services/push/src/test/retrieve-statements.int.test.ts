@@ -25,6 +25,7 @@ import type { PushDatabase } from '../storage/database';
 import { createFileRepository } from '../storage/file.repository';
 import { pushMigrations } from '../storage/migrations';
 import { createPushRepository } from '../storage/push.repository';
+import { createEmailRepository } from '../storage/email.repository';
 import { testEncryptionKey } from '../testing';
 
 // How many SQL statements a retrieve runs, counted by Kysely's query log on a real database: at
@@ -304,6 +305,65 @@ describe('the outbox (domain/outbox.ts): a push nobody listens to costs no state
     // creation, view, expire_by_views
     expect(await eventRows()).toBe(3);
     await sql`delete from push_event`.execute(db);
+  });
+});
+
+describe('email (issue 26): a create without email is still one statement, with email on', () => {
+  const emailRows = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from push_email`.execute(db)).rows[0]!.n);
+  const withEmail = () =>
+    createPushService({
+      store: createPushRepository(db),
+      keyRing: new KeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]),
+      fileGraceSeconds: 600,
+      passphraseLimiter: createPassphraseLimiter(redis, { prefix, perPush: 100, perIp: 100 }),
+      events: { created() {}, viewed() {}, expired() {} },
+      maxAuditEntries: 2000,
+      emailStore: createEmailRepository(db),
+      email: { enabled: true, dailyLimit: 500 },
+    });
+  // A person with a verified address and no notice defaults: nobody listens, nothing is emailed.
+  const person = { userId: randomUUID(), verifiedEmail: 'p@example.org', noticeDefaults: [] };
+
+  it('a person’s create and its retrieve: one statement each, no email row, no event', async () => {
+    const emailing = withEmail();
+    statements = [];
+    const made = await emailing.create(input(), {
+      owner: `user:${person.userId}`,
+      audit: ctx,
+      sender: person,
+    });
+    expect(statements).toHaveLength(1);
+    statements = [];
+    expect((await emailing.retrieve(made.urlToken, undefined, ctx)).outcome).toBe('viewed');
+    expect(statements).toHaveLength(1);
+    expect(await emailRows()).toBe(0);
+    expect((await sql<{ n: string }>`select count(*) as n from push_event`.execute(db)).rows[0]!.n).toBe('0');
+    counts.push(['create by a person, email on, nobody listening', 1]);
+  });
+
+  it('a create with recipients: one transaction (push, its email settings, cap, entry + batch + emails)', async () => {
+    statements = [];
+    await withEmail().create(
+      input({
+        email: {
+          send: { recipients: ['a@example.org', 'b@example.org'], locale: null, includeSender: false },
+          noticeOn: null,
+        },
+      }),
+      { owner: `user:${person.userId}`, audit: ctx, sender: person },
+    );
+    expect(statements).toEqual([
+      'begin',
+      'with p as',
+      'update "push" set',
+      'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+      'select count(*)::int as',
+      'with counted as',
+      'commit',
+    ]);
+    expect(await emailRows()).toBe(2);
+    await sql`delete from push_email`.execute(db);
   });
 });
 

@@ -44,6 +44,12 @@ export function createWorkerMetrics(deps: {
       help: 'File pushes whose stored files this process purged',
       registers: [registry],
     }),
+    emails: new Counter({
+      name: 'push_emails_total',
+      help: 'Emails this worker tried to send, by purpose (push_link, notice_…) and outcome (sent: accepted by the SMTP server; deferred: a temporary failure, retried; failed: final)',
+      labelNames: ['purpose', 'outcome'],
+      registers: [registry],
+    }),
     purgeFailures: new Counter({
       name: 'push_files_purge_failures_total',
       help: 'Purges that failed (the object store down?); retried with backoff',

@@ -1,4 +1,5 @@
 import type { AuditContext, AuditEntry, AuditKind, PushKind, PushSnapshot } from '../push';
+import type { NewPushEmail } from './email-store';
 import type { NewFileRecord, StoredFile } from './file-store';
 
 /*
@@ -43,6 +44,12 @@ export interface NewPushRecord {
   ttlSeconds: number;
   deletableByViewer: boolean | null;
   retrievalStep: boolean;
+  /**
+   * A create that involves email (recipients, owner notices): written with the push in one
+   * transaction (the push's notices and locale, the `creation_email_send` entry, its batch and
+   * queued emails; EmailDailyLimitReached rolls it all back). Absent: the push alone, as ever.
+   */
+  email?: NewPushEmail;
   /** Its audited changes also yield outbox events (domain/outbox.ts). */
   outbox: boolean;
 }

@@ -23,7 +23,7 @@ const withHeaders = (response: ResponseObject, headers: Record<string, HeaderObj
   headers: { ...response.headers, ...headers },
 });
 
-const URL_TOKEN: ParameterObject = {
+export const URL_TOKEN: ParameterObject = {
   name: 'url_token',
   in: 'path',
   required: true,

@@ -10,6 +10,7 @@ import {
   revealOperation,
 } from './operations.pushes';
 import { downloadOperation } from './operations.files';
+import { notifyEmailsOperation } from './operations.email';
 import type { OperationContext } from './operations.shared';
 import type { OpenApiDocument } from './types';
 
@@ -38,6 +39,7 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     '/pushes/{url_token}/reveal': { post: revealOperation(ctx) },
     '/pushes/{url_token}/preview': { get: previewOperation(ctx) },
     '/pushes/{url_token}/audit': { get: auditOperation() },
+    ...(config.mail ? { '/pushes/{url_token}/notify_emails': { post: notifyEmailsOperation() } } : {}),
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
   };
 }

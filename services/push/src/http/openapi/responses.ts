@@ -1,21 +1,27 @@
 import { ERROR_CODES, type ErrorCode } from '@secret-push/http-kit';
+import { NOTICE_KINDS, SUPPORTED_LOCALES } from '../../domain/email-rules';
 import { AUDIT_KINDS, PUSH_KINDS } from '../../domain/push';
 import type { HeaderObject, JsonSchema, ResponseObject } from './types';
 
 /*
  * Response schemas of the push API, mirroring push.presenter.ts, version.routes.ts and the error
- * body of packages/http-kit exactly: every key required, nullability explicit, no extra keys.
+ * body of packages/http-kit exactly: every key required (but the few present only when they apply,
+ * listed as optional), nullability explicit, no extra keys.
  * test/openapi.int.test.ts validates real responses against them.
  */
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** A closed object: every listed property required, nothing else allowed. */
-function closedObject(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+function closedObject(
+  properties: Record<string, JsonSchema>,
+  description?: string,
+  optional: Record<string, JsonSchema> = {},
+): JsonSchema {
   return {
     type: 'object',
     ...(description ? { description } : {}),
-    properties,
+    properties: { ...properties, ...optional },
     required: Object.keys(properties),
     additionalProperties: false,
   };
@@ -79,6 +85,59 @@ const OWNER_PROPERTIES: Record<string, JsonSchema> = {
   },
 };
 
+/** Owner-only email keys, present only when they apply. */
+const OWNER_EMAIL_PROPERTIES: Record<string, JsonSchema> = {
+  notify_owner_on: {
+    type: 'array',
+    items: { type: 'string', enum: [...NOTICE_KINDS] },
+    description: 'The owner notices this push sends; present only when it sends some.',
+  },
+  notify_emails_to: {
+    type: 'string',
+    description: 'Create only, when supplied: the recipients the link is emailed to.',
+  },
+  notify_emails_to_locale: {
+    type: 'string',
+    enum: [...SUPPORTED_LOCALES],
+    description: 'Create only, when supplied: the language of the email.',
+  },
+};
+
+const EMAIL_DELIVERY = closedObject(
+  {
+    recipient: text('The address.'),
+    status: { type: 'string', enum: ['queued', 'sent', 'deferred', 'failed'] },
+    attempts: count('Delivery attempts so far.', 0),
+    detail: {
+      type: ['string', 'null'],
+      description:
+        "The SMTP server's reply when sent; the reason when deferred or failed; null while queued.",
+    },
+    updated_at: timestamp('Last change of its state.'),
+  },
+  'One email: its state.',
+  {
+    purpose: {
+      type: 'string',
+      enum: ['notice_viewed', 'notice_failed_passphrase', 'notice_expired_unseen'],
+      description: 'An owner notice (absent for a recipient’s link).',
+    },
+  },
+);
+
+const NOTIFY_BY_EMAIL = closedObject(
+  {
+    recipients: text('The addresses of this send, comma-separated.'),
+    locale: text('The language of its emails.'),
+    status: { type: 'string', enum: ['pending', 'completed', 'partially_failed', 'failed'] },
+    successful_sends: text('The addresses the SMTP server accepted, comma-separated.'),
+    error_message: { type: ['string', 'null'] },
+    proceed_at: timestamp('When the send was queued.'),
+    recipients_count: count('How many recipients.', 1),
+  },
+  "Password Pusher's `notify_by_email` of a `creation_email_send` entry.",
+);
+
 const PUSH_FILE = closedObject(
   {
     filename: text('Original file name.'),
@@ -112,7 +171,9 @@ const VERSION = closedObject(
       accounts: closedObject({ enabled: { type: 'boolean', const: false } }),
       pushes: closedObject({
         enabled: flag('Whether pushes are enabled at all.'),
-        email_auto_dispatch: { type: 'boolean', const: false },
+        email_auto_dispatch: flag(
+          'Whether links can be emailed (`notify_emails_to`, `notify_emails`): true exactly when SMTP is configured.',
+        ),
         file_attachments: closedObject({
           enabled: flag('Whether file pushes are enabled.'),
           requires_authentication: flag('Whether file pushes need a token.'),
@@ -135,6 +196,15 @@ const AUDIT_ENTRY = closedObject(
     created_at: timestamp('When it happened.'),
   },
   'One audit log entry.',
+  {
+    notify_by_email: NOTIFY_BY_EMAIL,
+    email_deliveries: {
+      type: 'array',
+      items: EMAIL_DELIVERY,
+      description:
+        'A `creation_email_send` entry: each recipient’s email; an entry whose event caused an owner notice: that notice.',
+    },
+  },
 );
 
 /** `key` is present whenever `code` is (the property itself is described on the parent). */
@@ -169,6 +239,7 @@ export function responseSchemas(): Record<string, JsonSchema> {
     OwnedPush: closedObject(
       { ...PUSH_PROPERTIES, ...OWNER_PROPERTIES },
       'A push as its owner sees it: adds `name` and `note`, never `payload`.',
+      OWNER_EMAIL_PROPERTIES,
     ),
     RetrievedPush: closedObject(
       { ...PUSH_PROPERTIES, ...RETRIEVE_PROPERTIES },

@@ -11,6 +11,7 @@ import type { PushDatabase } from '../database';
 import type { PushRow } from '../push.table';
 import { NOW } from '../view-rule.sql';
 import { insertFiles, insertPush } from './insert.sql';
+import { writePushEmail } from './insert-email';
 import { stored } from './rows';
 
 type Db = Kysely<PushDatabase>;
@@ -101,7 +102,7 @@ function insertPushOnceTx(
     if (!(await takeKey(trx, key, record.id))) return keyHolder(trx, key);
     const created = await insertPush(trx, record, ctx);
     if (files && files.length > 0) await insertFiles(trx, record, files);
-    return { outcome: 'created', snapshot: created };
+    return { outcome: 'created', snapshot: await writePushEmail(trx, record, ctx, created) };
   });
 }
 

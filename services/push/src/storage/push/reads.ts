@@ -45,13 +45,14 @@ export async function listOwned(
 export async function listAuditEntries(db: Db, pushId: string, page: number): Promise<AuditEntry[]> {
   const rows = await db
     .selectFrom('audit_entry')
-    .select(['kind', 'ip', 'user_agent', 'referrer', 'created_at'])
+    .select(['id', 'kind', 'ip', 'user_agent', 'referrer', 'created_at'])
     .where('push_id', '=', pushId)
     .orderBy('id')
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE)
     .execute();
   return rows.map((r) => ({
+    id: r.id,
     kind: r.kind as AuditKind,
     ip: r.ip,
     userAgent: r.user_agent,

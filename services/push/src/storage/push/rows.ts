@@ -1,3 +1,4 @@
+import type { EmailLocale, NoticeKind } from '../../domain/email-rules';
 import type { Push, PushKind, PushSnapshot } from '../../domain/push';
 import type { StoredPush } from '../../domain/ports/push-store';
 import type { PushRow } from '../push.table';
@@ -24,6 +25,8 @@ export function toPush(row: PushRow): Push {
     passphraseProtected: row.passphrase_protected,
     filesPurgeAfter: row.files_purge_after,
     auditDropped: row.audit_dropped,
+    noticeOn: row.notify_owner_on as NoticeKind[],
+    emailLocale: row.email_locale as EmailLocale | null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -108,6 +108,10 @@ export const PUSH_FIELDS = [
   'passphrase',
   'name',
   'note',
+  'notify_emails_to',
+  'notify_emails_to_locale',
+  'notify_emails_include_sender',
+  'notify_owner_on',
 ] as const;
 
 /** Field values a valid create would carry. */
@@ -125,6 +129,13 @@ const validFields = fc.record(
     passphrase: fc.constantFrom('', 'open sesame'),
     name: fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'binary-ascii', maxLength: 8 })),
     note: fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'binary-ascii', maxLength: 8 })),
+    notify_emails_to: fc.constantFrom('a@example.org', 'a@example.org, b@example.org', ''),
+    notify_emails_to_locale: fc.constantFrom('en', 'EN', 'xx'),
+    notify_emails_include_sender: fc.oneof(fc.boolean(), fc.constantFrom('yes', 'off')),
+    notify_owner_on: fc.oneof(
+      fc.subarray(['view', 'failed_passphrase', 'expired_unseen']),
+      fc.constantFrom('view,expired_unseen', ''),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -499,6 +510,10 @@ const VALID_FORM_VALUE: Partial<Record<(typeof PUSH_FIELDS)[number], string>> = 
   passphrase: '',
   name: 'a name',
   note: 'a note',
+  notify_emails_to: 'a@example.org',
+  notify_emails_to_locale: 'en',
+  notify_emails_include_sender: 'false',
+  notify_owner_on: 'view',
 };
 
 // ---------------------------------------------------------------- the web app's create form

@@ -82,6 +82,7 @@ export const ENDPOINT_WEIGHTS = {
   'POST /pushes/:t/reveal': 7,
   'GET /pushes/:t/preview': 6,
   'GET /pushes/:t/audit': 6,
+  'POST /pushes/:t/notify_emails': 4,
   'DELETE /pushes/:t': 5,
   'GET /pushes/active': 4,
   'GET /pushes/expired': 4,
@@ -230,6 +231,41 @@ const revealObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc.record(
     other: hostileJson,
   },
   { requiredKeys: [] },
+);
+
+/** A `notify_emails` body: valid-ish recipients and locale, or hostile values, or unknown keys. */
+const notifyObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc.record(
+  {
+    notify_emails_to: fc.oneof(
+      {
+        arbitrary: fc.constantFrom<JsonLike>(
+          'n@example.org',
+          'n@example.org, m@example.org',
+          'n@example.org,',
+        ),
+        weight: 4,
+      },
+      { arbitrary: hostileJson, weight: 3 },
+    ),
+    notify_emails_to_locale: fc.oneof(fc.constantFrom<JsonLike>('en', 'xx', null), hostileJson),
+    notify_emails_include_sender: fc.oneof(fc.boolean(), hostileJson),
+    other: hostileJson,
+  },
+  { requiredKeys: [] },
+);
+
+const notifyPairs: fc.Arbitrary<[string, string][]> = fc.array(
+  fc.tuple(
+    fc.constantFrom(
+      'notify_emails_to',
+      'notify_emails_to',
+      'notify_emails_to_locale',
+      'notify_emails_to[]',
+      'x',
+    ),
+    fc.oneof(fc.constantFrom('n@example.org', 'en', ''), shortHostileString),
+  ),
+  { maxLength: 3 },
 );
 
 const revealPairs: fc.Arbitrary<[string, string][]> = fc.array(
@@ -424,6 +460,21 @@ export function endpoints(fx: Fixture): Endpoint[] {
         path: tokenPath(`${api}/pushes/`, pools.read, '/audit'),
         query: queryString(pageParam),
         headers: common('token-first'),
+      }),
+    ),
+    push(
+      'POST /pushes/:t/notify_emails',
+      compose({
+        method: 'POST',
+        path: tokenPath(`${api}/pushes/`, pools.read, '/notify_emails'),
+        query: queryString(),
+        headers: common('token-first'),
+        body: fc.oneof(
+          { arbitrary: jsonBodies(notifyObject), weight: 10 },
+          { arbitrary: formBodies(notifyPairs), weight: 5 },
+          { arbitrary: otherMediaBodies, weight: 2 },
+          { arbitrary: noBody, weight: 2 },
+        ),
       }),
     ),
     push(

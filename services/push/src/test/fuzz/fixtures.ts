@@ -177,6 +177,11 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
       PUSH_FILES_MAX_COUNT: String(FILE_LIMITS.maxCount),
       PUSH_FILES_DOWNLOADS_PER_VIEW: '100',
       PUSH_FILES_GRACE_SECONDS: '86400',
+      // Email on (nothing is sent: no worker runs), without the daily cap or the per-user limit.
+      PUSH_SMTP_URL: 'smtp://127.0.0.1:9',
+      PUSH_MAIL_FROM: 'fuzz <no-reply@example.org>',
+      PUSH_EMAIL_DAILY_LIMIT: '1000000',
+      PUSH_RATE_LIMIT_NOTIFY_EMAILS_PER_MINUTE: '1000000',
     },
     logger: createLogger({ name: 'push', level: 'warn' }, logs.push.stream),
   });

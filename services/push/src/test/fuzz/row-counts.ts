@@ -6,7 +6,8 @@ import type { LocalS3 } from '@secret-push/testing';
 
 /*
  * What a refused request must leave unchanged, as one snapshot: the row counts of the push
- * database (push, audit_entry, push_file, upload_intent, file_download), two counters of the
+ * database (push, audit_entry, push_file, upload_intent, file_download, push_email,
+ * push_email_batch), two counters of the
  * push rows (views used, pushes expired: a refusal must not spend a view or expire a push, even
  * without an audit entry), the auth database's token rows (all, and consumed ones), and the
  * bucket's object count. Each part is taken only when asked (one statement per database, about
@@ -19,6 +20,8 @@ export interface Snapshot {
   push_file?: number;
   upload_intent?: number;
   file_download?: number;
+  push_email?: number;
+  push_email_batch?: number;
   views_used?: number;
   pushes_expired?: number;
   oidc_payload?: number;
@@ -49,7 +52,15 @@ type AnyKysely = Kysely<any>;
 type PushCounts = Required<
   Pick<
     Snapshot,
-    'push' | 'audit_entry' | 'push_file' | 'upload_intent' | 'file_download' | 'views_used' | 'pushes_expired'
+    | 'push'
+    | 'audit_entry'
+    | 'push_file'
+    | 'upload_intent'
+    | 'file_download'
+    | 'push_email'
+    | 'push_email_batch'
+    | 'views_used'
+    | 'pushes_expired'
   >
 >;
 type AuthCounts = Required<Pick<Snapshot, 'oidc_payload' | 'oidc_consumed'>>;
@@ -93,6 +104,8 @@ export function snapshotter(
                (select count(*) from push_file)::int as push_file,
                (select count(*) from upload_intent)::int as upload_intent,
                (select count(*) from file_download)::int as file_download,
+               (select count(*) from push_email)::int as push_email,
+               (select count(*) from push_email_batch)::int as push_email_batch,
                (select coalesce(sum(views), 0) from push)::int as views_used,
                (select count(*) from push where expired)::int as pushes_expired`.execute(pushDb)
     ).rows[0]!;

@@ -321,7 +321,8 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
       return audit
         .filter((e) => e.pushId === pushId)
         .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
-        .map(({ kind, ip, userAgent, referrer, createdAt }) => ({
+        .map(({ kind, ip, userAgent, referrer, createdAt }, i) => ({
+          id: String((page - 1) * PAGE_SIZE + i + 1),
           kind,
           ip,
           userAgent,

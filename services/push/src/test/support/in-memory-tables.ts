@@ -64,6 +64,8 @@ export function newRow(r: NewPushRecord, files: readonly NewFileRecord[], now: D
       passphraseProtected: r.passphraseHash !== null,
       auditDropped: 0,
       filesPurgeAfter: null,
+      noticeOn: r.email?.noticeOn ?? [],
+      emailLocale: r.email?.locale ?? null,
       createdAt: now,
       updatedAt: now,
     },

@@ -50,7 +50,14 @@ export function createInMemoryUserStore(clock: TestClock): InMemoryUserStore {
         found.lastSeenAt = now;
         return copy(found);
       }
-      const user: User = { id: randomUUID(), ...identity, disabledAt: null, createdAt: now, lastSeenAt: now };
+      const user: User = {
+        id: randomUUID(),
+        ...identity,
+        disabledAt: null,
+        createdAt: now,
+        lastSeenAt: now,
+        noticeDefaults: [],
+      };
       users.set(user.id, user);
       order.set(user.id, sequence++);
       return copy(user);

@@ -1,11 +1,13 @@
 import type { Logger } from '@secret-push/logger';
 import type { Expiry } from '../../domain/expiry';
+import type { EmailDelivery } from '../../domain/email-delivery';
 import type { FilePurger } from '../../domain/file-purger';
 import type { OutboxConsumer, OutboxEvent } from '../../domain/outbox';
 import type { OutboxStore } from '../../domain/ports/outbox-store';
 import { dispatchOutboxJob } from './dispatch-outbox';
 import { type ExpireDueDeps, expireDueJob } from './expire-due';
 import { purgeFilesJob } from './purge-files';
+import { sendEmailJob } from './send-email';
 import { sweepStaleUploadsJob } from './sweep-stale-uploads';
 import type { TickJob } from './tick-job';
 
@@ -28,6 +30,8 @@ export interface TickJobDeps {
   outbox: OutboxStore;
   outboxConsumers: readonly OutboxConsumer[];
   onDispatched?(events: readonly OutboxEvent[]): void;
+  /** The email sender and its interval (PUSH_EMAIL_SEND_INTERVAL_MS); absent where email is off. */
+  email?: { delivery: EmailDelivery; intervalMs: number };
   logger: Logger;
   /** The clock of the backoffs and intervals (tests). */
   now?: () => number;
@@ -41,5 +45,6 @@ export function tickJobs(deps: TickJobDeps): TickJob[] {
     dispatchOutboxJob({ ...deps, consumers: deps.outboxConsumers }),
     ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
     ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
+    ...(deps.email ? [sendEmailJob({ ...deps, ...deps.email })] : []),
   ];
 }

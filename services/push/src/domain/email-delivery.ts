@@ -1,0 +1,86 @@
+import type { KeyRing } from '@secret-push/key-ring';
+import { type NoticeTopic, composeLinkEmail, composeNotice } from './email-compose';
+import type {
+  ComposedEmail,
+  EmailOutcomeStatus,
+  EmailPurpose,
+  EmailStore,
+  QueuedEmail,
+} from './ports/email-store';
+import type { MailSender } from './ports/mail-sender';
+import { openerOf } from './push-sealing';
+
+export const PUSH_EXPIRED_BEFORE_SENT = 'the push expired before it was sent';
+
+const NOTICE_TOPIC: Record<Exclude<EmailPurpose, 'push_link'>, NoticeTopic> = {
+  notice_viewed: 'viewed',
+  notice_failed_passphrase: 'failed_passphrase',
+  notice_expired_unseen: 'expired_unseen',
+};
+
+export interface EmailDeliveryDeps {
+  store: EmailStore;
+  sender: MailSender;
+  keyRing: KeyRing;
+  /** The base of the links (PUSH_PUBLIC_URL), as the API's `html_url`. */
+  publicUrl: string;
+  /** The right-hand side of each email's Message-ID (the From address's domain). */
+  messageIdDomain: string;
+  /** Emails leased per round. */
+  batchSize?: number;
+  /** How long a leased email is this sender's (longer than an attempt's deadline). */
+  leaseSeconds?: number;
+  onOutcome?(purpose: EmailPurpose, status: EmailOutcomeStatus): void;
+}
+
+/**
+ * The worker's sender of the push service's emails: each round leases what is due, composes each
+ * email from the push as it is now (a link whose push expired or was deleted meanwhile is not sent:
+ * final, "the push expired before it was sent"), unseals the link's token with the key ring, and
+ * hands it to SMTP; retries and final failures are the queue's (packages/mail).
+ */
+export function createEmailDelivery(deps: EmailDeliveryDeps) {
+  const open = openerOf(deps.keyRing);
+
+  function compose(email: QueuedEmail): Promise<ComposedEmail> {
+    const { push } = email;
+    if (!push) return Promise.resolve({ cancel: 'the push no longer exists' });
+    if (email.purpose !== 'push_link') {
+      const m = composeNotice(email.locale, NOTICE_TOPIC[email.purpose], push);
+      return Promise.resolve({ mail: { to: email.recipient, ...m } });
+    }
+    if (push.expired || push.deleted || push.expiresAt.getTime() <= email.now.getTime()) {
+      return Promise.resolve({ cancel: PUSH_EXPIRED_BEFORE_SENT });
+    }
+    const token = open(push.id, push.keyId, 'url_token', push.tokenSealed);
+    if (!token) return Promise.resolve({ cancel: 'the link could not be opened' });
+    const m = composeLinkEmail(email.locale, {
+      url: `${deps.publicUrl}/p/${token}${push.retrievalStep ? '/r' : ''}`,
+      retrievalStep: push.retrievalStep,
+      passphraseProtected: push.passphraseProtected,
+      expiresAt: push.expiresAt,
+      viewsLeft: push.expireAfterViews - push.views,
+      senderAddress: email.senderAddress,
+      now: email.now,
+    });
+    return Promise.resolve({ mail: { to: email.recipient, ...m } });
+  }
+
+  return {
+    compose,
+    /** One round: what is due, sent (or deferred, or failed); resolves to how many were handled. */
+    async deliverRound(): Promise<{ sent: number; deferred: number; failed: number }> {
+      return deps.store.deliverDue({
+        sender: deps.sender,
+        compose,
+        messageIdDomain: deps.messageIdDomain,
+        limit: deps.batchSize ?? 50,
+        leaseSeconds: deps.leaseSeconds ?? 300,
+        onOutcome: (email, status) => deps.onOutcome?.(email.purpose, status),
+      });
+    },
+    close: () => deps.sender.close(),
+  };
+}
+
+export type EmailDelivery = ReturnType<typeof createEmailDelivery>;

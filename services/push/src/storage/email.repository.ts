@@ -1,0 +1,160 @@
+import { type Kysely, sql } from 'kysely';
+import { type MailQueueRow, deliverDue } from '@secret-push/mail';
+import { DEFAULT_LOCALE, type EmailLocale, type NoticeKind } from '../domain/email-rules';
+import type { EmailDelivery, EmailPurpose, EmailStore, QueuedEmail } from '../domain/ports/email-store';
+import type { PushKind } from '../domain/push';
+import type { PushDatabase } from './database';
+import { queueLaterSend } from './email-send.sql';
+import type { PushEmailRow } from './email.table';
+import type { PushRow } from './push.table';
+
+type Db = Kysely<PushDatabase>;
+type QueueRow = MailQueueRow & PushEmailRow;
+
+const toDelivery = (r: PushEmailRow): EmailDelivery => ({
+  id: r.id,
+  purpose: r.purpose as EmailPurpose,
+  recipient: r.recipient,
+  status: r.status === 'sending' ? 'queued' : r.status,
+  attempts: r.attempts,
+  detail: r.status === 'sent' ? r.smtp_response : r.last_error,
+  updatedAt: r.updated_at,
+  batchId: r.batch_id,
+  auditId: r.audit_id,
+});
+
+/** The push and the batch an email is composed from, as they are now (null: the push is gone). */
+async function composingContext(db: Db, row: QueueRow): Promise<QueuedEmail> {
+  const { rows } = await sql<PushRow & { sender_address: string | null; db_now: Date }>`
+    select p.*, b.sender_address, now() as db_now
+    from (select 1) one
+    left join push p on p.id = ${row.push_id}
+    left join push_email_batch b on b.id = ${row.batch_id}`.execute(db);
+  const p = rows[0]!;
+  return {
+    id: row.id,
+    purpose: row.purpose as EmailPurpose,
+    recipient: row.recipient,
+    locale: row.locale as EmailLocale,
+    attempts: row.attempts,
+    senderAddress: p.sender_address,
+    now: p.db_now,
+    push:
+      p.id === null
+        ? null
+        : {
+            id: p.id,
+            kind: p.kind as PushKind,
+            name: p.name,
+            keyId: p.key_id,
+            tokenSealed: p.token_sealed,
+            retrievalStep: p.retrieval_step,
+            passphraseProtected: p.passphrase_protected,
+            expireAfterViews: p.expire_after_views,
+            views: p.views,
+            expiresAt: p.expires_at,
+            expired: p.expired,
+            deleted: p.deleted,
+            createdAt: p.created_at,
+          },
+  };
+}
+
+/** The domain's EmailStore over PostgreSQL (tables: see the 2026_11_26_0004 migration). */
+export function createEmailRepository(db: Db): EmailStore {
+  return {
+    queueSend: (pushId, owner, send, ctx) => queueLaterSend(db, pushId, owner, send, ctx),
+
+    async emailsOf(pushId) {
+      const [batches, emails] = await Promise.all([
+        db
+          .selectFrom('push_email_batch')
+          .selectAll()
+          .where('push_id', '=', pushId)
+          .orderBy('created_at')
+          .execute(),
+        db
+          .selectFrom('push_email')
+          .selectAll()
+          .where('push_id', '=', pushId)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
+      ]);
+      return {
+        batches: batches.map((b) => ({
+          id: b.id,
+          auditId: b.audit_id,
+          recipients: b.recipients,
+          locale: b.locale as EmailLocale,
+          createdAt: b.created_at,
+        })),
+        deliveries: emails.map(toDelivery),
+      };
+    },
+
+    async noticeDefaults(userId) {
+      const row = await db
+        .selectFrom('app_user')
+        .select('notify_owner_on')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row?.notify_owner_on as NoticeKind[] | undefined;
+    },
+
+    async setNoticeDefaults(userId, kinds) {
+      const r = await db
+        .updateTable('app_user')
+        .set({ notify_owner_on: kinds })
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    async noticeTargets(pushIds) {
+      if (pushIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('push')
+        .select(['id', 'notify_owner_on', 'views'])
+        .where('id', 'in', [...pushIds])
+        .execute();
+      return rows.map((r) => ({ pushId: r.id, noticeOn: r.notify_owner_on as NoticeKind[], views: r.views }));
+    },
+
+    async queueNotices(notices, { failedPassphraseQuietSeconds }) {
+      let queued = 0;
+      for (const n of notices) {
+        const { rows } = await sql<{ id: string }>`
+          insert into push_email (recipient, push_id, owner, purpose, locale, event_id, audit_id)
+          select u.email, p.id, p.owner, ${n.purpose}, coalesce(p.email_locale, ${DEFAULT_LOCALE}),
+                 ${n.eventId}::uuid, ${n.auditId}::bigint
+          from push p join app_user u on p.owner = 'user:' || u.id::text
+          where p.id = ${n.pushId} and u.email_verified and u.email is not null
+            and (${n.purpose} <> 'notice_failed_passphrase' or not exists (
+              select 1 from push_email e
+              where e.push_id = p.id and e.purpose = 'notice_failed_passphrase'
+                and e.created_at > now() - make_interval(secs => ${failedPassphraseQuietSeconds})))
+          on conflict (event_id, purpose, recipient) do nothing
+          returning id`.execute(db);
+        queued += rows.length;
+      }
+      return { queued, skipped: notices.length - queued };
+    },
+
+    deliverDue: (args) =>
+      deliverDue<QueueRow>({
+        db,
+        table: 'push_email',
+        mailer: args.sender,
+        messageIdDomain: args.messageIdDomain,
+        limit: args.limit,
+        leaseSeconds: args.leaseSeconds,
+        concurrency: args.concurrency,
+        compose: async (row) => args.compose(await composingContext(db, row)),
+        onOutcome: (row, status, detail) => {
+          if (status === 'sending' || status === 'queued') return;
+          args.onOutcome?.({ id: row.id, purpose: row.purpose as EmailPurpose }, status, detail);
+        },
+      }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** One send (a `creation_email_send` entry): Password Pusher's `notify_by_email` (see the migration). */
+export interface PushEmailBatchTable {
+  id: Generated<string>;
+  push_id: string;
+  audit_id: string | null;
+  owner: string;
+  recipients: string[];
+  locale: string;
+  sender_address: string | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** The queue of the push service's emails: packages/mail's columns and what to compose from. */
+export interface PushEmailTable {
+  id: Generated<string>;
+  recipient: string;
+  status: Generated<'queued' | 'sending' | 'deferred' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  smtp_response: string | null;
+  sent_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: Generated<Date>;
+  push_id: string;
+  owner: string;
+  purpose: string;
+  locale: string;
+  batch_id: string | null;
+  event_id: string | null;
+  audit_id: string | null;
+}
+
+export type PushEmailRow = Selectable<PushEmailTable>;
+export type PushEmailBatchRow = Selectable<PushEmailBatchTable>;
