@@ -99,7 +99,8 @@ const PUSH_LAYERS = {
 
 /*
  * The auth service: http/ and interactions/ (the sign-in pages' routes) → clients/ → provider/ →
- * users/ → policy/, pages/ (HTML, knows nothing), observability/, storage/. `errors` (errors.ts)
+ * users/ → policy/, pages/ (HTML, knows nothing), observability/, storage/; mail/ (the sender of
+ * the auth_email queue, started by server.ts) → users/, storage/. `errors` (errors.ts)
  * is shared by all; cli/ is the operator CLI (secret-push-auth), a composition root.
  */
 const AUTH_LAYERS = {
@@ -108,6 +109,8 @@ const AUTH_LAYERS = {
   clients: ['errors', 'config', 'provider', 'users', 'policy', 'observability', 'storage'],
   provider: ['errors', 'config', 'users', 'policy', 'pages', 'observability', 'storage'],
   users: ['errors', 'config', 'policy', 'observability', 'storage'],
+  // the mail sender (the auth_email queue) and the texts of each email (mail/emails/)
+  mail: ['errors', 'config', 'users', 'observability', 'storage'],
   policy: ['errors', 'config'],
   pages: [],
   observability: ['errors', 'config'],

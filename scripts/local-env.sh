@@ -9,3 +9,13 @@ source scripts/toolchain.sh || exit 1
 set -a
 source .local/dev.env
 set +a
+
+# make up's mail catcher (packages/testing/dist/local-mail.js: SMTP and a web inbox on 127.0.0.1;
+# docs/operations.md, "Email"). Both services send to it unless *_SMTP_URL is already set (a real
+# relay); other ports: LOCAL_SMTP_PORT=2525 LOCAL_INBOX_PORT=8026 make up.
+export LOCAL_SMTP_PORT="${LOCAL_SMTP_PORT:-1025}" LOCAL_INBOX_PORT="${LOCAL_INBOX_PORT:-8025}"
+export LOCAL_INBOX_URL="http://127.0.0.1:$LOCAL_INBOX_PORT"
+export AUTH_SMTP_URL="${AUTH_SMTP_URL:-smtp://127.0.0.1:$LOCAL_SMTP_PORT}"
+export AUTH_MAIL_FROM="${AUTH_MAIL_FROM:-secret-push <no-reply@secret-push.local>}"
+export PUSH_SMTP_URL="${PUSH_SMTP_URL:-smtp://127.0.0.1:$LOCAL_SMTP_PORT}"
+export PUSH_MAIL_FROM="${PUSH_MAIL_FROM:-secret-push <no-reply@secret-push.local>}"

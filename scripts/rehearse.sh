@@ -2,8 +2,8 @@
 # make rehearse: the multi-replica rehearsal (docs/deployment.md, "Rehearsal"). Builds the two images' file
 # trees as the Dockerfile does (pnpm deploy --prod), then deploy/src/rehearsal/main.ts runs
 # 2 auth, 2 push API and 2 worker processes with the commands and environment of k8s/base behind
-# round-robin proxies, on fresh databases, a unique Redis prefix and s3rver, and runs the smoke
-# checks. Bounded in time (REHEARSAL_TIMEOUT seconds, default 600); processes, databases and Redis
+# round-robin proxies, on fresh databases, a unique Redis prefix, s3rver and an SMTP catcher, and
+# runs the smoke checks. Bounded in time (REHEARSAL_TIMEOUT seconds, default 600); processes, databases and Redis
 # keys are removed afterwards even when it is interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +36,8 @@ cleanup() {
     done
     redis-cli -h 127.0.0.1 --scan --pattern "${REDIS_PREFIX}*" | xargs -r -n 500 redis-cli -h 127.0.0.1 del >/dev/null 2>&1 || true
   fi
-  # Keep only the logs of a failed run (the keys in bootstrap/ and the app trees go).
-  rm -rf "$work/auth-app" "$work/push-app" "$work/bootstrap" "$work/s3"
+  # Keep only the logs of a failed run (the keys in bootstrap/, the Secret files, the app trees go).
+  rm -rf "$work/auth-app" "$work/push-app" "$work/bootstrap" "$work/secrets" "$work/s3"
 }
 trap cleanup EXIT
 

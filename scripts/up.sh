@@ -13,6 +13,9 @@ export AUTH_METRICS_PORT="${AUTH_METRICS_PORT:-9465}" PUSH_METRICS_PORT="${PUSH_
 AUTH_URL="http://$AUTH_HOST:$AUTH_PORT"
 PUSH_URL="http://$PUSH_HOST:$PUSH_PORT"
 export PUSH_AUTH_URL="$AUTH_URL"
+# The API and the worker build the same links (the worker's emails carry them); the worker unseals
+# link tokens with PUSH_ENCRYPTION_KEYS, which both read from .local/dev.env.
+export PUSH_PUBLIC_URL="${PUSH_PUBLIC_URL:-$PUSH_URL}"
 
 banner() {
   for _ in $(seq 1 100); do
@@ -29,6 +32,7 @@ banner() {
                   push   http://$PUSH_HOST:$PUSH_METRICS_PORT/metrics
                   worker http://$PUSH_WORKER_HOST:$PUSH_WORKER_PORT/metrics
    local S3       $PUSH_S3_ENDPOINT  (s3rver, bucket $PUSH_S3_BUCKET, data in .local/s3)
+   mail inbox     $LOCAL_INBOX_URL/   (every email both services send; SMTP 127.0.0.1:$LOCAL_SMTP_PORT)
 
  Web app          $PUSH_URL/   (sign in with the demo user: kept in .local/dev.env)
    email          $DEMO_USER_EMAIL
@@ -59,8 +63,10 @@ trap 'kill $banner_pid 2>/dev/null || true' EXIT
 
 PRETTY="node_modules/.bin/pino-pretty --colorize --translateTime SYS:HH:MM:ss --ignore pid,hostname,name"
 S3_PORT="$(node -e 'console.log(new URL(process.argv[1]).port || 80)' "$PUSH_S3_ENDPOINT")"
-node_modules/.bin/concurrently --kill-others --names s3,auth,push,worker --prefix-colors gray,blue,green,magenta \
+node_modules/.bin/concurrently --kill-others --names s3,mail,auth,push,worker \
+  --prefix-colors gray,yellow,blue,green,magenta \
   "node packages/testing/dist/local-s3.js --directory .local/s3 --port $S3_PORT --bucket $PUSH_S3_BUCKET" \
+  "node packages/testing/dist/local-mail.js --smtp-port $LOCAL_SMTP_PORT --http-port $LOCAL_INBOX_PORT" \
   "node services/auth/dist/main.js | $PRETTY" \
   "node services/push/dist/main-api.js | $PRETTY" \
   "node services/push/dist/main-worker.js | $PRETTY"

@@ -2,17 +2,18 @@
  * The multi-replica rehearsal (scripts/rehearse.sh builds the images' file trees first): 2 auth,
  * 2 push API and 2 worker processes, started with the commands and environment of the rendered
  * k8s/base manifests, behind one round-robin proxy per Service, on local PostgreSQL (fresh
- * databases), Redis (a unique prefix) and s3rver; then the smoke checks; then everything is
- * stopped and dropped again, whatever happened.
+ * databases), Redis (a unique prefix), s3rver and an SMTP catcher (the Secrets' smtp-url, as the
+ * files their volumes mount); then the smoke checks; then everything is stopped and dropped again,
+ * whatever happened.
  *   node deploy/dist/rehearsal/main.js REPO_ROOT AUTH_APP_DIR PUSH_APP_DIR WORK_DIR
  */
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chownSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import S3rver from 's3rver';
-import { freePort } from '@secret-push/testing';
+import { type MailCatcher, freePort, startMailCatcher } from '@secret-push/testing';
 import { type K8sObject, render } from '../validate/kubernetes';
 import { type CheckResult, printReport } from '../validate/report';
 import { type Workload, workloadOf } from './manifest-env';
@@ -44,6 +45,7 @@ interface Started {
   services: Service[];
   proxies: RoundRobinProxy[];
   s3?: S3rver;
+  mail?: MailCatcher;
 }
 
 /** The environment that differs from a cluster's, per service. */
@@ -91,9 +93,34 @@ async function startS3(r: Run, started: Started): Promise<string> {
   return `http://127.0.0.1:${s3Address.port}`;
 }
 
-/** The Secrets' values known before the bootstrap: where the databases and Redis are. */
-function initialSecrets(r: Run): Record<string, string> {
+/**
+ * A workload as the manifests describe it, its Secret volumes' files written (readable by the pod's
+ * user) under the run's directory.
+ */
+function workload(
+  r: Run,
+  objects: K8sObject[],
+  kind: 'Deployment' | 'Job',
+  name: string,
+  secrets: Record<string, string>,
+): Workload {
+  const w = workloadOf(objects, kind, name, secrets, join(r.workDir, 'secrets', name));
+  for (const [path, content] of Object.entries(w.files)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content, { mode: 0o600 });
+    if (asPodUser) {
+      chownSync(dirname(path), asPodUser.uid, asPodUser.gid);
+      chownSync(path, asPodUser.uid, asPodUser.gid);
+    }
+  }
+  return w;
+}
+
+/** The Secrets' values known before the bootstrap: where the databases, Redis and SMTP are. */
+function initialSecrets(r: Run, smtpUrl: string): Record<string, string> {
   return {
+    'auth-secrets/smtp-url': smtpUrl,
+    'push-secrets/smtp-url': smtpUrl,
     'auth-secrets/database-url': `${PG}/${r.db.auth}`,
     'auth-secrets/redis-url': REDIS_URL,
     // Needed by the migration Job, before the bootstrap: made here, as an operator would.
@@ -128,7 +155,7 @@ function localEnv(r: Run, authUrl: string, pushUrl: string, s3Url: string): Loca
 /** Migration Jobs, each twice at once (they must be safe when two run together). */
 async function migrate(r: Run, objects: K8sObject[], secrets: Record<string, string>): Promise<void> {
   const jobs = (['auth', 'push'] as const).flatMap((svc) => {
-    const w = workloadOf(objects, 'Job', `${svc}-migrate`, secrets);
+    const w = workload(r, objects, 'Job', `${svc}-migrate`, secrets);
     const dir = svc === 'auth' ? r.authDir : r.pushDir;
     return [1, 2].map((i) => runToCompletion(`${svc}-migrate-${i}`, w.command, dir, w.env, r.logDir));
   });
@@ -147,7 +174,7 @@ async function bootstrap(
   local: LocalEnv,
 ): Promise<(name: string) => string> {
   const bootstrapDir = join(r.workDir, 'bootstrap');
-  const authBase = workloadOf(objects, 'Deployment', 'auth', {
+  const authBase = workload(r, objects, 'Deployment', 'auth', {
     ...secrets,
     'auth-secrets/jwks': '',
     'auth-secrets/cookie-keys': '',
@@ -185,7 +212,7 @@ async function startReplicas(
   ports: Ports,
 ): Promise<void> {
   const [auth, push, worker] = (['auth', 'push', 'push-worker'] as const).map((name) =>
-    workloadOf(objects, 'Deployment', name, secrets),
+    workload(r, objects, 'Deployment', name, secrets),
   ) as [Workload, Workload, Workload];
   const start = (name: string, w: Workload, dir: string, env: Record<string, string>, readyUrl: string) => {
     const s = startProcess(name, w.command, dir, { ...w.env, ...env }, r.logDir, asPodUser);
@@ -224,8 +251,9 @@ async function startReplicas(
 /** Starts everything (recording it in `started`) and runs the smoke checks. */
 async function rehearse(r: Run, started: Started): Promise<CheckResult[]> {
   const s3Url = await startS3(r, started);
+  started.mail = await startMailCatcher();
   const objects = render(join(r.root, 'k8s/base'));
-  const secrets = initialSecrets(r);
+  const secrets = initialSecrets(r, started.mail.url);
   const ports: Ports = {
     auth: [await freePort(), await freePort()],
     push: [await freePort(), await freePort()],
@@ -258,6 +286,7 @@ async function rehearse(r: Run, started: Started): Promise<CheckResult[]> {
     redisUrl: REDIS_URL,
   });
   log(`proxied requests per replica: auth ${authProxy.counts.join('/')}, push ${pushProxy.counts.join('/')}`);
+  log(`emails caught by the SMTP catcher (${started.mail.url}): ${started.mail.messages.length}`);
   return results;
 }
 
@@ -271,6 +300,7 @@ async function cleanUp(r: Run, started: Started, results: CheckResult[]): Promis
   }
   await Promise.all(started.proxies.map((p) => p.close()));
   await started.s3?.close().catch(() => undefined);
+  await started.mail?.close().catch(() => undefined);
   await dropEverything(Object.values(r.db), r.redisPrefix).catch((err: Error) =>
     results.push({ name: 'clean-up', problems: [err.message] }),
   );

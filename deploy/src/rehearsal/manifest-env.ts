@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import type { K8sObject } from '../validate/kubernetes';
 
-/** What a Kubernetes container would run: its command and its whole environment. */
+/** What a Kubernetes container would run: its command, its whole environment and its Secret files. */
 export interface Workload {
   command: string[];
   env: Record<string, string>;
+  /** The files of its mounted Secret volumes, by local path (under `secretDir`): write them before it starts. */
+  files: Record<string, string>;
 }
 
 interface EnvVar {
@@ -19,22 +22,32 @@ interface Container {
   args?: string[];
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface Volume {
+  name: string;
+  secret?: { secretName: string; items?: { key: string; path: string }[] };
 }
 
 /**
  * The command and environment of `kind/name`'s first container, resolved as the kubelet does:
  * envFrom ConfigMaps (from the rendered objects), then env entries; Secret references are looked up
- * in `secrets` ("secret-name/key"), and a reference with no local value is an error.
+ * in `secrets` ("secret-name/key"), and a reference with no local value is an error. A Secret volume
+ * (its `items`) becomes files under `secretDir`/<volume>, and a literal value naming a file of its
+ * mount path (`*_FILE`) is rewritten to the local file.
  */
 export function workloadOf(
   objects: K8sObject[],
   kind: 'Deployment' | 'Job',
   name: string,
   secrets: Record<string, string>,
+  secretDir?: string,
 ): Workload {
   const obj = objects.find((o) => o.kind === kind && o.metadata?.name === name);
-  const container = (obj?.spec as { template?: { spec?: { containers?: Container[] } } } | undefined)
-    ?.template?.spec?.containers?.[0];
+  const pod = (
+    obj?.spec as { template?: { spec?: { containers?: Container[]; volumes?: Volume[] } } } | undefined
+  )?.template?.spec;
+  const container = pod?.containers?.[0];
   if (!container?.command) throw new Error(`${kind}/${name}: no container with a command in the manifests`);
   const configMap = (cm: string) => {
     const found = objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === cm);
@@ -60,5 +73,24 @@ export function workloadOf(
       env[e.name] = configMap(e.valueFrom.configMapKeyRef.name)[e.valueFrom.configMapKeyRef.key] ?? '';
     }
   }
-  return { command: [...container.command, ...(container.args ?? [])], env };
+  const files: Record<string, string> = {};
+  for (const m of container.volumeMounts ?? []) {
+    const v = pod?.volumes?.find((x) => x.name === m.name)?.secret;
+    if (!v) continue;
+    if (!secretDir) {
+      throw new Error(`${kind}/${name}: mounts Secret ${v.secretName}; give a directory for its files`);
+    }
+    if (!v.items) {
+      throw new Error(`${kind}/${name}: Secret volume ${m.name} without items is not supported here`);
+    }
+    const mountPath = m.mountPath.replace(/\/$/, '');
+    for (const item of v.items) {
+      const local = join(secretDir, m.name, item.path);
+      files[local] = secret({ name: v.secretName, key: item.key });
+      for (const [k, value] of Object.entries(env)) {
+        if (value === `${mountPath}/${item.path}`) env[k] = local;
+      }
+    }
+  }
+  return { command: [...container.command, ...(container.args ?? [])], env, files };
 }

@@ -77,6 +77,14 @@ function crossReferences(file: ComposeFile): string[] {
   return problems;
 }
 
+const envOf = (svc: ComposeService): Record<string, unknown> =>
+  Array.isArray(svc.environment)
+    ? Object.fromEntries(
+        svc.environment.map((e): [string, string] => [e.split('=')[0]!, e.slice(e.indexOf('=') + 1)]),
+      )
+    : (svc.environment ?? {});
+const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 /**
  * Every long-running service of ours (a secret-push image, not a one-shot) has a memory limit and
  * NODE_OPTIONS sizing V8's heap at ~75 % of it, as its Kubernetes pod does.
@@ -85,11 +93,7 @@ function heapOfServices(file: ComposeFile): string[] {
   const problems: string[] = [];
   for (const [name, svc] of Object.entries(file.services ?? {})) {
     if (!svc.image?.startsWith('secret-push-') || svc.restart === 'no') continue;
-    const env: Record<string, unknown> = Array.isArray(svc.environment)
-      ? Object.fromEntries(
-          svc.environment.map((e): [string, string] => [e.split('=')[0]!, e.slice(e.indexOf('=') + 1)]),
-        )
-      : (svc.environment ?? {});
+    const env = envOf(svc);
     const nodeOptions = env.NODE_OPTIONS;
     problems.push(
       ...heapProblems(
@@ -100,6 +104,44 @@ function heapOfServices(file: ComposeFile): string[] {
     );
   }
   return problems;
+}
+
+/**
+ * Email: auth, push and the worker have an SMTP URL (a bare host name being a service of this
+ * file) and a From address; the worker has the API's key ring (from a volume it mounts) and
+ * public URL, to build the links it emails.
+ */
+function emailProblems(file: ComposeFile): string[] {
+  const services = file.services ?? {};
+  const p: string[] = [];
+  for (const [name, prefix] of [
+    ['auth', 'AUTH'],
+    ['push', 'PUSH'],
+    ['worker', 'PUSH'],
+  ] as const) {
+    const env = services[name] ? envOf(services[name]) : {};
+    const url = text(env[`${prefix}_SMTP_URL`]);
+    if (!url && !text(env[`${prefix}_SMTP_URL_FILE`])) {
+      p.push(`${name}: ${prefix}_SMTP_URL (or _FILE) is not set`);
+    }
+    const host = URL.canParse(url) ? new URL(url).hostname : '';
+    if (host && !host.includes('.') && host !== 'localhost' && !(host in services)) {
+      p.push(`${name}: ${prefix}_SMTP_URL names the host "${host}", which is no service of this file`);
+    }
+    if (!text(env[`${prefix}_MAIL_FROM`])) p.push(`${name}: ${prefix}_MAIL_FROM is not set`);
+  }
+  const [api, worker] = [services.push, services.worker].map((s) => (s ? envOf(s) : {}));
+  for (const v of ['PUSH_ENCRYPTION_KEYS', 'PUSH_ENCRYPTION_KEYS_FILE', 'PUSH_PUBLIC_URL']) {
+    if (text(api![v]) !== text(worker![v])) p.push(`worker: ${v} must be the same as push's`);
+  }
+  const keysFile = text(worker!.PUSH_ENCRYPTION_KEYS_FILE);
+  const mounts = (services.worker?.volumes ?? []).map((v) =>
+    typeof v === 'string' ? (v.split(':')[1] ?? '') : '',
+  );
+  if (keysFile && !mounts.some((m) => m && keysFile.startsWith(`${m}/`))) {
+    p.push(`worker: PUSH_ENCRYPTION_KEYS_FILE (${keysFile}) is on no volume it mounts`);
+  }
+  return p;
 }
 
 /** docker-compose.yml against the compose-spec schema, interpolated with .env.example's variables. */
@@ -136,6 +178,10 @@ export function checkCompose(root: string): CheckResult[] {
     check(
       'compose: each service of ours has mem_limit and NODE_OPTIONS sizing its heap by it',
       heapOfServices(file),
+    ),
+    check(
+      "compose: email (SMTP URL and From for auth, push and the worker; the worker has the API's keys and public URL)",
+      emailProblems(file),
     ),
   ];
 }

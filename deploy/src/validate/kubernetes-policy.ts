@@ -31,7 +31,8 @@ interface PodTemplate {
 }
 
 /** Variable names whose values are secrets: they must come from a Secret, never a literal. */
-const SECRET_NAME = /SECRET|PASSWORD|JWKS|COOKIE_KEYS|ENCRYPTION_KEYS|ACCESS_KEY|DATABASE_URL|REDIS_URL/;
+const SECRET_NAME =
+  /SECRET|PASSWORD|JWKS|COOKIE_KEYS|ENCRYPTION_KEYS|ACCESS_KEY|DATABASE_URL|REDIS_URL|SMTP_URL$/;
 
 const name = (o: K8sObject) => `${o.kind}/${o.metadata?.name ?? '?'}`;
 const templateOf = (o: K8sObject) =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { type CheckResult, check } from './report';
+import { mailProblems } from './kubernetes-mail';
 import { type K8sObject, policyProblems } from './kubernetes-policy';
 
 export type { K8sObject } from './kubernetes-policy';
@@ -119,6 +120,12 @@ export async function checkKubernetes(root: string, overlays: string[]): Promise
       check(
         `k8s ${overlay}: project rules (probes, limits, heap, non-root, references, metrics ports, body size, no secrets)`,
         policyProblems(objects),
+      ),
+    );
+    results.push(
+      check(
+        `k8s ${overlay}: email (SMTP URL as a Secret file, From in config, the worker's keys and public URL, SMTP egress for auth and the worker only)`,
+        mailProblems(objects),
       ),
     );
   }

@@ -146,6 +146,72 @@ describe('heap, metrics port and body size', () => {
   });
 });
 
+describe('email', () => {
+  const mailCheck = async (overlay = 'k8s/base') =>
+    failing(await checkKubernetes(root, [overlay]))
+      .filter((f) => f.includes(': email ('))
+      .join('\n');
+
+  it('reports a worker without the keys, and SMTP reachable by the API but not by auth', async () => {
+    edit(
+      'k8s/base/push/worker-deployment.yaml',
+      '            - name: PUSH_ENCRYPTION_KEYS\n              valueFrom: { secretKeyRef: { name: push-secrets, key: encryption-keys } }\n',
+      '',
+    );
+    edit('k8s/base/network-policies.yaml', 'values: [auth, push-worker] }', 'values: [push, push-worker] }');
+    const failed = await mailCheck('k8s/overlays/prod');
+    expect(failed).toContain(
+      'Deployment/push-worker: PUSH_ENCRYPTION_KEYS must come from the Secret, as for push',
+    );
+    expect(failed).toContain(
+      'NetworkPolicy/smtp-egress: lets Deployment/push reach SMTP (587, 465); only auth and push-worker send email',
+    );
+    expect(failed).toContain('Deployment/auth: no NetworkPolicy lets it reach SMTP port 587, 465');
+  }, 30_000);
+
+  it('reports an SMTP URL given as a value, a *_FILE outside the Secret, a missing From and an open egress rule', async () => {
+    edit(
+      'k8s/base/push/config.env',
+      'PUSH_REDIS_PREFIX=push:',
+      'PUSH_REDIS_PREFIX=push:\nPUSH_SMTP_URL=smtp://u:p@relay:587',
+    );
+    edit('k8s/base/auth/deployment.yaml', 'value: /etc/secret-push/smtp/smtp-url', 'value: /tmp/smtp-url');
+    edit('k8s/base/auth/config.env', /^AUTH_MAIL_FROM=.*$/m, '');
+    edit(
+      'k8s/base/network-policies.yaml',
+      '        - { protocol: TCP, port: 6379 }\n        - { protocol: TCP, port: 26379 }\n---\n# push,',
+      '---\n# push,',
+    );
+    const failed = await mailCheck();
+    expect(failed).toContain("Deployment/push: PUSH_SMTP_URL holds the relay's password");
+    expect(failed).toContain(
+      'Deployment/auth: AUTH_SMTP_URL_FILE (/tmp/smtp-url) is not a file of a mounted Secret',
+    );
+    expect(failed).toContain('Deployment/auth: AUTH_MAIL_FROM must be a From address in its config');
+    // The auth-egress rule to Redis without ports opens every port, SMTP included, to the migration Job.
+    expect(failed).toContain('NetworkPolicy/auth-egress: lets Job/auth-migrate reach SMTP (587, 465)');
+    expect(failing(await checkKubernetes(root, ['k8s/base'])).join('\n')).toContain('ConfigMap/push-config-');
+  }, 30_000);
+
+  it('reports a compose worker without the keys and an SMTP host that is no service', () => {
+    edit(
+      'docker-compose.yml',
+      '      PUSH_ENCRYPTION_KEYS_FILE: /bootstrap/push-encryption-keys\n    volumes:\n      - bootstrap:/bootstrap:ro\n    depends_on:\n      bootstrap',
+      '    depends_on:\n      bootstrap',
+    );
+    edit(
+      'docker-compose.yml',
+      '  AUTH_SMTP_URL: ${SMTP_URL:-smtp://mail:1025}',
+      '  AUTH_SMTP_URL: ${SMTP_URL:-smtp://mailpit:1025}',
+    );
+    const failed = failing(checkCompose(root)).join('\n');
+    expect(failed).toContain("worker: PUSH_ENCRYPTION_KEYS_FILE must be the same as push's");
+    expect(failed).toContain(
+      'auth: AUTH_SMTP_URL names the host "mailpit", which is no service of this file',
+    );
+  });
+});
+
 describe('compose', () => {
   it('reports an unknown depends_on condition and a variable missing from .env.example', () => {
     edit(

@@ -26,9 +26,14 @@ Commands:
     --[no-]deletable-by-viewer
     --copy                 also copy the link to the clipboard (pbcopy, clip, wl-copy, xclip or xsel)
     --name TEXT  --note TEXT   labels only you see (in your lists)
+    --notify A,B           email the link to these addresses (at most 5; never the passphrase), where
+                           the server sends email (else a warning, and nobody is emailed)
+    --notify-locale L      the language of that email (e.g. en)
   get LINK|TOKEN         print the secret (uses a view); --out DIR saves the files; --passphrase-file PATH
   preview LINK|TOKEN     print the recipient page's link (uses no view)
   expire LINK|TOKEN      expire the push now
+  notify LINK|TOKEN ADDRESS…   email the link of one of your pushes (at most 5 addresses per push);
+    --locale L             the language of the email
   list active|expired    your pushes (a table; --json gives every page as one array)
   audit LINK|TOKEN       the audit log of one of your pushes
   token                  print an access token (for scripts)

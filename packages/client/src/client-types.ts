@@ -5,6 +5,7 @@ import type { CallOptions } from './transport.ts';
 import type {
   AuditEntry,
   AuditLog,
+  NotifyEmailsResult,
   OwnedPush,
   Preview,
   Push,
@@ -81,6 +82,11 @@ export interface RetrieveOptions extends CallOptions {
   expired?: 'throw' | 'return';
 }
 
+export interface NotifyEmailsOptions extends CallOptions {
+  /** The language of the email (one of the server's supported locales); the server's choice by default. */
+  locale?: string;
+}
+
 export interface PageOptions extends CallOptions {
   /** The first page to read (1 to 200). Default 1. */
   startPage?: number;
@@ -138,6 +144,18 @@ export interface SecretPushClient {
   audit(urlToken: string, options?: CallOptions & { page?: number }): Promise<AuditLog>;
   /** Every entry of the audit log, page after page. */
   auditEntries(urlToken: string, options?: PageOptions): AsyncIterable<AuditEntry>;
+  /**
+   * `POST /pushes/:token/notify_emails`: emails the push's link to `recipients` (an array, or a
+   * comma-separated string; at most 5 per push over its life), never its passphrase. Only the
+   * owner may; the server must have email (`features.pushes.email_auto_dispatch`, else a
+   * NotFoundError). Not repeated after a failure (a repeat could send twice): see `retryAfter` of a
+   * RateLimitedError (5 calls a minute per user, and a daily cap).
+   */
+  notifyEmails(
+    urlToken: string,
+    recipients: string | readonly string[],
+    options?: NotifyEmailsOptions,
+  ): Promise<NotifyEmailsResult>;
   /** `DELETE /pushes/:token`: expires the push now. */
   expire(urlToken: string, options?: CallOptions): Promise<Push>;
   /** `GET /pushes/active`: the caller's pushes that can still be viewed, newest first. */

@@ -2,13 +2,13 @@ import type { ClientOptions, SecretPushClient } from './client-types.ts';
 import { createPush } from './create-push.ts';
 import { download, downloadNode } from './downloads.ts';
 import { pushList } from './pages.ts';
-import { auditEntries, auditPage, expirePush, previewPush, retrievePush } from './pushes.ts';
+import { auditEntries, auditPage, expirePush, notifyEmails, previewPush, retrievePush } from './pushes.ts';
 import { apiUrlOf, createApi, json } from './request.ts';
 import type { Version } from './types.ts';
 
 /*
  * createClient: the SecretPushClient, assembled from the modules of each group of calls over one
- * base (request.ts): create-push.ts, pushes.ts (retrieve, preview, expire, audit), pages.ts (the
+ * base (request.ts): create-push.ts, pushes.ts (retrieve, preview, expire, audit, notify emails), pages.ts (the
  * lists), downloads.ts (files). The types are in client-types.ts.
  */
 
@@ -39,6 +39,7 @@ export function createClient(options: ClientOptions): SecretPushClient {
     preview: (urlToken, call) => previewPush(api, urlToken, call),
     audit: (urlToken, call) => auditPage(api, urlToken, call),
     auditEntries: (urlToken, call) => auditEntries(api, urlToken, call),
+    notifyEmails: (urlToken, recipients, call) => notifyEmails(api, urlToken, recipients, call),
     expire: (urlToken, call) => expirePush(api, urlToken, call),
     active: (call) => pushList(api, '/pushes/active', call),
     expired: (call) => pushList(api, '/pushes/expired', call),

@@ -1,5 +1,6 @@
 import type { CreateOptions, CreatePushInput } from './client-types.ts';
 import { checkFiles, multipartBody } from './multipart.ts';
+import { addressList } from './pushes.ts';
 import { type Api, apiUrlOf, json } from './request.ts';
 import type { OwnedPush } from './types.ts';
 
@@ -7,6 +8,12 @@ import type { OwnedPush } from './types.ts';
 const IS_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
 type BodyOf = () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
+
+/** The input with `notify_emails_to` as the API takes it (one comma-separated string). */
+function withAddressList<T extends CreatePushInput>(input: T): T {
+  const to = input.notify_emails_to;
+  return to === undefined || typeof to === 'string' ? input : { ...input, notify_emails_to: addressList(to) };
+}
 
 /** `POST /pushes`: a text, URL, QR or file push. Sends an Idempotency-Key. */
 export async function createPush(
@@ -20,16 +27,17 @@ export async function createPush(
   let replayable: boolean | undefined;
   let sentWhole: number | undefined;
   if (!('files' in input)) {
-    const { kind, payload, ...settings } = input;
+    const { kind, payload, ...settings } = withAddressList(input);
     const text = JSON.stringify({ push: { kind: kind ?? 'text', payload, ...settings } });
     body = () => ({ body: text, headers: { 'content-type': 'application/json' } });
   } else {
-    const { files, payload, kind, ...settings } = input;
+    const { files, payload, kind, ...settings } = withAddressList(input);
     if (files.length === 0) throw new TypeError('A file push needs at least one file');
     await checkFiles(files);
+    // A form field is a string: a list (notify_owner_on) goes comma-separated, as forms send it.
     const fields = Object.entries({ kind: kind ?? 'file', payload, ...settings })
       .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => ({ name: `push[${k}]`, value: String(v) }));
+      .map(([k, v]) => ({ name: `push[${k}]`, value: Array.isArray(v) ? v.join(',') : String(v) }));
     const multipart = multipartBody(fields, 'push[files][]', files);
     replayable = multipart.replayable;
     const headers = { 'content-type': multipart.contentType };

@@ -7,6 +7,7 @@ export type {
   DownloadOptions,
   FilePushInput,
   NodeDownload,
+  NotifyEmailsOptions,
   PageOptions,
   PushList,
   RetrieveOptions,

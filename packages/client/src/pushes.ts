@@ -1,13 +1,13 @@
-import type { PageOptions, RetrieveOptions } from './client-types.ts';
+import type { NotifyEmailsOptions, PageOptions, RetrieveOptions } from './client-types.ts';
 import { PushExpiredError } from './errors.ts';
 import { paged } from './pages.ts';
 import { type Api, apiUrlOf, getJson, json, pushPath } from './request.ts';
 import type { CallOptions } from './transport.ts';
-import type { AuditEntry, AuditLog, Preview, Push, RetrievedPush } from './types.ts';
+import type { AuditEntry, AuditLog, NotifyEmailsResult, Preview, Push, RetrievedPush } from './types.ts';
 
 /*
- * The calls on one push, by its URL token: retrieve (uses a view), preview, expire and the audit
- * log. (Creating is in create-push.ts, the lists in pages.ts, the files in downloads.ts.)
+ * The calls on one push, by its URL token: retrieve (uses a view), preview, expire, the audit
+ * log and emailing its link. (Creating is in create-push.ts, the lists in pages.ts, the files in downloads.ts.)
  */
 
 /** `GET /pushes/:token` (or `POST …/reveal` with a passphrase). **Uses a view.** */
@@ -91,4 +91,36 @@ export async function expirePush(api: Api, urlToken: string, call: CallOptions =
     authenticate: true,
   });
   return json<Push>(res);
+}
+
+/** Addresses as the API takes them: one comma-separated string. */
+export const addressList = (recipients: string | readonly string[]): string =>
+  typeof recipients === 'string' ? recipients : recipients.join(', ');
+
+/**
+ * `POST /pushes/:token/notify_emails`. Never repeated: each accepted call queues emails (and
+ * counts against the push's 5 recipients and the owner's limits), so a repeat after a lost answer
+ * could send twice. A bad token throws at once.
+ */
+export async function notifyEmails(
+  api: Api,
+  urlToken: string,
+  recipients: string | readonly string[],
+  call: NotifyEmailsOptions = {},
+): Promise<NotifyEmailsResult> {
+  const path = `${pushPath(urlToken)}/notify_emails`;
+  const { locale, ...callOptions } = call;
+  const text = JSON.stringify({
+    notify_emails_to: addressList(recipients),
+    ...(locale !== undefined ? { notify_emails_to_locale: locale } : {}),
+  });
+  const res = await api.transport.send({
+    ...callOptions,
+    method: 'POST',
+    url: apiUrlOf(api, path),
+    retry: 'never',
+    authenticate: true,
+    body: () => ({ body: text, headers: { 'content-type': 'application/json' } }),
+  });
+  return json<NotifyEmailsResult>(res);
 }

@@ -38,4 +38,33 @@ export type PushSettings = {
       | 'name'
       | 'note'
   ]?: PushInput[K];
-};
+} & EmailSettings;
+
+/** What an owner may ask to be emailed about (`notify_owner_on`): view, failed_passphrase, expired_unseen. */
+export type OwnerNotice = Extract<NonNullable<PushInput['notify_owner_on']>, readonly unknown[]>[number];
+
+/**
+ * Email on create (where the server has it: `features.pushes.email_auto_dispatch`), as the API
+ * names them. An anonymous create with any of them is refused (422).
+ */
+export interface EmailSettings {
+  /**
+   * Email the link to these addresses (at most 5; never the passphrase): a comma-separated string
+   * as the API takes it, or a list (sent joined with commas).
+   */
+  notify_emails_to?: string | readonly string[];
+  /** The language of that email (one of the server's supported locales, e.g. `en`). */
+  notify_emails_to_locale?: string;
+  /** Name the owner's verified address in the recipients' email. Default false. */
+  notify_emails_include_sender?: boolean;
+  /**
+   * Email the owner (a person with a verified email) when the push is viewed, a wrong passphrase
+   * is tried, or it expires unseen; omitted: the account's defaults. An empty list: none.
+   */
+  notify_owner_on?: readonly OwnerNotice[];
+}
+
+/** The answer of `POST /pushes/:token/notify_emails`. */
+export interface NotifyEmailsResult {
+  message: string;
+}

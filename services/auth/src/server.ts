@@ -15,6 +15,7 @@ import {
 } from '@secret-push/runtime';
 import { KeyRing } from '@secret-push/key-ring';
 import { createHttpLogger, type Logger } from '@secret-push/logger';
+import { addressDomain, createSmtpMailer } from '@secret-push/mail';
 import type { AuthConfig } from './config';
 import { accountsApi } from './http/accounts-api';
 import {
@@ -26,9 +27,14 @@ import {
 import { operationalEndpoints } from './http/operations';
 import { type AuthMetrics, createAuthMetrics } from './observability/metrics';
 import { accountConsoleRoutes } from './interactions/account/account-router';
+import { passwordResetRoutes } from './interactions/password-reset-router';
+import type { InteractionDeps } from './interactions/sign-in-deps';
 import { interactionRoutes } from './interactions/sign-in-router';
+import { authEmailComposer } from './mail/compose';
+import { type MailSender, startMailSender } from './mail/mail-sender';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
+import { ResetThrottle } from './policy/reset-throttle';
 import { SignupThrottle } from './policy/signup-throttle';
 import { installClientThrottle } from './provider/client-throttle';
 import { cookieKeys, createProvider } from './provider/create-provider';
@@ -36,6 +42,7 @@ import { attachProviderEvents } from './provider/events';
 import type { AuthDatabase } from './storage/database';
 import { createKyselyAdapter } from './storage/kysely-adapter';
 import { deleteExpiredPayloads } from './storage/oidc-payload.repository';
+import { type MailOutbox, mailOutbox } from './users/mail-outbox';
 import { findSignInAccount } from './users/sign-in';
 import { totpSecrets } from './users/totp-secrets';
 
@@ -49,12 +56,14 @@ export interface AuthServer {
 
 /**
  * An interaction's uid is also the value of its cookies (oidc-provider's design): the paths that
- * carry it (`/interaction/:uid…`, the resume `/connect/authorize/:uid`) are logged without it.
+ * carry it (`/interaction/:uid…`, the resume `/connect/authorize/:uid`) are logged without it; so
+ * is a password reset link's token (`/reset/:token`).
  */
 function maskInteractionUid(path: string): string {
   return path
     .replace(/^\/interaction\/[^/]+/, '/interaction/:uid')
-    .replace(/^\/connect\/authorize\/[^/]+/, '/connect/authorize/:uid');
+    .replace(/^\/connect\/authorize\/[^/]+/, '/connect/authorize/:uid')
+    .replace(/^\/reset\/[^/]*/, '/reset/:token');
 }
 
 /**
@@ -84,6 +93,8 @@ interface Throttles {
   login: LoginThrottle;
   /** Self sign-up (AUTH_SELF_SIGNUP): off, no throttle and no sign-up page. */
   signup: SignupThrottle | undefined;
+  /** "Forgot password?" (email on, AUTH_SMTP_URL): off, no throttle and no reset pages. */
+  reset: ResetThrottle | undefined;
 }
 
 /** The database and Redis; a Redis that is down at start-up leaves the service degraded, not down. */
@@ -106,6 +117,7 @@ function createThrottles(redis: Redis, config: AuthConfig, logger: Logger): Thro
     signup: config.signup.enabled
       ? new SignupThrottle(redis, { ...config.signup, prefix }, logger)
       : undefined,
+    reset: config.mail ? new ResetThrottle(redis, { ...config.passwordReset, prefix }, logger) : undefined,
   };
 }
 
@@ -134,6 +146,8 @@ interface Wiring {
   adapter: ReturnType<typeof createKyselyAdapter>;
   throttles: Throttles;
   cookieKeys: string[];
+  /** Email on (AUTH_SMTP_URL): what queues it; undefined: off. */
+  outbox: MailOutbox | undefined;
 }
 
 /** The provider with our throttle, event log and metrics, and the cookie warnings. */
@@ -169,6 +183,17 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     cookieKeys: w.cookieKeys,
     issuer: config.issuer,
     totpSecrets: totpSecrets(new KeyRing(config.dataKeys)),
+    outbox: w.outbox,
+  };
+  const reset = throttles.reset;
+  const signIn: InteractionDeps = {
+    ...shared,
+    signupThrottle: throttles.signup,
+    passwordReset: reset &&
+      w.outbox && { throttle: reset, outbox: w.outbox, ttlSeconds: config.passwordReset.ttlSeconds },
+    logger,
+    metrics: w.metrics,
+    totp: config.totp,
   };
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
@@ -181,15 +206,8 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
       reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
     }),
   );
-  provider.use(
-    interactionRoutes({
-      ...shared,
-      signupThrottle: throttles.signup,
-      logger,
-      metrics: w.metrics,
-      totp: config.totp,
-    }),
-  );
+  provider.use(interactionRoutes(signIn));
+  provider.use(passwordResetRoutes(signIn));
   provider.use(
     accountConsoleRoutes({
       ...shared,
@@ -231,6 +249,33 @@ function schedulePurge(db: Kysely<AuthDatabase>, config: AuthConfig, logger: Log
   };
 }
 
+/**
+ * Email (AUTH_SMTP_URL): this process's sender of the auth_email queue (mail/mail-sender.ts);
+ * whether email is on is logged once, either way (never the SMTP URL: it may hold a password).
+ */
+function startEmail(w: Wiring): MailSender | undefined {
+  const { config, logger, db, outbox } = w;
+  if (!config.mail || !outbox) {
+    logger.info('email is off (AUTH_SMTP_URL unset): no password reset by email, no security notices');
+    return undefined;
+  }
+  const smtp = new URL(config.mail.url);
+  logger.info(
+    { smtp_host: smtp.hostname, smtp_port: smtp.port || undefined, from: config.mail.from },
+    'email is on: password reset and security notices',
+  );
+  return startMailSender({
+    db,
+    mailer: createSmtpMailer(config.mail),
+    compose: authEmailComposer({ db, outbox, issuer: config.issuer, service: config.totp.issuer }),
+    logger,
+    metrics: w.metrics,
+    pollMs: config.mailDelivery.pollMs,
+    smtpTimeoutMs: config.mail.timeoutMs,
+    messageIdDomain: addressDomain(config.mail.from),
+  });
+}
+
 /** The service's listener and the operations (metrics, health) listener. */
 async function listen(provider: Provider, config: AuthConfig, readiness: Readiness, metrics: AuthMetrics) {
   const handle = provider.callback();
@@ -263,6 +308,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     throttles: createThrottles(redis, config, logger),
     cookieKeys: cookieKeys(config),
     adapter: createKyselyAdapter(db),
+    outbox: config.mail ? mailOutbox(new KeyRing(config.dataKeys)) : undefined,
   };
   const provider = createAuthProvider(wiring);
   const readiness = readinessOf({ db, redis }, metrics);
@@ -271,6 +317,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
 
   const { url, server, operations } = await listen(provider, config, readiness, metrics);
   logger.info({ url, metrics_url: operations.url, issuer: config.issuer }, 'auth service listening');
+  const sender = startEmail(wiring);
 
   return {
     url,
@@ -279,6 +326,8 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     async close() {
       stopPurge();
       await Promise.all([closeHttpServer(server), operations.close()]);
+      // The round in flight ends (its sends recorded) before the database goes.
+      await sender?.stop();
       await Promise.allSettled([db.destroy(), closeRedis(redis)]);
     },
   };

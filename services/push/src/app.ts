@@ -23,6 +23,7 @@ import { type AccountPagesDeps, accountPagesRoutes } from './pages/account.route
 import type { WebSessions } from './session/web-session';
 import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
+import { webEmail } from './pages/email-pages';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import { need } from './http/context-guard';
@@ -47,7 +48,7 @@ export interface AppDeps {
   /** File pushes: absent when the instance has no object store. */
   files?: { service: FileService; uploads: UploadPipeline };
   /** Email on (PUSH_SMTP_URL): `notify_emails` and its per-user limit; absent: 404 there. */
-  notifyEmails?: { rateLimit: RequestHandler };
+  notifyEmails?: { rateLimit: RequestHandler; pageRateLimit?: RequestHandler };
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -133,15 +134,19 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
 /** The web pages (pages/): sign-in, owner, token and account pages where there is sign-in; create; recipient. */
 function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
   const common = { publicUrl: deps.publicUrl, logger: deps.logger };
+  // Email in the pages, where the instance sends it (absent: no page offers it).
+  const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
+  const withEmail = email ? { email } : {};
   if (deps.web) {
     const signIn = signInRoutes(deps.web.signIn);
     app.use(signIn);
-    app.use(ownerPagesRoutes({ ...common, pushes: deps.pushes, sessions: deps.web.sessions }));
+    app.use(ownerPagesRoutes({ ...common, ...withEmail, pushes: deps.pushes, sessions: deps.web.sessions }));
     app.use(tokenPagesRoutes({ ...common, sessions: deps.web.sessions, users: deps.web.users }));
     app.use(
       accountPagesRoutes({
         ...deps.web.account,
         ...common,
+        ...withEmail,
         sessions: deps.web.sessions,
         beginSignIn: signIn.begin,
       }),
@@ -156,6 +161,7 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
       ...(deps.files ? { files: deps.files } : {}),
       rateLimit: deps.rateLimits.create,
       ...common,
+      ...withEmail,
     }),
   );
   app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));

@@ -26,6 +26,7 @@ import { createApp } from './app';
 import { createRelyingParty } from './session/relying-party';
 import { SessionStore } from './session/session-store';
 import { createWebSessions } from './session/web-session';
+import { webUserKey } from './pages/email-pages';
 import { uploadPipeline } from './uploads/pipeline';
 import { createIntrospectionVerifier } from './http/introspection-client';
 import type { TokenVerifier } from './http/principal';
@@ -287,6 +288,16 @@ function wireApp(
             rateLimit: notifyEmailsRateLimit(
               redis,
               { prefix: config.redis.prefix, perMinute: config.rateLimits.notifyEmailsPerMinute },
+              logger,
+            ),
+            // The web app's "Send the link by email": the same budget, counted for the person.
+            pageRateLimit: notifyEmailsRateLimit(
+              redis,
+              {
+                prefix: config.redis.prefix,
+                perMinute: config.rateLimits.notifyEmailsPerMinute,
+                keyOf: webUserKey,
+              },
               logger,
             ),
           },

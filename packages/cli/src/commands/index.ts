@@ -4,6 +4,7 @@ import { expire } from './expire.ts';
 import { get } from './get.ts';
 import { list } from './list.ts';
 import { login } from './login.ts';
+import { notify } from './notify.ts';
 import { preview } from './preview.ts';
 import { push } from './push.ts';
 import { token } from './token.ts';
@@ -15,6 +16,7 @@ export const COMMANDS: Record<string, Command> = {
   get,
   preview,
   expire,
+  notify,
   list,
   audit,
   token,

@@ -6,6 +6,7 @@ import { copyToClipboard } from '../clipboard.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type Command, type Io, chomp, json, readSecretFile, readStdin } from '../io.ts';
 import { progressBar } from '../output.ts';
+import { emailSettingsOf } from '../notify-options.ts';
 import { clientFor, requireUrl, settings } from '../settings.ts';
 
 /** `secret-push push [SECRET|-]`: creates a push (text, URL, QR or files) and prints its link. */
@@ -23,6 +24,8 @@ export const push: Command = async (io, args) => {
     name: { type: 'string' },
     note: { type: 'string' },
     copy: { type: 'boolean' },
+    notify: { type: 'string', multiple: true },
+    'notify-locale': { type: 'string' },
   });
   if (positionals.length > 1) {
     throw new UsageError('push takes one secret; quote it, or better, pipe it through stdin');
@@ -48,6 +51,7 @@ export const push: Command = async (io, args) => {
   if (files.length === 0 && !payload) throw new UsageError('The secret is empty');
 
   const pushSettings = await pushSettingsOf(io, values);
+  Object.assign(pushSettings, await emailSettingsOf(io, client, values.notify, values['notify-locale']));
   const created =
     files.length > 0
       ? await createFilePush(io, client, files, pushSettings, payload)

@@ -272,6 +272,14 @@ export interface components {
       name?: string | null;
       /** @description A note shown only to the owner; encrypted at rest. For an anonymous push it appears only in the create response. */
       note?: string | null;
+      /** @description Comma-separated email addresses (at most 5) to send the link to */
+      notify_emails_to?: string | null;
+      /** @description The language of the email: one of en */
+      notify_emails_to_locale?: string | null;
+      /** @description Name the owner's verified address in the email (default false) */
+      notify_emails_include_sender?: boolean | (0 | 1) | string | null;
+      /** @description Owner notices: view, failed_passphrase, expired_unseen (array, or comma-separated in forms) */
+      notify_owner_on?: ('view' | 'failed_passphrase' | 'expired_unseen')[] | string | null;
     } & {
       [key: string]: unknown;
     };
@@ -401,6 +409,15 @@ export interface components {
       name: string;
       /** @description Owner-only note (encrypted at rest); empty when not set or wiped at expiry. */
       note: string;
+      /** @description The owner notices this push sends; present only when it sends some. */
+      notify_owner_on?: ('view' | 'failed_passphrase' | 'expired_unseen')[];
+      /** @description Create only, when supplied: the recipients the link is emailed to. */
+      notify_emails_to?: string;
+      /**
+       * @description Create only, when supplied: the language of the email.
+       * @enum {string}
+       */
+      notify_emails_to_locale?: 'en';
     };
     /** @description A retrieved push: adds `payload` and `files`. */
     RetrievedPush: {
@@ -498,8 +515,8 @@ export interface components {
         pushes: {
           /** @description Whether pushes are enabled at all. */
           enabled: boolean;
-          /** @constant */
-          email_auto_dispatch: false;
+          /** @description Whether links can be emailed (`notify_emails_to`, `notify_emails`): true exactly when SMTP is configured. */
+          email_auto_dispatch: boolean;
           file_attachments: {
             /** @description Whether file pushes are enabled. */
             enabled: boolean;
@@ -541,7 +558,8 @@ export interface components {
         | 'expire_by_time'
         | 'link_opened'
         | 'file_download'
-        | 'view_refunded';
+        | 'view_refunded'
+        | 'creation_email_send';
       /** @description Client address as seen through trusted proxies only. */
       ip: string | null;
       user_agent: string;
@@ -551,6 +569,46 @@ export interface components {
        * @description When it happened.
        */
       created_at: string;
+      /** @description Password Pusher's `notify_by_email` of a `creation_email_send` entry. */
+      notify_by_email?: {
+        /** @description The addresses of this send, comma-separated. */
+        recipients: string;
+        /** @description The language of its emails. */
+        locale: string;
+        /** @enum {string} */
+        status: 'pending' | 'completed' | 'partially_failed' | 'failed';
+        /** @description The addresses the SMTP server accepted, comma-separated. */
+        successful_sends: string;
+        error_message: string | null;
+        /**
+         * Format: date-time
+         * @description When the send was queued.
+         */
+        proceed_at: string;
+        /** @description How many recipients. */
+        recipients_count: number;
+      };
+      /** @description A `creation_email_send` entry: each recipient’s email; an entry whose event caused an owner notice: that notice. */
+      email_deliveries?: {
+        /** @description The address. */
+        recipient: string;
+        /** @enum {string} */
+        status: 'queued' | 'sent' | 'deferred' | 'failed';
+        /** @description Delivery attempts so far. */
+        attempts: number;
+        /** @description The SMTP server's reply when sent; the reason when deferred or failed; null while queued. */
+        detail: string | null;
+        /**
+         * Format: date-time
+         * @description Last change of its state.
+         */
+        updated_at: string;
+        /**
+         * @description An owner notice (absent for a recipient’s link).
+         * @enum {string}
+         */
+        purpose?: 'notice_viewed' | 'notice_failed_passphrase' | 'notice_expired_unseen';
+      }[];
     };
     AuditLog: {
       logs: components['schemas']['AuditEntry'][];

@@ -2,6 +2,7 @@ import { commonSection, defineConfig, requestLogSection } from '@secret-push/con
 import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
+import { mailDeliverySection, mailSection } from './email-env';
 import { accountsSection, clientThrottleSection, lifetimesSection, loginThrottleSection } from './sign-in';
 import { databaseSection, migrateDatabaseSection, redisSection } from './storage-env';
 
@@ -22,6 +23,8 @@ export const authConfig = defineConfig([
   clientThrottleSection,
   loginThrottleSection,
   accountsSection,
+  mailSection,
+  mailDeliverySection,
 ]);
 
 /** The service's configuration (also the operator CLI's), from the environment it is given. */

@@ -25,7 +25,10 @@ export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddlewar
     const attempt = await flow.attempt(
       ctx,
       { account: step.throttleKey },
-      () => confirmEnrolment(deps.db, deps.totpSecrets, step.accountId, step.sealedSecret, code),
+      () =>
+        confirmEnrolment(deps.db, deps.totpSecrets, step.accountId, step.sealedSecret, code, {
+          outbox: deps.outbox,
+        }),
       (enrolment) => !enrolment.enrolled && enrolment.reason === 'wrong_code',
     );
     if (!attempt) return;

@@ -4,6 +4,7 @@ import type { Logger } from '@secret-push/logger';
 import { DependencyUnavailable } from '../errors';
 import { messagePage } from '../pages/message-page';
 import { LoginThrottleUnavailable } from '../policy/login-throttle';
+import { ResetThrottleUnavailable } from '../policy/reset-throttle';
 import { SignupThrottleUnavailable } from '../policy/signup-throttle';
 import { FormError } from './form-body';
 import { page } from './responses';
@@ -21,7 +22,9 @@ export interface PageErrorTexts {
 }
 
 const throttleDown = (err: unknown) =>
-  err instanceof LoginThrottleUnavailable || err instanceof SignupThrottleUnavailable;
+  err instanceof LoginThrottleUnavailable ||
+  err instanceof SignupThrottleUnavailable ||
+  err instanceof ResetThrottleUnavailable;
 
 /**
  * The one error middleware of our pages, first in each of their routes' chains: what a step throws

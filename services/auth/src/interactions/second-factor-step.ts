@@ -52,7 +52,7 @@ export function secondFactorStep({ deps, pages, flow }: SignInKit): SignInMiddle
           ttlSeconds: INTERACTION_TTL_SECONDS,
         },
       },
-      () => checkSecondFactor(deps.db, deps.totpSecrets, step.accountId, code),
+      () => checkSecondFactor(deps.db, deps.totpSecrets, step.accountId, code, { outbox: deps.outbox }),
       (checked) => !checked.verified,
     );
     if (!attempt.allowed) {

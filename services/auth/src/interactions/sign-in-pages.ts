@@ -43,6 +43,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
           email,
           error,
           signupUrl: deps.signupThrottle ? `/interaction/${uid}/signup` : undefined,
+          forgotUrl: deps.passwordReset ? `/interaction/${uid}/forgot` : undefined,
         }),
         formTargets(login),
       );

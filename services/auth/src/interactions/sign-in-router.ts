@@ -2,11 +2,13 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AuthMetrics } from '../observability/metrics';
 import { messagePage } from '../pages/message-page';
+import { noEmailPage } from '../pages/reset-password-page';
 import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { labelRoute } from '../request-state';
 import { fromOwnPage } from './csrf';
 import { currentStepPage } from './current-step-page';
 import { continueStep, enrolmentStep } from './enrolment-step';
+import { FORGOT_PURPOSE, forgotPageStep, forgotStep } from './forgot-password-step';
 import { loginStep } from './login-step';
 import { type PageErrorTexts, pageErrors } from './page-errors';
 import { type SignInMiddleware, type SignInState, loadPendingLogin } from './pending-login';
@@ -51,6 +53,8 @@ const stylesheet: Middleware = (ctx) => {
  * - `GET`/`POST /interaction/:uid/signup`: self sign-up (signup.ts) when AUTH_SELF_SIGNUP is on (the
  *   login page then links to it); a 404 page when it is off. A new account then goes on as after a
  *   correct password.
+ * - `GET`/`POST /interaction/:uid/forgot`: "Forgot password?" (forgot-password-step.ts) when email is
+ *   on (AUTH_SMTP_URL; the login page then links to it); a 404 page when it is off.
  * - `POST /connect/endsession/confirm`: refused (403 page) unless sent from our own page; oidc-provider
  *   then checks its CSRF token.
  * - any other method on these paths: 405 with `Allow`.
@@ -114,6 +118,16 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
     router.all('/interaction/:uid/signup', ...signup, (ctx) =>
       page(ctx, 404, messagePage('Page not found', 'There is no such page.')),
     );
+  }
+
+  const forgot = ours('interaction_forgot', metrics.passwordResets);
+  if (deps.passwordReset) {
+    const checked = checkedForm(deps, FORGOT_PURPOSE, metrics.passwordResets);
+    router.get('/interaction/:uid/forgot', ...forgot, pending, forgotPageStep(kit));
+    router.post('/interaction/:uid/forgot', ...forgot, checked, pending, forgotStep(kit, deps.passwordReset));
+    router.all('/interaction/:uid/forgot', ...forgot, (ctx) => notAllowed(ctx, 'GET, HEAD, POST'));
+  } else {
+    router.all('/interaction/:uid/forgot', ...forgot, (ctx) => page(ctx, 404, noEmailPage()));
   }
 
   const routes = router.routes();

@@ -30,6 +30,18 @@ export function createAuthMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    passwordResets: new Counter({
+      name: 'auth_password_resets_total',
+      help: 'Password resets ("Forgot password?", email on), by outcome: requested (the same for known and unknown addresses), throttled, completed, refused (password rules, wrong second-factor code), invalid (a link expired, used, voided or unknown), unavailable (Redis or the database down), forbidden (CSRF, cross-site)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    emails: new Counter({
+      name: 'auth_emails_total',
+      help: 'Email of the auth service (password reset, security notices), by kind and what became of one attempt: sent, deferred (a temporary failure, retried), failed (final: refused, retries spent, or no longer wanted)',
+      labelNames: ['kind', 'status'],
+      registers: [registry],
+    }),
     requestDuration: httpRequestDuration(registry, 'auth'),
   };
 }

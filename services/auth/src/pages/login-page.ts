@@ -13,6 +13,8 @@ export interface LoginPageInput {
   error?: string;
   /** The sign-up page of the same sign-in, when self sign-up is on (AUTH_SELF_SIGNUP). */
   signupUrl?: string;
+  /** The "Forgot password?" page of the same sign-in, when email is on (AUTH_SMTP_URL). */
+  forgotUrl?: string;
 }
 
 /** The email + password form. Every field is labelled; the password is never put back. */
@@ -47,6 +49,7 @@ export function loginPage(input: LoginPageInput): string {
         />
         <button type="submit">Sign in</button>
       </form>
+      ${input.forgotUrl ? html`<p class="alternative"><a href="${input.forgotUrl}">Forgot password?</a></p>` : ''}
       ${input.signupUrl ? html`<p class="alternative">No account? <a href="${input.signupUrl}">Create an account</a></p>` : ''}`,
   );
 }

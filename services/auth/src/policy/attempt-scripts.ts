@@ -111,3 +111,37 @@ export async function takeAttempt(redis: Redis, keys: TakeKeys, limits: TakeLimi
 export async function giveBack(redis: Redis, keys: string[]): Promise<void> {
   if (keys.length > 0) await redis.eval(GIVE_BACK, keys.length, ...keys);
 }
+
+/**
+ * KEYS: the counters; ARGV: 1 the window (ms), then each counter's cap in the order of KEYS.
+ * Takes one from every counter, or (when one of them is full) from none. Returns {0, index of the
+ * full counter (1-based), ms to wait} when refused, {1} when taken. The same take-first rule as
+ * TAKE, for request counters that are not failures (the password reset's, per address and per IP).
+ */
+const TAKE_ALL = `
+for i, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
+    local ms = redis.call('PTTL', key)
+    if ms <= 0 then ms = tonumber(ARGV[1]) end
+    return {0, i, ms}
+  end
+end
+for _, key in ipairs(KEYS) do
+  local n = redis.call('INCR', key)
+  if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[1]) end
+end
+return {1}
+`;
+
+/** Takes one from each counter (`[key, cap]`), or none; refused: which counter was full, and for how long. */
+export async function takeFromAll(
+  redis: Redis,
+  counters: readonly (readonly [string, number])[],
+  windowMs: number,
+): Promise<{ taken: true } | { taken: false; full: number; waitMs: number }> {
+  const keys = counters.map(([key]) => key);
+  const caps = counters.map(([, cap]) => cap);
+  const reply = (await redis.eval(TAKE_ALL, keys.length, ...keys, windowMs, ...caps)) as number[];
+  if (reply[0] === 1) return { taken: true };
+  return { taken: false, full: Number(reply[1]) - 1, waitMs: Number(reply[2]) };
+}

@@ -209,9 +209,29 @@ export async function setSecondFactor(
 
 /**
  * Counts one more wrong second-factor code in a row (one statement: parallel failures each count);
- * the count after it, or undefined when the account has no second factor (any more).
+ * the count after it, or undefined when the account has no second factor (any more). With
+ * `lockNotice`, the same statement queues that email to the account's address when this failure
+ * is the one that locks the factor (the count reaches `lockNotice.at`).
  */
-export async function addSecondFactorFailure(db: Db, id: string): Promise<number | undefined> {
+export async function addSecondFactorFailure(
+  db: Db,
+  id: string,
+  lockNotice?: { at: number; id: string; kind: string },
+): Promise<number | undefined> {
+  if (lockNotice) {
+    const { rows } = await sql<{ second_factor_failures: number }>`
+      with counted as (
+        update account set second_factor_failures = second_factor_failures + 1
+        where id = ${id} and totp_secret is not null
+        returning id, email, second_factor_failures
+      ), notice as (
+        insert into auth_email (id, recipient, kind, account_id)
+        select ${lockNotice.id}::uuid, email, ${lockNotice.kind}, id from counted
+        where second_factor_failures = ${lockNotice.at}
+      )
+      select second_factor_failures from counted`.execute(db);
+    return rows[0]?.second_factor_failures;
+  }
   const row = await db
     .updateTable('account')
     .set({ second_factor_failures: sql<number>`second_factor_failures + 1` })
@@ -234,13 +254,16 @@ export async function replaceRecoveryCodes(db: Db, id: string, hashes: string[])
   return row !== undefined;
 }
 
-/** Removes the second factor of the account `id`. */
-export async function clearSecondFactorById(db: Db, id: string): Promise<void> {
-  await db
+/** Removes the second factor of the account `id`; false when it had none. */
+export async function clearSecondFactorById(db: Db, id: string): Promise<boolean> {
+  const row = await db
     .updateTable('account')
     .set({ ...NO_SECOND_FACTOR, updated_at: now })
     .where('id', '=', id)
-    .execute();
+    .where('totp_secret', 'is not', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Sets a new password hash; `password_changed_at` ends the sign-ins from before it. */

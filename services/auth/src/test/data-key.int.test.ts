@@ -60,7 +60,8 @@ describe('the migration sealing TOTP secrets, and key rotation', () => {
     const one = await accountWithClearSecret(database.db, 'one@example.org');
     const two = await accountWithClearSecret(database.db, 'two@example.org');
     const result = await runAuthMigrations(database.url, totpResealer(ringA));
-    expect(result.applied).toEqual(['2026_11_26_0002_seal_totp_secrets']);
+    // The sealing, then the migrations after it.
+    expect(result.applied).toEqual(['2026_11_26_0002_seal_totp_secrets', '2026_12_01_0001_auth_email']);
     expect(result.resealed).toBe(0);
 
     const rows = await sql<{ totp_secret: string }>`select totp_secret from account`.execute(database.db);

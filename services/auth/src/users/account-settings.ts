@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { findAccountRowById, setPasswordById } from '../storage/account.repository';
 import type { AuthDatabase } from '../storage/database';
 import { hashPassword, passwordRuleViolation, verifyPassword } from './password';
+import { type MailOutbox, queueNotice } from './mail-outbox';
 import { isSecondFactorLocked } from './second-factor';
 
 type Db = Kysely<AuthDatabase>;
@@ -44,11 +45,13 @@ export type PasswordChange =
  * A person's own password change: the current password, and the new one twice, which must follow
  * the rules of `users create` (passwordRuleViolation). The change sets `password_changed_at`, which
  * ends every sign-in from before it (provider/sign-in.ts `findAccount`); the caller keeps its own.
+ * With email on (`outbox`), the "password changed" notice is queued in the same transaction.
  */
 export async function changePassword(
   db: Db,
   accountId: string,
   input: { current: string; next: string; repeat: string },
+  outbox?: MailOutbox,
 ): Promise<PasswordChange> {
   const row = await findAccountRowById(db, accountId);
   if (!row || row.disabled_at !== null || !(await verifyPassword(row.password_hash, input.current))) {
@@ -65,7 +68,12 @@ export async function changePassword(
       problem: `The new password is not accepted: ${violation}.`,
     };
   }
-  const changedAt = await setPasswordById(db, accountId, await hashPassword(input.next));
+  const hash = await hashPassword(input.next);
+  const changedAt = await db.transaction().execute(async (trx) => {
+    const at = await setPasswordById(trx, accountId, hash);
+    if (at) await queueNotice(trx, outbox, accountId, 'password_changed', { via: 'console' });
+    return at;
+  });
   if (!changedAt) return { changed: false, wrongPassword: false, problem: 'This account no longer exists.' };
   return { changed: true, changedAt };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   acceptTotpStep,
@@ -9,6 +10,7 @@ import {
   setSecondFactor,
 } from '../storage/account.repository';
 import type { AuthDatabase } from '../storage/database';
+import { type MailOutbox, queueNotice } from './mail-outbox';
 import {
   generateRecoveryCodes,
   hashRecoveryCode,
@@ -77,14 +79,16 @@ async function useCode(
  * wrong, replayed or used code, an account that is gone, disabled or has no second factor. Either
  * use is one conditional UPDATE, so two requests with one code cannot both pass. Every refusal of
  * an account that has a factor counts one more failure in a row (one UPDATE each); a right code
- * sets the count back to 0. The stored secret is sealed with the data key ring (`secrets`).
+ * sets the count back to 0. The stored secret is sealed with the data key ring (`secrets`). With
+ * email on (`outbox`), the failure that locks the factor also queues the "locked" notice, in the
+ * same statement.
  */
 export async function checkSecondFactor(
   db: Db,
   secrets: TotpSecrets,
   accountId: string,
   input: string,
-  nowMs = Date.now(),
+  { nowMs = Date.now(), outbox }: MailOptions = {},
 ): Promise<SecondFactorCheck> {
   const account = await findAccountRowById(db, accountId);
   const sealed = account?.totp_secret;
@@ -93,7 +97,12 @@ export async function checkSecondFactor(
   }
   const method = await useCode(db, secrets, account, sealed, input, nowMs);
   if (method) return { verified: true, method };
-  const failures = (await addSecondFactorFailure(db, accountId)) ?? 0;
+  const lockNotice = outbox && {
+    at: SECOND_FACTOR_LOCK_AFTER,
+    id: randomUUID(),
+    kind: 'second_factor_locked' as const,
+  };
+  const failures = (await addSecondFactorFailure(db, accountId, lockNotice)) ?? 0;
   return { verified: false, locked: isSecondFactorLocked(failures), failures };
 }
 
@@ -101,10 +110,17 @@ export type Enrolment =
   | { enrolled: true; recoveryCodes: string[] }
   | { enrolled: false; reason: 'wrong_code' | 'already_enrolled' };
 
+/** The clock of a check (tests), and the outbox that queues the security notices (email on). */
+export interface MailOptions {
+  nowMs?: number;
+  outbox?: MailOutbox | undefined;
+}
+
 /**
  * Enrols `sealedSecret` (from `secrets.generate`, shown to the person) once they typed a code of
  * it, proving their app has it. Stores the secret, sealed by the ring's first key, and a new set of
- * recovery codes, which are returned: the only time they exist in clear.
+ * recovery codes, which are returned: the only time they exist in clear. With email on, the
+ * "second factor added" notice is queued in the same transaction.
  */
 export async function confirmEnrolment(
   db: Db,
@@ -112,27 +128,50 @@ export async function confirmEnrolment(
   accountId: string,
   sealedSecret: string,
   code: string,
-  nowMs = Date.now(),
+  { nowMs = Date.now(), outbox }: MailOptions = {},
 ): Promise<Enrolment> {
   const secret = secrets.open(accountId, sealedSecret);
   const step = totpCodeStep(secret, code, nowMs);
   if (step === undefined) return { enrolled: false, reason: 'wrong_code' };
   const recoveryCodes = generateRecoveryCodes();
-  const stored = await setSecondFactor(db, accountId, {
-    secret: secrets.seal(accountId, secret),
-    step,
-    recoveryCodeHashes: hashRecoveryCodes(recoveryCodes),
+  const stored = await db.transaction().execute(async (trx) => {
+    const done = await setSecondFactor(trx, accountId, {
+      secret: secrets.seal(accountId, secret),
+      step,
+      recoveryCodeHashes: hashRecoveryCodes(recoveryCodes),
+    });
+    if (done) await queueNotice(trx, outbox, accountId, 'second_factor_added');
+    return done;
   });
   return stored ? { enrolled: true, recoveryCodes } : { enrolled: false, reason: 'already_enrolled' };
 }
 
-/** A new set of recovery codes replacing the old set; undefined when there is no second factor. */
-export async function regenerateRecoveryCodes(db: Db, accountId: string): Promise<string[] | undefined> {
+/**
+ * A new set of recovery codes replacing the old set; undefined when there is no second factor.
+ * With email on, the notice is queued in the same transaction.
+ */
+export async function regenerateRecoveryCodes(
+  db: Db,
+  accountId: string,
+  outbox?: MailOutbox,
+): Promise<string[] | undefined> {
   const codes = generateRecoveryCodes();
-  return (await replaceRecoveryCodes(db, accountId, hashRecoveryCodes(codes))) ? codes : undefined;
+  const replaced = await db.transaction().execute(async (trx) => {
+    const done = await replaceRecoveryCodes(trx, accountId, hashRecoveryCodes(codes));
+    if (done) await queueNotice(trx, outbox, accountId, 'recovery_codes_regenerated');
+    return done;
+  });
+  return replaced ? codes : undefined;
 }
 
-/** Removes the TOTP secret and the recovery codes. */
-export function removeSecondFactor(db: Db, accountId: string): Promise<void> {
-  return clearSecondFactorById(db, accountId);
+/**
+ * Removes the TOTP secret and the recovery codes; with email on, the notice is queued in the same
+ * transaction (only when there was a factor to remove).
+ */
+export async function removeSecondFactor(db: Db, accountId: string, outbox?: MailOutbox): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (await clearSecondFactorById(trx, accountId)) {
+      await queueNotice(trx, outbox, accountId, 'second_factor_removed');
+    }
+  });
 }

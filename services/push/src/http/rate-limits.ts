@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '@secret-push/http-kit';
@@ -138,7 +138,12 @@ export const NOTIFY_EMAILS_PER_MINUTE = 5;
  */
 export function notifyEmailsRateLimit(
   redis: Redis,
-  options: { prefix: string; perMinute?: number },
+  options: {
+    prefix: string;
+    perMinute?: number;
+    /** Whom a request counts for, when not its principal (the web app's signed-in person). */
+    keyOf?: (res: Response) => string | undefined;
+  },
   logger: Logger,
 ): RequestHandler {
   const limiter = new RateLimiterRedis({
@@ -149,7 +154,7 @@ export function notifyEmailsRateLimit(
   });
   return async (_req, res, next) => {
     try {
-      await limiter.consume(principalOf(res)?.id ?? 'anonymous');
+      await limiter.consume(options.keyOf?.(res) ?? principalOf(res)?.id ?? 'anonymous');
     } catch (err) {
       if (err instanceof RateLimiterRes) {
         throw new HttpError(

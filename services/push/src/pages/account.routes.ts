@@ -10,8 +10,10 @@ import {
   isRecentSignIn,
 } from '../session/relying-party';
 import type { SessionData, SessionStore } from '../session/session-store';
-import { type WebSessions, signedInCaller, signedInSession } from '../session/web-session';
+import { type WebSessions, signedInCaller, signedInSession, webCallerOf } from '../session/web-session';
 import { accountDeletedPage, accountPage } from './account.views';
+import { type WebEmail, formValues, noticeOfferFor } from './email-pages';
+import { noticesOf } from './email.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import type { BeginSignIn } from './sign-in.routes';
@@ -32,6 +34,8 @@ export interface AccountPagesDeps {
   forgetUserStatus: (userId: string) => void;
   publicUrl: string;
   logger: Logger;
+  /** Email, where the instance sends it: the person's default owner notices. */
+  email?: WebEmail;
 }
 
 /** The provider's account page, or undefined when it has none or cannot be asked now. */
@@ -42,6 +46,41 @@ async function providerPage(accounts: IssuerAccounts, logger: Logger): Promise<s
     logger.warn({ err }, 'the sign-in provider did not answer: its account page is not linked');
     return undefined;
   }
+}
+
+type ShowAccount = (
+  req: Request,
+  res: Response,
+  status: number,
+  extra?: { noticesSaved?: boolean },
+) => Promise<void>;
+
+/**
+ * `POST /account/notices`: the person's default owner notices (the boxes checked; none is none),
+ * then back to the account page with a confirmation (Post/Redirect/Get). Only with a verified
+ * address where email is on: otherwise the page says why, and nothing is saved.
+ */
+function saveNoticeDefaults(
+  router: Router,
+  email: WebEmail | undefined,
+  guardPost: RequestHandler[],
+  show: ShowAccount,
+): void {
+  router.post('/account/notices', ...guardPost, async (req, res) => {
+    const caller = signedInCaller(res);
+    const offer = await noticeOfferFor(webCallerOf(res), email);
+    if (!email || !offer?.offered) return show(req, res, 422);
+    await email.setNoticeDefaults(caller.session.userId, noticesOf(formValues(req.body, 'notices')));
+    res.redirect(303, '/account?saved=notices');
+  });
+}
+
+/** Sends the browser to sign in again, then back to the deletion's confirmation; 503 when it cannot. */
+async function signInToDelete(beginSignIn: BeginSignIn, res: Response, session: SessionData) {
+  const again = { returnTo: '/account/delete', ...(session.email ? { loginHint: session.email } : {}) };
+  if (await beginSignIn(res, again)) return;
+  setPageHeaders(res);
+  sendPage(res, 503, errorPage('Sign-in is unavailable', 'Please try again in a moment.'));
 }
 
 /**
@@ -72,10 +111,13 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     req: Request,
     res: Response,
     status: number,
-    extra: { notice?: string; confirmError?: string } = {},
+    extra: { notice?: string; confirmError?: string; noticesSaved?: boolean } = {},
   ) {
     const session = signedInSession(res);
-    const page = await providerPage(issuerAccounts, logger);
+    const [page, notices] = await Promise.all([
+      providerPage(issuerAccounts, logger),
+      noticeOfferFor(webCallerOf(res), deps.email),
+    ]);
     setPageHeaders(res);
     sendPage(
       res,
@@ -86,12 +128,17 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
         email: session.email,
         issuer: session.issuer,
         ...(page ? { providerPage: page } : {}),
+        ...(notices ? { notices } : {}),
         ...extra,
       }),
     );
   }
 
-  router.get('/account', ...guard, (req, res) => show(req, res, 200));
+  router.get('/account', ...guard, (req, res) =>
+    show(req, res, 200, req.query.saved === 'notices' ? { noticesSaved: true } : {}),
+  );
+
+  saveNoticeDefaults(router, deps.email, guardPost, show);
 
   router.post('/account/sign-out-others', ...guardPost, async (req, res) => {
     const caller = signedInCaller(res);
@@ -101,13 +148,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     });
   });
 
-  /** Sends the browser to sign in again, then back to the confirmation; 503 when it cannot. */
-  async function signInAgain(res: Response, session: SessionData) {
-    const again = { returnTo: '/account/delete', ...(session.email ? { loginHint: session.email } : {}) };
-    if (await deps.beginSignIn(res, again)) return;
-    setPageHeaders(res);
-    sendPage(res, 503, errorPage('Sign-in is unavailable', 'Please try again in a moment.'));
-  }
+  const signInAgain = (res: Response, session: SessionData) => signInToDelete(deps.beginSignIn, res, session);
 
   router.get('/account/delete', ...guard, async (req, res) => {
     const session = signedInSession(res);

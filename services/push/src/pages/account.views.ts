@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { type NoticeOffer, noticeDefaultsSection } from './email.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -18,6 +19,10 @@ export function accountPage(options: {
   notice?: string;
   /** The confirmation typed did not match. */
   confirmError?: string;
+  /** The default owner notices (or why there are none). */
+  notices?: NoticeOffer;
+  /** The notices were just saved. */
+  noticesSaved?: boolean;
 }): Html {
   const { csrf } = options;
   const confirmWord = options.email ?? 'delete';
@@ -43,6 +48,15 @@ export function accountPage(options: {
           : html`<p>
               Your password and second factor are managed by your sign-in provider (${options.issuer}).
             </p>`
+      }
+      ${
+        options.notices
+          ? noticeDefaultsSection({
+              csrf,
+              offer: options.notices,
+              ...(options.noticesSaved ? { saved: true } : {}),
+            })
+          : ''
       }
 
       <h2>Sessions</h2>

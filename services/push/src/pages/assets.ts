@@ -45,7 +45,7 @@ details { margin: 0 0 1rem; }
 summary { cursor: pointer; min-height: 2rem; }
 #copy-status { margin-top: 0.5rem; }
 footer { margin-top: 2rem; font-size: 0.9rem; }
-textarea, input[type="number"], input[type="text"] { width: 100%; font: inherit; padding: 0.6rem 0.7rem;
+textarea, select, input[type="number"], input[type="text"] { width: 100%; font: inherit; padding: 0.6rem 0.7rem;
   border: 1px solid var(--border); border-radius: 0.4rem; background: var(--bg); color: var(--fg);
   margin-bottom: 0.75rem; display: block; }
 textarea { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }

@@ -5,6 +5,8 @@ import type { CreateRules } from '../http/push.schemas';
 import { type WebCaller, type WebSessions, webActor, webCallerOf } from '../session/web-session';
 import type { UploadLimits } from '../uploads/form';
 import type { FormRules } from './create.views';
+import { type WebEmail, noticeOfferFor, noticesOffered } from './email-pages';
+import type { EmailFormRules } from './email.views';
 
 /** The kinds the form can offer, in its order; each only where the instance enables it. */
 const FORM_KINDS: readonly PushKind[] = ['text', 'url', 'qr', 'file'];
@@ -21,6 +23,8 @@ export interface FormVisitorDeps {
   sessions?: WebSessions;
   /** The upload limits, where the instance has an object store. */
   fileLimits?: UploadLimits;
+  /** Email (the link to recipients, owner notices), where the instance sends it. */
+  email?: WebEmail;
 }
 
 /** What the create form offers a visitor, and what it asks of them (the create policy's answers). */
@@ -29,6 +33,10 @@ export interface FormVisitor {
   /** The kinds this visitor is offered: enabled here, and (files) allowed to this caller. */
   kindsFor: (caller: WebCaller) => PushKind[];
   rulesFor: (caller: WebCaller) => FormRules;
+  /** The rules with the form's email part for this caller (their notice defaults read). */
+  fullRulesFor: (caller: WebCaller) => Promise<FormRules>;
+  /** Whether this caller's form has the "Email me when…" boxes (none checked then means none). */
+  noticesOffered: (caller: WebCaller) => boolean;
   /** Why this visitor gets no form, if they get none. */
   noticeFor: (caller: WebCaller) => string | undefined;
   csrfOf: (caller: WebCaller) => string | undefined;
@@ -46,18 +54,39 @@ export function formVisitor(deps: FormVisitorDeps): FormVisitor {
         deps.rules.enabledKinds.has(k) &&
         (k !== 'file' || (filesOn && mayCreate(webActor(caller), 'file', deps.features).ok)),
     );
+  const rulesFor = (caller: WebCaller): FormRules => {
+    const kinds = kindsFor(caller);
+    return {
+      ...deps.rules,
+      kinds,
+      ...(kinds.includes('file') && fileLimits ? { fileLimits } : {}),
+      nameAndNote: caller.kind === 'signed-in',
+    };
+  };
+  /**
+   * The email part: "Email the link to" for a signed-in person where email is on (an anonymous
+   * create may not email); "Show my address" and "Email me when…" with a verified address (else
+   * why not).
+   */
+  const emailRulesFor = async (caller: WebCaller): Promise<EmailFormRules | undefined> => {
+    const { email } = deps;
+    const notices = await noticeOfferFor(caller, email);
+    if (!notices) return undefined;
+    return {
+      ...(email ? { recipients: { locales: email.locales, defaultLocale: email.locales[0] ?? 'en' } } : {}),
+      ...(email && notices.offered ? { senderAddress: notices.to } : {}),
+      notices,
+    };
+  };
   return {
     signInEnabled,
     kindsFor,
-    rulesFor(caller) {
-      const kinds = kindsFor(caller);
-      return {
-        ...deps.rules,
-        kinds,
-        ...(kinds.includes('file') && fileLimits ? { fileLimits } : {}),
-        nameAndNote: caller.kind === 'signed-in',
-      };
+    rulesFor,
+    async fullRulesFor(caller) {
+      const email = await emailRulesFor(caller);
+      return { ...rulesFor(caller), ...(email ? { email } : {}) };
     },
+    noticesOffered: (caller) => noticesOffered(caller, deps.email),
     noticeFor(caller) {
       if (kindsFor(caller).length === 0) return 'This instance does not offer any kind of secret to share.';
       if (caller.kind === 'signed-in' || deps.features.anonymousCreate) return undefined;

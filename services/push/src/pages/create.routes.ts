@@ -16,6 +16,7 @@ import { showCreated } from './created.routes';
 import { createFormPage } from './create.views';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import type { WebEmail } from './email-pages';
 import { errorPage } from './views';
 import { headerOf } from './web-header';
 
@@ -31,6 +32,8 @@ export interface CreatePagesDeps {
   sessions?: WebSessions;
   /** File pushes: the file service and the API's upload pipeline; absent without an object store. */
   files?: { service: FileService; uploads: UploadPipeline };
+  /** Email (the link to recipients, owner notices): absent where the instance sends none. */
+  email?: WebEmail;
 }
 
 /** The form's file input: its parts are the push's files. */
@@ -60,8 +63,9 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     features: deps.features,
     ...(sessions ? { sessions } : {}),
     ...(deps.files ? { fileLimits: deps.files.uploads.limits } : {}),
+    ...(deps.email ? { email: deps.email } : {}),
   });
-  const { signInEnabled, kindsFor, rulesFor, noticeFor, csrfOf, csrfRefused } = visitor;
+  const { signInEnabled, kindsFor, rulesFor, fullRulesFor, noticeFor, csrfOf, csrfRefused } = visitor;
   const { createFromForm, createWithUploads, formProblems } = formSubmission(deps, visitor);
   const load: RequestHandler[] = sessions ? [sessions.load] : [];
   const unavailable = (res: Response) =>
@@ -74,7 +78,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
       ),
     );
 
-  router.get('/', ...load, (req, res) => {
+  router.get('/', ...load, async (req, res) => {
     setPageHeaders(res, FORM_PAGE);
     const header = headerOf(res, signInEnabled);
     if (!header) return unavailable(res);
@@ -85,7 +89,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
       res,
       200,
       createFormPage({
-        rules: rulesFor(caller),
+        rules: notice ? rulesFor(caller) : await fullRulesFor(caller),
         header,
         values: { idempotencyKey: newIdempotencyKey() },
         ...(notice ? { notice } : {}),
@@ -111,7 +115,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     extended: false,
     // The largest text payload, URL-encoded (up to 9 bytes per character), and the other fields.
     limit: MAX_TEXT_PAYLOAD * 9 + 16 * 1024,
-    parameterLimit: 20,
+    parameterLimit: 30,
   });
   /** The form's shape for the upload pipeline, and who may store files through it. */
   const uploadForm: UploadForm = {

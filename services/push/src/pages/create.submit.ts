@@ -14,6 +14,8 @@ import { discardStored } from '../uploads/cleanup';
 import { uploadsOf } from '../uploads/upload-state';
 import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
+import { DEFAULT_LOCALE } from '../domain/email-rules';
+import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
 import { headerOf } from './web-header';
 
@@ -45,11 +47,30 @@ const FORM_REUSED =
 const PASSPHRASE_AGAIN =
   'Enter the passphrase again: it is never sent back to the page. (To share without one, start from a new form.)';
 
+/**
+ * The email fields as the API's: the addresses and their language when some are given, the sender
+ * named when asked, and the notices checked (none checked is none) where the form offers them.
+ */
+function emailFieldsOf(values: FormValues, noticesOffered: boolean): Record<string, unknown> {
+  const to = values.notify_emails_to?.trim();
+  return {
+    ...(to ? { notify_emails_to: to } : {}),
+    ...(to && values.notify_emails_to_locale
+      ? { notify_emails_to_locale: values.notify_emails_to_locale }
+      : {}),
+    ...(values.notify_emails_include_sender ? { notify_emails_include_sender: true } : {}),
+    ...(noticesOffered || (values.notify_owner_on?.length ?? 0) > 0
+      ? { notify_owner_on: (values.notify_owner_on ?? []).join(',') }
+      : {}),
+  };
+}
+
 /** The form's fields as the API's `push` object; checks the API's schema does not know. */
 function pushOf(
   values: FormValues,
   passphrase: string | undefined,
   uploadCount: number,
+  noticesOffered: boolean,
 ): Record<string, unknown> {
   const { kind } = values;
   if (values.passphraseRequired && !passphrase) {
@@ -73,6 +94,7 @@ function pushOf(
     ...(passphrase ? { passphrase } : {}),
     ...(values.name ? { name: values.name } : {}),
     ...(values.note ? { note: values.note } : {}),
+    ...emailFieldsOf(values, noticesOffered),
   };
 }
 
@@ -80,7 +102,7 @@ const storedKeyList = (stored: PreparedFiles | undefined): string[] =>
   stored?.uploads.map((u) => u.objectKey) ?? [];
 
 export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): FormSubmission {
-  const { signInEnabled, kindsFor, rulesFor, csrfOf, csrfRefused } = visitor;
+  const { signInEnabled, kindsFor, fullRulesFor, csrfOf, csrfRefused } = visitor;
   const valuesOf = (body: unknown): FormValues => ({
     kind: formField(body, 'kind'),
     payload: formField(body, 'payload'),
@@ -93,6 +115,10 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     passphraseRequired:
       formField(body, 'passphrase_required') === 'true' || (formField(body, 'passphrase') ?? '') !== '',
     idempotencyKey: formField(body, 'idempotency_key'),
+    notify_emails_to: formField(body, 'notify_emails_to'),
+    notify_emails_to_locale: formField(body, 'notify_emails_to_locale'),
+    notify_emails_include_sender: formField(body, 'notify_emails_include_sender') === 'true',
+    notify_owner_on: formValues(body, 'notify_owner_on'),
   });
 
   /**
@@ -113,7 +139,14 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       throw HttpError.validation({ kind: ['Choose what you want to share.'] });
     }
     const input = parseCreateBody(
-      { push: pushOf(values, formField(req.body, 'passphrase') || undefined, uploads.length) },
+      {
+        push: pushOf(
+          values,
+          formField(req.body, 'passphrase') || undefined,
+          uploads.length,
+          visitor.noticesOffered(caller),
+        ),
+      },
       deps.rules,
     );
     const decision = mayCreate(actor, input.kind, deps.features);
@@ -122,6 +155,9 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     const created = await deps.pushes.create(input, {
       owner,
       audit: auditContext(req),
+      // The person, for email (their verified address); the page's language is the sender's.
+      sender: caller.kind === 'signed-in' ? emailSenderOfSession(caller.session) : null,
+      senderLocale: DEFAULT_LOCALE,
       ...(stored ? { files: stored } : {}),
       idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });
@@ -147,7 +183,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       }
     };
 
-  const formProblems: ErrorRequestHandler = (err: unknown, req, res, next) => {
+  const formProblems: ErrorRequestHandler = async (err: unknown, req, res, next) => {
     const mapped = toHttpError(err);
     const header = headerOf(res, signInEnabled);
     if (!(mapped instanceof HttpError) || (mapped.status !== 422 && mapped.status !== 413) || !header) {
@@ -168,7 +204,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       res,
       mapped.status,
       createFormPage({
-        rules: rulesFor(caller),
+        rules: await fullRulesFor(caller),
         values: {
           ...values,
           idempotencyKey: reused || !values.idempotencyKey ? newIdempotencyKey() : values.idempotencyKey,

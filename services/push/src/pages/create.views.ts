@@ -2,6 +2,7 @@ import type { PushKind } from '../domain/push';
 import { type Html, html } from '@secret-push/html';
 import { type UploadLimits, fmtBytes } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
+import { type EmailFormRules, type EmailFormValues, createEmailFields } from './email.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -17,13 +18,15 @@ export interface FormRules {
   fileLimits?: UploadLimits;
   /** Whether the form has name and note: only for signed-in people, the only ones who see them again. */
   nameAndNote?: boolean;
+  /** What the form offers about email (the link to recipients, owner notices), if anything. */
+  email?: EmailFormRules;
 }
 
 /** The script of the form with files: the upload with a progress bar (create-form.script.ts). */
 export const CREATE_FORM_SCRIPT = '/static/create-form.js';
 
 /** What the person typed, shown again when the form comes back with problems. */
-export interface FormValues {
+export interface FormValues extends EmailFormValues {
   kind?: string;
   payload?: string;
   expire_after_days?: string;
@@ -61,6 +64,10 @@ const FIELD_LABEL: Record<string, string> = {
   name: 'Name',
   note: 'Note',
   files: 'Files',
+  notify_emails_to: 'Email the link to',
+  notify_emails_to_locale: 'Language of the email',
+  notify_emails_include_sender: 'Show my email address',
+  notify_owner_on: 'Email me when',
   push: 'The form',
 };
 
@@ -199,7 +206,9 @@ ${values.payload ?? ''}</textarea>
           deletable,
           errors,
         )}
-        ${rules.nameAndNote ? labelFields(values, errors) : ''} ${files ? fileFields(files, errors) : ''}
+        ${rules.nameAndNote ? labelFields(values, errors) : ''}
+        ${rules.email ? createEmailFields(rules.email, values, errors) : ''}
+        ${files ? fileFields(files, errors) : ''}
 
         <button type="submit">Create the secret link</button>
       </form>`,

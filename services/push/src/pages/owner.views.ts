@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditKind, Push } from '../domain/push';
 import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
+import { type EmailSendRow, emailSendsTable, notifyForm } from './email.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -107,12 +108,47 @@ const EVENT: Record<AuditKind, string> = {
   creation_email_send: 'Link emailed to recipients',
 };
 
-/** `/pushes/:url_token/audit`: who did what with one push, newest first. */
+/** The owner's email part of a push's page, where the instance sends email. */
+export interface PushEmailPart {
+  sends: readonly EmailSendRow[];
+  /** "Send the link by email", for an active push: its form (with what was typed, and problems). */
+  form?: {
+    urlToken: string;
+    csrf: string;
+    locales: readonly string[];
+    values?: { to?: string; locale?: string };
+    errors?: Record<string, string[]>;
+  };
+  /** After a send (Post/Redirect/Get): its confirmation. */
+  sent?: boolean;
+}
+
+function emailPart(email: PushEmailPart): Html {
+  const { form } = email;
+  return html`<h2>Emails</h2>
+    ${email.sent ? html`<p role="status" class="notice">The link will be emailed; its status shows below.</p>` : ''}
+    ${emailSendsTable(email.sends)}
+    ${
+      form
+        ? notifyForm({
+            action: `/pushes/${form.urlToken}/notify`,
+            csrf: form.csrf,
+            locales: form.locales,
+            defaultLocale: form.locales[0] ?? 'en',
+            ...(form.values ? { values: form.values } : {}),
+            ...(form.errors ? { errors: form.errors } : {}),
+          })
+        : html`<p class="muted">This push has expired: its link can no longer be emailed.</p>`
+    }`;
+}
+
+/** `/pushes/:url_token/audit`: who did what with one push, newest first, and its emails. */
 export function auditPage(options: {
   header: WebHeader;
   push: Push;
   entries: readonly AuditEntry[];
   dropped: number;
+  email?: PushEmailPart;
 }): Html {
   const { push, entries } = options;
   return layout(
@@ -120,6 +156,8 @@ export function auditPage(options: {
     html`${webHeader(options.header)}
       <h1>Audit log${push.name ? html`: ${push.name}` : ''}</h1>
       <p><a href="/pushes">Back to your pushes</a></p>
+      ${options.email ? emailPart(options.email) : ''}
+      <h2>Events</h2>
       ${
         entries.length === 0
           ? html`<p>Nothing has happened to this push yet.</p>`

@@ -23,7 +23,7 @@ export function passwordForm({ deps, views }: AccountKit): AccountMiddleware {
       ctx,
       who,
       { password: true },
-      () => changePassword(deps.db, who.account.id, input),
+      () => changePassword(deps.db, who.account.id, input, deps.outbox),
       (change) => !change.changed && change.wrongPassword,
     );
     if (!result) return;

@@ -20,13 +20,17 @@ export function recoveryCodesForm({ deps, views }: AccountKit): AccountMiddlewar
       { password: !isCode },
       async () =>
         isCode
-          ? (await checkSecondFactor(db, deps.totpSecrets, who.account.id, credential)).verified
+          ? (
+              await checkSecondFactor(db, deps.totpSecrets, who.account.id, credential, {
+                outbox: deps.outbox,
+              })
+            ).verified
           : await isCurrentPassword(db, who.account.id, credential),
       (right) => !right,
     );
     if (proved === undefined) return;
     if (!proved) return views.refused(ctx, who, 'recovery-codes', 'The password or code is not correct.');
-    const codes = await regenerateRecoveryCodes(db, who.account.id);
+    const codes = await regenerateRecoveryCodes(db, who.account.id, deps.outbox);
     if (!codes) return views.backTo(ctx);
     logger.info({ ip: ctx.ip, account_id: who.account.id }, 'recovery codes regenerated');
     views.showCodes(ctx, codes);

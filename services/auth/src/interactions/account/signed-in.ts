@@ -9,6 +9,7 @@ import { provided } from '../../request-state';
 import type { AuthDatabase } from '../../storage/database';
 import { type AccountOverview, accountOverview } from '../../users/account-settings';
 import { findSignInAccount } from '../../users/sign-in';
+import type { MailOutbox } from '../../users/mail-outbox';
 import type { TotpSecrets } from '../../users/totp-secrets';
 
 /** What the account console (account-router.ts and its sections) is built from. */
@@ -27,6 +28,8 @@ export interface AccountConsoleDeps {
   reauthMaxAgeSeconds: number;
   /** Seals and opens TOTP secrets with the data key ring (AUTH_DATA_KEYS). */
   totpSecrets: TotpSecrets;
+  /** Email is on (AUTH_SMTP_URL): each change queues its security notice; undefined: none. */
+  outbox?: MailOutbox | undefined;
 }
 
 export type Session = Awaited<ReturnType<Provider['Session']['get']>>;

@@ -49,7 +49,8 @@ export function twoFactorForms({
       ctx,
       who,
       { password: false },
-      () => confirmEnrolment(db, deps.totpSecrets, who.account.id, sealedSecret, code),
+      () =>
+        confirmEnrolment(db, deps.totpSecrets, who.account.id, sealedSecret, code, { outbox: deps.outbox }),
       (enrolment) => !enrolment.enrolled && enrolment.reason === 'wrong_code',
     );
     if (!result) return;
@@ -88,7 +89,7 @@ export function twoFactorForms({
     if (!right) {
       return views.refused(ctx, who, 'two-factor/remove', 'The password is not correct.');
     }
-    await removeSecondFactor(db, who.account.id);
+    await removeSecondFactor(db, who.account.id, deps.outbox);
     logger.info({ ip: ctx.ip, account_id: who.account.id }, 'second factor removed');
     views.backTo(ctx, 'two-factor-off');
   };

@@ -7,6 +7,7 @@ import * as totpLastStep from './2026_11_25_0001_totp_last_step';
 import * as accountEmailVerified from './2026_11_25_0002_account_email_verified';
 import * as secondFactorFailures from './2026_11_26_0001_second_factor_failures';
 import { sealTotpSecrets } from './2026_11_26_0002_seal_totp_secrets';
+import * as authEmail from './2026_12_01_0001_auth_email';
 
 /**
  * Every migration of the auth database, in order. `reseal` (from the data key ring) is what the
@@ -21,6 +22,7 @@ export const authMigrationSet = (reseal?: TotpResealer): MigrationSet => ({
   '2026_11_25_0002_account_email_verified': accountEmailVerified,
   '2026_11_26_0001_second_factor_failures': secondFactorFailures,
   '2026_11_26_0002_seal_totp_secrets': sealTotpSecrets(reseal),
+  '2026_12_01_0001_auth_email': authEmail,
 });
 
 /** What the migrate command prints of `runAuthMigrations`' result. */

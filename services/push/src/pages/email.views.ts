@@ -1,0 +1,268 @@
+import { type Html, html } from '@secret-push/html';
+import { NOTICE_KINDS, type NoticeKind } from '../domain/email-rules';
+
+/*
+ * The web app's parts about email (issue 26): the create form's "Email the link to", its language,
+ * "Show my email address" and "Email me when…"; the account's default notices; and, on the
+ * owner's page of a push, its email sends with each recipient's status and the form that sends
+ * the link again.
+ */
+
+/** What an owner may be emailed about (`notify_owner_on`), in the order the forms show them. */
+export const OWNER_NOTICES = NOTICE_KINDS;
+export type OwnerNoticeKind = NoticeKind;
+
+const NOTICE_LABEL: Record<OwnerNoticeKind, string> = {
+  view: 'it is viewed',
+  failed_passphrase: 'a wrong passphrase is tried',
+  expired_unseen: 'it expires without being viewed',
+};
+
+/** The notices among `values` (a form's checked boxes), in order, each once. */
+export const noticesOf = (values: readonly string[]): OwnerNoticeKind[] =>
+  OWNER_NOTICES.filter((n) => values.includes(n));
+
+/** Whether owner notices are offered to this person, with their defaults; or why not. */
+export type NoticeOffer =
+  { offered: true; to: string; defaults: readonly OwnerNoticeKind[] } | { offered: false; why: string };
+
+/** The create form's email part for a visitor: absent parts are not offered. */
+export interface EmailFormRules {
+  /** "Email the link to" and its language: a signed-in person where the instance sends email. */
+  recipients?: { locales: readonly string[]; defaultLocale: string };
+  /** "Show my email address to the recipients": only with a verified address to show. */
+  senderAddress?: string;
+  notices?: NoticeOffer;
+}
+
+/** What was typed in the email part, shown again when the form comes back with problems. */
+export interface EmailFormValues {
+  notify_emails_to?: string;
+  notify_emails_to_locale?: string;
+  notify_emails_include_sender?: boolean;
+  /** The boxes checked; undefined on a new form (then the account's defaults are checked). */
+  notify_owner_on?: readonly string[];
+}
+
+/** Why a person is not offered owner notices, in their words. */
+export function noNoticesReason(email: string | null, emailOn: boolean): string {
+  if (!emailOn) return 'This instance does not send email, so it cannot tell you when a secret is opened.';
+  if (email === null) {
+    return 'Your sign-in provider gave no email address, so you cannot be emailed about your secrets.';
+  }
+  return `Email notices need a verified address: your sign-in provider has not verified ${email}.`;
+}
+
+type Errors = Record<string, string[]>;
+
+const errorOf = (errors: Errors, name: string): Html =>
+  errors[name]?.length ? html`<p class="error" id="${name}-error">${errors[name].join(' ')}</p>` : html``;
+
+/** `aria-describedby` (hint, and error when there is one) and `aria-invalid`. */
+function describedBy(errors: Errors, name: string): Html {
+  const bad = !!errors[name]?.length;
+  return html` aria-describedby="${name}-hint${bad ? ` ${name}-error` : ''}"${bad ? html` aria-invalid="true"` : ''}`;
+}
+
+/** The "Email me when…" boxes (`name` repeated, one per notice), `checked` checked. */
+export function noticeChoices(
+  name: string,
+  legend: string,
+  checked: readonly string[],
+  errors: Errors = {},
+): Html {
+  return html`<fieldset id="${name}">
+    <legend>${legend}</legend>
+    ${errorOf(errors, name)}
+    ${OWNER_NOTICES.map(
+      (n) =>
+        html`<div class="choice">
+          <input
+            type="checkbox"
+            id="${name}-${n}"
+            name="${name}"
+            value="${n}"
+            ${checked.includes(n) ? html` checked` : ''}
+          />
+          <label for="${name}-${n}">…${NOTICE_LABEL[n]}</label>
+        </div>`,
+    )}
+  </fieldset>`;
+}
+
+/** The language of an email, as a select of the instance's locales. */
+function localeSelect(name: string, locales: readonly string[], value: string, errors: Errors): Html {
+  return html`<label for="${name}">Language of the email</label>
+    <p class="muted" id="${name}-hint">The email is written in this language.</p>
+    ${errorOf(errors, name)}
+    <select id="${name}" name="${name}" ${describedBy(errors, name)}>
+      ${locales.map(
+        (l) => html`<option value="${l}" ${l === value ? html` selected` : ''}>${localeName(l)}</option>`,
+      )}
+    </select>`;
+}
+
+const LOCALE_NAMES: Record<string, string> = { en: 'English' };
+const localeName = (locale: string) => LOCALE_NAMES[locale] ?? locale;
+
+/** The addresses field of the create form and of the owner's "Send the link by email". */
+function recipientsField(name: string, label: string, value: string | undefined, errors: Errors): Html {
+  return html`<label for="${name}">${label}</label>
+    <p class="muted" id="${name}-hint">
+      Up to 5 addresses, separated by commas. The email carries the link, never the passphrase: tell the
+      passphrase another way.
+    </p>
+    ${errorOf(errors, name)}
+    <input
+      id="${name}"
+      name="${name}"
+      type="text"
+      inputmode="email"
+      autocomplete="off"
+      spellcheck="false"
+      value="${value ?? ''}"
+      ${describedBy(errors, name)}
+    />`;
+}
+
+/** The create form's email part: what is offered to this visitor (nothing, for an anonymous one). */
+export function createEmailFields(rules: EmailFormRules, values: EmailFormValues, errors: Errors): Html {
+  const { recipients, notices } = rules;
+  if (!recipients && !notices) return html``;
+  const sender = rules.senderAddress
+    ? html`<div class="choice">
+        <input
+          type="checkbox"
+          id="notify_emails_include_sender"
+          name="notify_emails_include_sender"
+          value="true"
+          aria-describedby="notify_emails_include_sender-hint"
+          ${values.notify_emails_include_sender ? html` checked` : ''}
+        />
+        <label for="notify_emails_include_sender">Show my email address to the recipients</label>
+        <p class="muted" id="notify_emails_include_sender-hint">
+          The email then says that ${rules.senderAddress} sent the secret; otherwise it does not name you.
+        </p>
+      </div>`
+    : '';
+  const to = recipients
+    ? html`${recipientsField('notify_emails_to', 'Email the link to (optional)', values.notify_emails_to, errors)}
+      ${localeSelect(
+        'notify_emails_to_locale',
+        recipients.locales,
+        values.notify_emails_to_locale ?? recipients.defaultLocale,
+        errors,
+      )}
+      ${sender}`
+    : '';
+  const notify = !notices
+    ? ''
+    : notices.offered
+      ? html`${noticeChoices('notify_owner_on', 'Email me when…', values.notify_owner_on ?? notices.defaults, errors)}
+          <p class="muted">Notices go to ${notices.to}. Your defaults are on your account page.</p>`
+      : html`<p class="muted" id="notify_owner_on">${notices.why}</p>`;
+  return html`<h2>Email</h2>
+    ${to} ${notify}`;
+}
+
+/** The account page's "Email notices": the default boxes of new secrets, or why there are none. */
+export function noticeDefaultsSection(options: { csrf: string; offer: NoticeOffer; saved?: boolean }): Html {
+  const { offer } = options;
+  return html`<h2>Email notices</h2>
+    ${options.saved ? html`<p role="status" class="notice">Your email notices were saved.</p>` : ''}
+    ${
+      offer.offered
+        ? html`<p>
+              For each new secret, email ${offer.to} when… (you can change it on each secret when you create
+              it).
+            </p>
+            <form method="post" action="/account/notices">
+              <input type="hidden" name="csrf" value="${options.csrf}" />
+              ${noticeChoices('notices', 'Email me when a secret of mine…', offer.defaults)}
+              <button type="submit" class="secondary">Save email notices</button>
+            </form>`
+        : html`<p>${offer.why}</p>`
+    }`;
+}
+
+/** One recipient's email of a push, as its owner sees it. */
+export interface EmailSendRow {
+  recipient: string;
+  /** What it is: the link sent to a recipient, or a notice to the owner. */
+  purpose?: string;
+  status: 'queued' | 'sent' | 'deferred' | 'failed';
+  /** The server's reply (sent) or the reason (deferred, failed). */
+  detail: string | null;
+  attempts: number;
+  /** When a deferred email is tried again. */
+  nextAttemptAt?: Date | null;
+  updatedAt: Date;
+}
+
+const STATUS: Record<EmailSendRow['status'], string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  deferred: 'Deferred',
+  failed: 'Failed',
+};
+
+const when = (d: Date) =>
+  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+function statusCell(row: EmailSendRow): Html {
+  const tries = row.attempts === 1 ? '1 attempt' : `${row.attempts} attempts`;
+  const next =
+    row.status === 'deferred' && row.nextAttemptAt ? html`; next try ${when(row.nextAttemptAt)}` : '';
+  return html`<strong>${STATUS[row.status]}</strong>
+    ${row.detail ? html`<br /><span class="muted">${row.detail}</span>` : ''}
+    ${row.attempts > 0 ? html`<br /><span class="muted">${tries}${next}</span>` : next}`;
+}
+
+/** The email sends of a push: each recipient with its status. */
+export function emailSendsTable(rows: readonly EmailSendRow[]): Html {
+  if (rows.length === 0) return html`<p>No email has been sent for this push.</p>`;
+  return html`<table class="list" id="email-sends">
+    <caption>
+      Emails
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">To</th>
+        <th scope="col">What</th>
+        <th scope="col">Status</th>
+        <th scope="col">Updated</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (r) =>
+          html`<tr>
+            <td>${r.recipient}</td>
+            <td>${r.purpose ?? 'The link'}</td>
+            <td>${statusCell(r)}</td>
+            <td>${when(r.updatedAt)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** "Send the link by email" on the owner's page of an active push. */
+export function notifyForm(options: {
+  action: string;
+  csrf: string;
+  locales: readonly string[];
+  defaultLocale: string;
+  values?: { to?: string; locale?: string };
+  errors?: Errors;
+}): Html {
+  const errors = options.errors ?? {};
+  const values = options.values ?? {};
+  return html`<form method="post" action="${options.action}" id="notify">
+    <h3>Send the link by email</h3>
+    <input type="hidden" name="csrf" value="${options.csrf}" />
+    ${errorOf(errors, 'push')} ${recipientsField('notify_emails_to', 'Email the link to', values.to, errors)}
+    ${localeSelect('notify_emails_to_locale', options.locales, values.locale ?? options.defaultLocale, errors)}
+    <button type="submit">Send the link</button>
+  </form>`;
+}
