@@ -8,6 +8,7 @@ import type {
   QueuedEmail,
 } from './ports/email-store';
 import type { MailSender } from './ports/mail-sender';
+import { pushLink } from './push-link';
 import { openerOf } from './push-sealing';
 
 export const PUSH_EXPIRED_BEFORE_SENT = 'the push expired before it was sent';
@@ -55,7 +56,7 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
     const token = open(push.id, push.keyId, 'url_token', push.tokenSealed);
     if (!token) return Promise.resolve({ cancel: 'the link could not be opened' });
     const m = composeLinkEmail(email.locale, {
-      url: `${deps.publicUrl}/p/${token}${push.retrievalStep ? '/r' : ''}`,
+      url: pushLink(deps.publicUrl, token, push.retrievalStep),
       retrievalStep: push.retrievalStep,
       passphraseProtected: push.passphraseProtected,
       expiresAt: push.expiresAt,

@@ -82,7 +82,9 @@ export function pushEmails(deps: PushEmailDeps, lookup: PushLookup) {
     const { batches, deliveries } = await deps.emailStore.emailsOf(push.id);
     return {
       sends: batches.map((batch) => {
-        const own = deliveries.filter((d) => d.batchId === batch.id);
+        // In the order the recipients were given (their rows share the send's time).
+        const at = (d: EmailDelivery) => batch.recipients.indexOf(d.recipient);
+        const own = deliveries.filter((d) => d.batchId === batch.id).sort((a, b) => at(a) - at(b));
         return { batch, notifyByEmail: notifyByEmailOf(batch, own), deliveries: own };
       }),
       notices: deliveries.filter((d) => d.purpose !== 'push_link'),

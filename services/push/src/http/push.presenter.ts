@@ -1,13 +1,13 @@
 import type { AuditEntryWithEmail } from '../domain/push-emails';
 import type { EmailDelivery } from '../domain/ports/email-store';
 import type { NewPush, PushSnapshot } from '../domain/push';
+import { pushLink } from '../domain/push-link';
 import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function htmlUrl(publicUrl: string, urlToken: string, retrievalStep: boolean): string {
-  return `${publicUrl}/p/${urlToken}${retrievalStep ? '/r' : ''}`;
-}
+/** The `html_url` (domain/push-link.ts: the emailed link is the same). */
+export const htmlUrl = pushLink;
 
 /**
  * The push object (the 17 keys Password Pusher's clients read). `expired` is true for a push past its window even before any

@@ -89,6 +89,8 @@ describe('a recipient’s link', () => {
       attempts: 1,
       detail: expect.stringContaining('250'),
     });
+    const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+    expect(metrics).toMatch(/push_emails_total\{purpose="push_link",outcome="sent"\} [1-9]/);
   });
 
   it('links to the push itself without the retrieval step, and names the sender who asked to be named', async () => {
