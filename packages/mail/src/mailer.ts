@@ -35,20 +35,22 @@ export function classifySmtpError(err: unknown): { temporary: boolean; reason: s
   return { temporary: true, reason: e.code ? `${e.code}: ${reason}` : reason };
 }
 
-/** A sender over SMTP (nodemailer, one pooled transport). Credentials never reach a log. */
+/** A sender over SMTP (nodemailer, a pooled transport). Credentials never reach a log. */
 export function createSmtpMailer(config: SmtpConfig): Mailer {
-  const transport = nodemailer.createTransport(config.url, {
-    from: config.from,
-    ...(config.replyTo && { replyTo: config.replyTo }),
-  });
-  const t = transport.options as {
-    connectionTimeout?: number;
-    greetingTimeout?: number;
-    socketTimeout?: number;
-  };
-  t.connectionTimeout = config.timeoutMs;
-  t.greetingTimeout = config.timeoutMs;
-  t.socketTimeout = config.timeoutMs;
+  // A pool of a few connections, each reused for many messages: one TLS handshake and login per
+  // connection instead of per message (sends run several at a time: see deliverDue).
+  const transport = nodemailer.createTransport(
+    {
+      url: config.url,
+      pool: true,
+      maxConnections: 4,
+      maxMessages: 100,
+      connectionTimeout: config.timeoutMs,
+      greetingTimeout: config.timeoutMs,
+      socketTimeout: config.timeoutMs,
+    },
+    { from: config.from, ...(config.replyTo && { replyTo: config.replyTo }) },
+  );
   return {
     async send(mail) {
       try {
