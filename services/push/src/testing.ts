@@ -101,7 +101,8 @@ export async function startPush(
 export function startTestWorker(push: TestPush, env: Record<string, string> = {}): Promise<WorkerService> {
   const shared = Object.entries(push.env).filter(
     ([k]) =>
-      k.startsWith('PUSH_S3_') || ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX'].includes(k),
+      k.startsWith('PUSH_S3_') ||
+      ['PUSH_DATABASE_URL', 'PUSH_REDIS_URL', 'PUSH_REDIS_PREFIX', 'PUSH_ENCRYPTION_KEYS'].includes(k),
   );
   return startWorker(
     loadWorkerConfig({

@@ -15,11 +15,19 @@ import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
 import type { OutboxConsumer } from './domain/outbox';
 import type { OutboxStore } from './domain/ports/outbox-store';
+import { webhookFanout } from './domain/webhook-fanout';
+import { webhookDelivery } from './domain/webhook-delivery';
 import { createS3ObjectStore } from './files/object-store';
+import { dnsResolver } from './outbound/dns-resolver';
+import { parseAllowList } from './outbound/safe-destination';
+import { createWebhookSender } from './outbound/webhook-sender';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createOutboxRepository } from './storage/outbox.repository';
 import { createPushRepository } from './storage/push.repository';
+import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
+import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
+import type { DeliverWebhooksOptions } from './worker/jobs/deliver-webhooks';
 import { tickJobs } from './worker/jobs/registry';
 import {
   QUEUE_EVENTS_MAX_LEN,
@@ -33,7 +41,9 @@ import {
 import { tickProcessor } from './worker/tick.processor';
 import { type TickKeeper, keepTicking } from './worker/tick-keeper';
 import { type Ticker, createTicker } from './worker/ticker';
+import { createWebhookMetrics } from './worker/webhook.metrics';
 import { type WorkerMetrics, createWorkerMetrics } from './worker/worker.metrics';
+import { KeyRing } from '@secret-push/key-ring';
 
 export interface WorkerService extends Closable {
   url: string;
@@ -62,12 +72,35 @@ function openQueue(config: WorkerConfig, logger: Logger) {
   return { redis, queue };
 }
 
+/** Who consumes the outbox's events (domain/outbox.ts): one line per consumer. */
+function outboxConsumers(db: Kysely<PushDatabase>): OutboxConsumer[] {
+  return [webhookFanout({ deliveries: createWebhookDeliveryRepository(db) })];
+}
+
 /**
- * Who consumes the outbox's events (domain/outbox.ts): one line per consumer. None yet: the
- * events of pushes that want them are handed over and dropped (the email issue adds owner notices).
+ * Webhook delivery (domain/webhook-delivery.ts): signed with the endpoints' secrets (the key ring),
+ * sent only to safe destinations, resolved by the system resolver. An endpoint disabled by the
+ * worker is where its owner's notice hooks (email, after the email merge).
  */
-function outboxConsumers(): OutboxConsumer[] {
-  return [];
+function wireWebhooks(
+  config: WorkerConfig,
+  db: Kysely<PushDatabase>,
+  metrics: WorkerMetrics,
+): DeliverWebhooksOptions {
+  const webhookMetrics = createWebhookMetrics(metrics.registry);
+  const delivery = webhookDelivery({
+    deliveries: createWebhookDeliveryRepository(db),
+    endpoints: createWebhookEndpointRepository(db),
+    sender: createWebhookSender({
+      resolver: dnsResolver,
+      allowHttp: config.webhooks.allowHttp,
+      allowList: parseAllowList(config.webhooks.allowedDestinations),
+    }),
+    keyRing: new KeyRing(config.encryptionKeys),
+    onAttempt: (outcome, latencyMs) => webhookMetrics.onAttempt(outcome, latencyMs),
+    onEndpointDisabled: () => webhookMetrics.onDisabled(),
+  });
+  return { delivery, ...config.webhookDelivery };
 }
 
 /** The tick and its jobs (worker/jobs/registry.ts) over the domain, with their metrics. */
@@ -94,6 +127,7 @@ function wireTicker(
     onPurgeFailed: () => metrics.purgeFailures.inc(),
     outbox: stores.outbox,
     outboxConsumers: consumers,
+    webhooks: wireWebhooks(config, db, metrics),
     onDispatched: (events) => {
       metrics.outboxEvents.inc(events.length);
       const t = Date.now();
@@ -193,7 +227,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     outboxAge: () => outbox.oldestAgeSeconds(),
   });
   const store = config.s3 ? createS3ObjectStore(config.s3) : undefined;
-  const ticker = wireTicker(config, { db, pushStore, outbox, store }, metrics, logger, outboxConsumers());
+  const ticker = wireTicker(config, { db, pushStore, outbox, store }, metrics, logger, outboxConsumers(db));
   const keeper = keepTicking({
     queue,
     redis,

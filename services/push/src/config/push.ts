@@ -5,6 +5,7 @@ import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
 import { revealsSection } from './reveals';
+import { webhookDestinationsSection } from './webhooks-env';
 import {
   apiDatabaseSection,
   cliDatabaseSection,
@@ -34,6 +35,7 @@ export const pushConfig = defineConfig([
   rateLimitsSection,
   idempotencySection,
   revealsSection,
+  webhookDestinationsSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { commonSection, defineConfig, envInt, envSection } from '@secret-push/config';
+import { encryptionKeysSection } from './encryption-keys';
 import { redisSection, s3Section, workerDatabaseSection } from './storage-env';
+import { webhookDeliverySection, webhookDestinationsSection } from './webhooks-env';
 
 /** Statements per tick at most (each of PUSH_SWEEP_BATCH_SIZE rows); the next tick continues. */
 export const MAX_BATCHES_PER_TICK = 20;
@@ -66,7 +68,7 @@ const tickSection = envSection(
 
 /**
  * The worker's configuration (`main-worker.ts`): storage, its port, the tick's cadence and
- * batches. No auth settings and no encryption keys: it never decrypts.
+ * batches, the key ring (it opens webhook secrets to sign) and where webhooks may go. No auth settings.
  */
 export const workerConfig = defineConfig([
   commonSection,
@@ -75,6 +77,9 @@ export const workerConfig = defineConfig([
   redisSection,
   s3Section,
   tickSection,
+  encryptionKeysSection,
+  webhookDestinationsSection,
+  webhookDeliverySection,
 ]);
 
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv) => workerConfig.load(env);

@@ -61,6 +61,10 @@ const ANSWERS: Answers = {
   UserDisabled: () => new HttpError(403, 'forbidden', 'This account is disabled.'),
   PersonalTokenNotFound: () => new HttpError(404, 'not_found', 'Token not found.'),
   UserInputRejected: (err) => HttpError.validation(err.fields),
+  WebhookNotFound: () => new HttpError(404, 'not_found', 'Webhook not found.'),
+  WebhookLimitReached: (err) =>
+    HttpError.validation({ webhooks: [`are at most ${err.limit} per owner: delete one first`] }),
+  InvalidWebhookUrl: (err) => HttpError.validation({ url: [err.reason] }),
 };
 
 /** Sound: an error reaches only the answer keyed by its own name. */

@@ -8,6 +8,7 @@ import type {
   UploadIntentTable,
 } from './push.table';
 import type { AppUserTable, PersonalTokenTable } from './user.table';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhook.table';
 
 export interface PushDatabase {
   push: PushTable;
@@ -19,4 +20,6 @@ export interface PushDatabase {
   idempotency_key: IdempotencyKeyTable;
   app_user: AppUserTable;
   personal_token: PersonalTokenTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_delivery: WebhookDeliveryTable;
 }

@@ -3,6 +3,7 @@ import type { Expiry } from '../../domain/expiry';
 import type { FilePurger } from '../../domain/file-purger';
 import type { OutboxConsumer, OutboxEvent } from '../../domain/outbox';
 import type { OutboxStore } from '../../domain/ports/outbox-store';
+import { type DeliverWebhooksOptions, deliverWebhooksJob } from './deliver-webhooks';
 import { dispatchOutboxJob } from './dispatch-outbox';
 import { type ExpireDueDeps, expireDueJob } from './expire-due';
 import { purgeFilesJob } from './purge-files';
@@ -28,6 +29,8 @@ export interface TickJobDeps {
   outbox: OutboxStore;
   outboxConsumers: readonly OutboxConsumer[];
   onDispatched?(events: readonly OutboxEvent[]): void;
+  /** Webhook deliveries (absent: not sent by this process). */
+  webhooks?: DeliverWebhooksOptions;
   logger: Logger;
   /** The clock of the backoffs and intervals (tests). */
   now?: () => number;
@@ -35,11 +38,12 @@ export interface TickJobDeps {
 
 /** The jobs of every tick, in the order they start: one line per job. */
 export function tickJobs(deps: TickJobDeps): TickJob[] {
-  const { purger } = deps;
+  const { purger, webhooks } = deps;
   return [
     expireDueJob(deps),
     dispatchOutboxJob({ ...deps, consumers: deps.outboxConsumers }),
     ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
     ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
+    ...(webhooks ? [deliverWebhooksJob({ ...deps, ...webhooks })] : []),
   ];
 }
