@@ -4,6 +4,7 @@ import { type HttpLogger, type Logger } from '@secret-push/logger';
 import { HEALTH_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 import type { FileService } from './domain/file-service';
 import type { PushService } from './domain/push-service';
+import type { WebhookService } from './domain/webhooks';
 import { type InvalidTokenLimiter, authenticate, authenticationRequired } from './http/bearer-auth';
 import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
@@ -12,6 +13,7 @@ import { fileRoutes } from './http/file.routes';
 import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
+import { webhookRoutes } from './http/webhook.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -29,6 +31,8 @@ import type { UploadPipeline } from './uploads/pipeline';
 
 export interface AppDeps {
   pushes: PushService;
+  /** The owners' webhook endpoints (/webhooks). */
+  webhooks: WebhookService;
   verifier: TokenVerifier;
   /** Limits invalid bearer tokens per IP (absent: unlimited, as in tests of other behaviour). */
   invalidTokens?: InvalidTokenLimiter;
@@ -120,6 +124,7 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
         : {}),
     }),
   );
+  api.use(webhookRoutes({ webhooks: deps.webhooks, rateLimit: deps.rateLimits.lookup }));
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   return api;
 }

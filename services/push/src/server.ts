@@ -19,6 +19,7 @@ import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createFileService } from './domain/file-service';
 import { createPushService, newPushId } from './domain/push-service';
+import { createWebhookService } from './domain/webhooks';
 import { createUserTokenService } from './domain/user-tokens';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
@@ -43,6 +44,8 @@ import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
+import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
+import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import { createUserRepository } from './storage/user.repository';
 
 export const APPLICATION_VERSION = '0.1.0';
@@ -113,7 +116,13 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
-  return { objectStore, files, pushes, users };
+  const webhooks = createWebhookService({
+    endpoints: createWebhookEndpointRepository(db),
+    deliveries: createWebhookDeliveryRepository(db),
+    keyRing,
+    allowHttp: config.webhooks.allowHttp,
+  });
+  return { objectStore, files, pushes, users, webhooks };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -253,6 +262,7 @@ function wireApp(
   const { files, objectStore } = services;
   return createApp({
     pushes: services.pushes,
+    webhooks: services.webhooks,
     verifier,
     invalidTokens,
     logger,

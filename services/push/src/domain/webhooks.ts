@@ -93,8 +93,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       if (!updated) throw new WebhookNotFound();
       return updated;
     },
-    async remove(owner: string, id: string): Promise<void> {
+    /** Deletes the endpoint and its delivery log (queued messages are not sent); the endpoint as it was. */
+    async remove(owner: string, id: string): Promise<WebhookEndpoint> {
+      const endpoint = await found(owner, id);
       if (!(await endpoints.remove(owner, id))) throw new WebhookNotFound();
+      return endpoint;
     },
     /** A new secret, shown once; the previous one keeps signing for ROTATION_OVERLAP_SECONDS. */
     async rotate(owner: string, id: string): Promise<EndpointWithSecret> {

@@ -19,6 +19,9 @@ const cases: [errors.DomainError, number, string][] = [
   [new errors.UserDisabled(), 403, 'forbidden'],
   [new errors.PersonalTokenNotFound(), 404, 'not_found'],
   [new errors.UserInputRejected({ name: ['too long'] }), 422, 'validation_failed'],
+  [new errors.WebhookNotFound(), 404, 'not_found'],
+  [new errors.WebhookLimitReached(10), 422, 'validation_failed'],
+  [new errors.InvalidWebhookUrl('the URL must be https'), 422, 'validation_failed'],
 ];
 
 describe('toHttpError', () => {

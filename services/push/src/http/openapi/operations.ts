@@ -10,6 +10,7 @@ import {
   revealOperation,
 } from './operations.pushes';
 import { downloadOperation } from './operations.files';
+import { webhookPaths } from './operations.webhooks';
 import type { OperationContext } from './operations.shared';
 import type { OpenApiDocument } from './types';
 
@@ -39,5 +40,6 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     '/pushes/{url_token}/preview': { get: previewOperation(ctx) },
     '/pushes/{url_token}/audit': { get: auditOperation() },
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
+    ...webhookPaths(),
   };
 }
