@@ -246,5 +246,12 @@ describe('delivery through the worker', () => {
     expect(mine()[3]!.headers['webhook-id']).toBe(one.id);
     const shown = await api().get(`/api/v2/webhooks/${id}/deliveries/${one.id}`).set(bearer(h.token));
     expect(shown.body).toMatchObject({ id: one.id, status: 'succeeded', attempts: 1 });
+
+    // The worker's metrics: attempts by outcome, and their latency.
+    const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+    const succeeded = /^push_webhook_attempts_total\{outcome="succeeded"\} (\d+)$/m.exec(metrics);
+    expect(Number(succeeded?.[1])).toBeGreaterThanOrEqual(4);
+    expect(metrics).toMatch(/^push_webhook_attempt_seconds_count \d+$/m);
+    expect(metrics).toMatch(/^push_webhook_endpoints_disabled_total 0$/m);
   });
 });
