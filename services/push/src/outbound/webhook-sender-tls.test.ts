@@ -15,7 +15,7 @@ const cert = readFileSync(join(dir, 'hooks-invalid.cert.pem'));
 const key = readFileSync(join(dir, 'hooks-invalid.key.pem'));
 let server: Server;
 let port: number;
-const seen: { servername: string | false; path: string }[] = [];
+const seen: { servername: string | false | null; path: string }[] = [];
 
 beforeAll(async () => {
   server = createServer({ cert, key }, (req, res) => {
