@@ -30,15 +30,17 @@ function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const fields: Record<string, string[]> = {};
+  // A Map, not an object: a field may be named `constructor` or `__proto__`.
+  const fields = new Map<string, string[]>();
   for (const issue of result.error.issues) {
-    const field =
-      issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'webhook');
-    (fields[field] ??= []).push(
-      issue.code === 'unrecognized_keys' ? 'is not a field of a webhook' : issue.message,
-    );
+    const unknown = issue.code === 'unrecognized_keys';
+    const field = unknown ? issue.keys.join(', ') : String(issue.path[0] ?? 'webhook');
+    fields.set(field, [
+      ...(fields.get(field) ?? []),
+      unknown ? 'is not a field of a webhook' : issue.message,
+    ]);
   }
-  throw HttpError.validation(fields);
+  throw HttpError.validation(Object.fromEntries(fields));
 }
 
 export function parseWebhookCreate(body: unknown): { url: string; eventTypes: WebhookEventType[] } {

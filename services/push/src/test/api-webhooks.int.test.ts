@@ -123,6 +123,19 @@ describe('managing endpoints', () => {
       422,
       'secret',
     ],
+    // found by the hostile-input suite: fields named like Object.prototype members (were a 500)
+    [
+      'a field named constructor',
+      JSON.parse('{"url":"https://hooks.example/","event_types":["push.viewed"],"constructor":1}'),
+      422,
+      'constructor',
+    ],
+    [
+      'a field named __proto__',
+      JSON.parse('{"url":"https://hooks.example/","event_types":["push.viewed"],"__proto__":1}'),
+      422,
+      '__proto__',
+    ],
   ])('refuses %s, changing nothing', async (_name, body, status, field) => {
     const before = (await api().get('/api/v2/webhooks').set(bearer(h.token))).body.length as number;
     const res =

@@ -6,7 +6,8 @@ import type { LocalS3 } from '@secret-push/testing';
 
 /*
  * What a refused request must leave unchanged, as one snapshot: the row counts of the push
- * database (push, audit_entry, push_file, upload_intent, file_download), two counters of the
+ * database (push, audit_entry, push_file, upload_intent, file_download, webhook_endpoint,
+ * webhook_delivery), two counters of the
  * push rows (views used, pushes expired: a refusal must not spend a view or expire a push, even
  * without an audit entry), the auth database's token rows (all, and consumed ones), and the
  * bucket's object count. Each part is taken only when asked (one statement per database, about
@@ -21,6 +22,8 @@ export interface Snapshot {
   file_download?: number;
   views_used?: number;
   pushes_expired?: number;
+  webhook_endpoint?: number;
+  webhook_delivery?: number;
   oidc_payload?: number;
   oidc_consumed?: number;
   /** Objects in the bucket; undefined when this snapshot did not list it. */
@@ -49,7 +52,15 @@ type AnyKysely = Kysely<any>;
 type PushCounts = Required<
   Pick<
     Snapshot,
-    'push' | 'audit_entry' | 'push_file' | 'upload_intent' | 'file_download' | 'views_used' | 'pushes_expired'
+    | 'push'
+    | 'audit_entry'
+    | 'push_file'
+    | 'upload_intent'
+    | 'file_download'
+    | 'views_used'
+    | 'pushes_expired'
+    | 'webhook_endpoint'
+    | 'webhook_delivery'
   >
 >;
 type AuthCounts = Required<Pick<Snapshot, 'oidc_payload' | 'oidc_consumed'>>;
@@ -94,7 +105,9 @@ export function snapshotter(
                (select count(*) from upload_intent)::int as upload_intent,
                (select count(*) from file_download)::int as file_download,
                (select coalesce(sum(views), 0) from push)::int as views_used,
-               (select count(*) from push where expired)::int as pushes_expired`.execute(pushDb)
+               (select count(*) from push where expired)::int as pushes_expired,
+               (select count(*) from webhook_endpoint)::int as webhook_endpoint,
+               (select count(*) from webhook_delivery)::int as webhook_delivery`.execute(pushDb)
     ).rows[0]!;
   const authCounts = async (): Promise<AuthCounts> =>
     (
