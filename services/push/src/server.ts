@@ -116,13 +116,14 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
+  const webhookEndpoints = createWebhookEndpointRepository(db);
   const webhooks = createWebhookService({
-    endpoints: createWebhookEndpointRepository(db),
+    endpoints: webhookEndpoints,
     deliveries: createWebhookDeliveryRepository(db),
     keyRing,
     allowHttp: config.webhooks.allowHttp,
   });
-  return { objectStore, files, pushes, users, webhooks };
+  return { objectStore, files, pushes, users, webhooks, webhookEndpoints };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -133,7 +134,12 @@ const OIDC_TIMEOUT_SECONDS = 5;
  * users are also confirmed with the issuer at least once a minute when they use a personal token
  * (session/user-status.ts), where the issuer has an accounts endpoint (ours does).
  */
-function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Services, logger: Logger) {
+function wireWebSignIn(
+  config: PushConfig,
+  redis: Redis,
+  { pushes, users, webhookEndpoints }: Services,
+  logger: Logger,
+) {
   if (!config.signIn) return undefined;
   const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
   const relyingParty = createRelyingParty({
@@ -169,7 +175,7 @@ function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Serv
     account: {
       store: sessionStore,
       relyingParty,
-      deleteAccount: createAccountDeletion({ pushes, users }),
+      deleteAccount: createAccountDeletion({ pushes, users, webhooks: webhookEndpoints }),
       issuerAccounts,
       forgetUserStatus: (userId: string) => userStatus.forget(userId),
     },

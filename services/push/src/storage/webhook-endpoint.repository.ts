@@ -109,6 +109,10 @@ export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
         .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
+    async removeAllOf(owner) {
+      const r = await db.deleteFrom('webhook_endpoint').where('owner', '=', owner).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
     async rotate(owner, id, secret, overlapSeconds) {
       const row = await db
         .updateTable('webhook_endpoint')

@@ -127,3 +127,18 @@ test("every call is scoped by owner: another owner's endpoint is not found", asy
   expect(await endpoints.remove(B, made.id)).toBe(false);
   expect(await endpoints.find(A, made.id)).toMatchObject({ enabled: true });
 });
+
+test("removeAllOf deletes an owner's endpoints and their deliveries, nobody else's", async () => {
+  const mine = await endpoint(A);
+  const theirs = await endpoint(B);
+  if (mine === 'limit' || theirs === 'limit') throw new Error('limit');
+  await sql`insert into webhook_delivery (endpoint_id, event_id, type, body)
+    values (${mine.id}, gen_random_uuid(), 'webhook.test', '{}'), (${theirs.id}, gen_random_uuid(), 'webhook.test', '{}')`.execute(
+    db,
+  );
+  expect(await endpoints.removeAllOf(A)).toBe(1);
+  expect(await endpoints.list(A)).toEqual([]);
+  expect(await endpoints.list(B)).toHaveLength(1);
+  const left = await db.selectFrom('webhook_delivery').select('endpoint_id').execute();
+  expect(left.map((d) => d.endpoint_id)).toEqual([theirs.id]);
+});

@@ -34,6 +34,8 @@ export interface WebhookEndpointStore {
   update(owner: string, id: string, changes: EndpointChanges): Promise<WebhookEndpoint | undefined>;
   /** Deletes the endpoint and its deliveries. */
   remove(owner: string, id: string): Promise<boolean>;
+  /** Deletes every endpoint of an owner, and their deliveries (account deletion); how many. */
+  removeAllOf(owner: string): Promise<number>;
   /** A new secret signs from now; the current one keeps signing for `overlapSeconds`. */
   rotate(
     owner: string,
