@@ -174,6 +174,23 @@ describe('at least once, each message with its stable webhook-id', () => {
     expect((await deliveries())[0]!.status).toBe('succeeded');
   });
 
+  test('workers delivering at once share the due deliveries: each sent once', async () => {
+    await endpoint();
+    for (let i = 0; i < 12; i++) await world.pushes.create(input(), { owner: OWNER, audit: ctx });
+    await world.work(); // fan out and deliver the first round…
+    await sql`update webhook_delivery set status = 'pending', attempts = 0, next_attempt_at = now()`.execute(
+      world.db,
+    );
+    receiver.received.length = 0;
+    // …then three rounds at once, as three workers would run them (SKIP LOCKED leases).
+    await Promise.all(
+      [1, 2, 3].map(() => world.delivery.run({ limit: 12, leaseSeconds: 60, concurrency: 4 })),
+    );
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+  });
+
   test('an event handed over twice makes one delivery', async () => {
     const { endpoint: e } = await endpoint();
     const made = await world.pushes.create(input(), { owner: OWNER, audit: ctx });
