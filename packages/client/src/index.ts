@@ -30,3 +30,4 @@ export type { FileInput } from './multipart.ts';
 export type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
 export type { CallOptions } from './transport.ts';
 export type * from './types.ts';
+export { type WebhookMessage, WebhookVerificationError, pushReference, verifyWebhook } from './webhooks.ts';

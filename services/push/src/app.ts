@@ -4,6 +4,7 @@ import { type HttpLogger, type Logger } from '@secret-push/logger';
 import { HEALTH_PATHS, type Readiness, operationsResponse } from '@secret-push/runtime';
 import type { FileService } from './domain/file-service';
 import type { PushService } from './domain/push-service';
+import type { WebhookService } from './domain/webhooks';
 import { type InvalidTokenLimiter, authenticate, authenticationRequired } from './http/bearer-auth';
 import { apiCors } from './http/cors';
 import { toHttpError } from './http/error-map';
@@ -13,6 +14,7 @@ import type { TokenVerifier } from './http/principal';
 import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
 import { notifyEmailsRoutes } from './http/notify-emails.routes';
+import { webhookRoutes } from './http/webhook.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -31,6 +33,8 @@ import type { UploadPipeline } from './uploads/pipeline';
 
 export interface AppDeps {
   pushes: PushService;
+  /** The owners' webhook endpoints (/webhooks). */
+  webhooks: WebhookService;
   verifier: TokenVerifier;
   /** Limits invalid bearer tokens per IP (absent: unlimited, as in tests of other behaviour). */
   invalidTokens?: InvalidTokenLimiter;
@@ -127,6 +131,7 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
         : {}),
     }),
   );
+  api.use(webhookRoutes({ webhooks: deps.webhooks, rateLimit: deps.rateLimits.lookup }));
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   return api;
 }

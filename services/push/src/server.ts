@@ -19,6 +19,7 @@ import type { PushConfig } from './config';
 import { combineEvents, type PushEvents } from './domain/push-events';
 import { createFileService } from './domain/file-service';
 import { createPushService, newPushId } from './domain/push-service';
+import { createWebhookService } from './domain/webhooks';
 import { createUserTokenService } from './domain/user-tokens';
 import { createS3ObjectStore } from './files/object-store';
 import type { PushKind } from './domain/push';
@@ -50,6 +51,8 @@ import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createPushRepository } from './storage/push.repository';
+import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
+import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import { createUserRepository } from './storage/user.repository';
 
 export const APPLICATION_VERSION = '0.1.0';
@@ -122,7 +125,14 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
   const users = createUserTokenService({ store: createUserRepository(db) });
-  return { objectStore, files, pushes, users };
+  const webhookEndpoints = createWebhookEndpointRepository(db);
+  const webhooks = createWebhookService({
+    endpoints: webhookEndpoints,
+    deliveries: createWebhookDeliveryRepository(db),
+    keyRing,
+    allowHttp: config.webhooks.allowHttp,
+  });
+  return { objectStore, files, pushes, users, webhooks, webhookEndpoints };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -133,7 +143,12 @@ const OIDC_TIMEOUT_SECONDS = 5;
  * users are also confirmed with the issuer at least once a minute when they use a personal token
  * (session/user-status.ts), where the issuer has an accounts endpoint (ours does).
  */
-function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Services, logger: Logger) {
+function wireWebSignIn(
+  config: PushConfig,
+  redis: Redis,
+  { pushes, users, webhookEndpoints }: Services,
+  logger: Logger,
+) {
   if (!config.signIn) return undefined;
   const sessionStore = new SessionStore(redis, config.redis.prefix, config.sessions);
   const relyingParty = createRelyingParty({
@@ -169,7 +184,7 @@ function wireWebSignIn(config: PushConfig, redis: Redis, { pushes, users }: Serv
     account: {
       store: sessionStore,
       relyingParty,
-      deleteAccount: createAccountDeletion({ pushes, users }),
+      deleteAccount: createAccountDeletion({ pushes, users, webhooks: webhookEndpoints }),
       issuerAccounts,
       forgetUserStatus: (userId: string) => userStatus.forget(userId),
     },
@@ -262,6 +277,7 @@ function wireApp(
   const { files, objectStore } = services;
   return createApp({
     pushes: services.pushes,
+    webhooks: services.webhooks,
     verifier,
     invalidTokens,
     logger,

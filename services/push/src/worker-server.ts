@@ -15,7 +15,12 @@ import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
 import type { OutboxConsumer } from './domain/outbox';
 import type { OutboxStore } from './domain/ports/outbox-store';
+import { webhookFanout } from './domain/webhook-fanout';
+import { webhookDelivery } from './domain/webhook-delivery';
 import { createS3ObjectStore } from './files/object-store';
+import { dnsResolver } from './outbound/dns-resolver';
+import { parseAllowList } from './outbound/safe-destination';
+import { createWebhookSender } from './outbound/webhook-sender';
 import type { PushDatabase } from './storage/database';
 import { createFileRepository } from './storage/file.repository';
 import { createOutboxRepository } from './storage/outbox.repository';
@@ -26,6 +31,9 @@ import type { EmailStore } from './domain/ports/email-store';
 import { createSmtpSender } from './outbound/smtp-sender';
 import { KeyRing } from '@secret-push/key-ring';
 import { createPushRepository } from './storage/push.repository';
+import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
+import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
+import type { DeliverWebhooksOptions } from './worker/jobs/deliver-webhooks';
 import { tickJobs } from './worker/jobs/registry';
 import {
   QUEUE_EVENTS_MAX_LEN,
@@ -39,6 +47,7 @@ import {
 import { tickProcessor } from './worker/tick.processor';
 import { type TickKeeper, keepTicking } from './worker/tick-keeper';
 import { type Ticker, createTicker } from './worker/ticker';
+import { createWebhookMetrics } from './worker/webhook.metrics';
 import { type WorkerMetrics, createWorkerMetrics } from './worker/worker.metrics';
 
 export interface WorkerService extends Closable {
@@ -69,8 +78,9 @@ function openQueue(config: WorkerConfig, logger: Logger) {
 }
 
 /** Who consumes the outbox's events (domain/outbox.ts): one line per consumer. */
-function outboxConsumers(emails: EmailStore, logger: Logger): OutboxConsumer[] {
+function outboxConsumers(db: Kysely<PushDatabase>, emails: EmailStore, logger: Logger): OutboxConsumer[] {
   return [
+    webhookFanout({ deliveries: createWebhookDeliveryRepository(db) }),
     ownerNoticesConsumer({
       store: emails,
       onSkipped: (n) =>
@@ -85,19 +95,45 @@ function outboxConsumers(emails: EmailStore, logger: Logger): OutboxConsumer[] {
  */
 function wireEmail(config: WorkerConfig, emails: EmailStore, metrics: WorkerMetrics) {
   const { mail, emailWorker } = config;
-  if (!mail || !emailWorker.encryptionKeys || !emailWorker.publicUrl) return undefined;
+  if (!mail || !emailWorker.publicUrl) return undefined;
   const sender = createSmtpSender(mail);
   return {
     intervalMs: emailWorker.intervalMs,
     delivery: createEmailDelivery({
       store: emails,
       sender,
-      keyRing: new KeyRing(emailWorker.encryptionKeys),
+      keyRing: new KeyRing(config.encryptionKeys),
       publicUrl: emailWorker.publicUrl,
       messageIdDomain: sender.messageIdDomain,
       onOutcome: (purpose, outcome) => metrics.emails.inc({ purpose, outcome }),
     }),
   };
+}
+
+/**
+ * Webhook delivery (domain/webhook-delivery.ts): signed with the endpoints' secrets (the key ring),
+ * sent only to safe destinations, resolved by the system resolver. An endpoint disabled by the
+ * worker is where its owner's notice hooks (email, after the email merge).
+ */
+function wireWebhooks(
+  config: WorkerConfig,
+  db: Kysely<PushDatabase>,
+  metrics: WorkerMetrics,
+): DeliverWebhooksOptions {
+  const webhookMetrics = createWebhookMetrics(metrics.registry);
+  const delivery = webhookDelivery({
+    deliveries: createWebhookDeliveryRepository(db),
+    endpoints: createWebhookEndpointRepository(db),
+    sender: createWebhookSender({
+      resolver: dnsResolver,
+      allowHttp: config.webhooks.allowHttp,
+      allowList: parseAllowList(config.webhooks.allowedDestinations),
+    }),
+    keyRing: new KeyRing(config.encryptionKeys),
+    onAttempt: (outcome, latencyMs) => webhookMetrics.onAttempt(outcome, latencyMs),
+    onEndpointDisabled: () => webhookMetrics.onDisabled(),
+  });
+  return { delivery, ...config.webhookDelivery };
 }
 
 /** The tick and its jobs (worker/jobs/registry.ts) over the domain, with their metrics. */
@@ -125,6 +161,7 @@ function wireTicker(
     onPurgeFailed: () => metrics.purgeFailures.inc(),
     outbox: stores.outbox,
     outboxConsumers: consumers,
+    webhooks: wireWebhooks(config, db, metrics),
     onDispatched: (events) => {
       metrics.outboxEvents.inc(events.length);
       const t = Date.now();
@@ -232,7 +269,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     { db, pushStore, outbox, store },
     metrics,
     logger,
-    outboxConsumers(emails, logger),
+    outboxConsumers(db, emails, logger),
     email,
   );
   const keeper = keepTicking({

@@ -229,6 +229,158 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your webhook endpoints
+     * @description Every endpoint of the caller, oldest first. `pushes:read`.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Add a webhook endpoint
+     * @description Events of your pushes are POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the `secret`, shown this once. At most 10 endpoints. `pushes:write`.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint
+     * @description The endpoint. `pushes:read`.
+     */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description The endpoint and its delivery log; queued messages are not sent. `pushes:write`.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description Its URL, event types, or enabled (enabling clears the reason it was disabled). `pushes:write`.
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/webhooks/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description A new secret, shown this once, signs from now; the previous one also signs for 24 hours (`previous_secret_expires_at`): messages carry both signatures meanwhile. `pushes:write`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description Queues a `webhook.test` message to the endpoint. `pushes:write`.
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log
+     * @description Deliveries newest first, 50 per page. `pushes:read`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries/{delivery_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One delivery
+     * @description A delivery of the log. `pushes:read`.
+     */
+    get: operations['getWebhookDelivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries/{delivery_id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description The same message (same `webhook-id` and body, signed afresh) is due now with a fresh retry schedule: receivers that deduplicate on `webhook-id` ignore what they already have. A delivery being sent right now is left as it is. `pushes:write`.
+     */
+    post: operations['replayWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -646,6 +798,160 @@ export interface components {
       /** @description How to send the passphrase (401 `passphrase_required` only). */
       message?: string;
     } & (unknown & unknown);
+    /** @description A webhook endpoint (never its secret). */
+    Webhook: {
+      /**
+       * Format: uuid
+       * @description The endpoint.
+       */
+      id: string;
+      /**
+       * Format: uri
+       * @description Where messages are POSTed.
+       */
+      url: string;
+      /** @description The event types sent to this endpoint (`webhook.test` is sent on request whatever they are). */
+      event_types: (
+        | 'push.created'
+        | 'push.viewed'
+        | 'push.view_refunded'
+        | 'push.failed_passphrase'
+        | 'push.expired'
+        | 'push.file_downloaded'
+      )[];
+      /** @description False: nothing is queued or sent. */
+      enabled: boolean;
+      /** @description Why it was disabled (by its owner, a 410, a spent retry schedule). */
+      disabled_reason: string | null;
+      /**
+       * Format: date-time
+       * @description During a rotation: when the previous secret stops signing (both sign until then).
+       */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description Creation time.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change.
+       */
+      updated_at: string;
+    };
+    /** @description A webhook endpoint with its new secret. */
+    WebhookWithSecret: {
+      /**
+       * Format: uuid
+       * @description The endpoint.
+       */
+      id: string;
+      /**
+       * Format: uri
+       * @description Where messages are POSTed.
+       */
+      url: string;
+      /** @description The event types sent to this endpoint (`webhook.test` is sent on request whatever they are). */
+      event_types: (
+        | 'push.created'
+        | 'push.viewed'
+        | 'push.view_refunded'
+        | 'push.failed_passphrase'
+        | 'push.expired'
+        | 'push.file_downloaded'
+      )[];
+      /** @description False: nothing is queued or sent. */
+      enabled: boolean;
+      /** @description Why it was disabled (by its owner, a 410, a spent retry schedule). */
+      disabled_reason: string | null;
+      /**
+       * Format: date-time
+       * @description During a rotation: when the previous secret stops signing (both sign until then).
+       */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description Creation time.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change.
+       */
+      updated_at: string;
+      /** @description The signing secret (Standard Webhooks), shown this once: store it now. */
+      secret: string;
+    };
+    /** @description One message to one endpoint, and how its delivery went. */
+    WebhookDelivery: {
+      /** @description The `webhook-id` of every attempt. */
+      id: string;
+      /**
+       * Format: uuid
+       * @description The event (one delivery per endpoint and event).
+       */
+      event_id: string;
+      /** @description The event type. */
+      type: string;
+      /**
+       * @description Its state.
+       * @enum {string}
+       */
+      status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+      /** @description Attempts so far (0 again after a replay). */
+      attempts: number;
+      /**
+       * Format: date-time
+       * @description When it is next tried (pending, delivering).
+       */
+      next_attempt_at: string | null;
+      /** @description The receiver's last HTTP status. */
+      last_status_code: number | null;
+      /** @description Why the last attempt failed. */
+      last_error: string | null;
+      /** @description How long the last attempt took. */
+      latency_ms: number | null;
+      /** @description The start of the receiver's last answer (at most 4 KiB). */
+      response: string | null;
+      /**
+       * Format: date-time
+       * @description When it succeeded.
+       */
+      delivered_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was queued.
+       */
+      created_at: string;
+    };
+    WebhookCreateRequest: {
+      /** @description https (http where the operator allows it), no credentials. */
+      url: string;
+      /** @description The event types sent to this endpoint (`webhook.test` is sent on request whatever they are). */
+      event_types: (
+        | 'push.created'
+        | 'push.viewed'
+        | 'push.view_refunded'
+        | 'push.failed_passphrase'
+        | 'push.expired'
+        | 'push.file_downloaded'
+      )[];
+    };
+    WebhookUpdateRequest: {
+      /** @description A new URL. */
+      url?: string;
+      /** @description The event types sent to this endpoint (`webhook.test` is sent on request whatever they are). */
+      event_types?: (
+        | 'push.created'
+        | 'push.viewed'
+        | 'push.view_refunded'
+        | 'push.failed_passphrase'
+        | 'push.expired'
+        | 'push.file_downloaded'
+      )[];
+      /** @description Enable (again) or disable. */
+      enabled?: boolean;
+    };
   };
   responses: never;
   parameters: never;
@@ -1493,6 +1799,905 @@ export interface operations {
         };
       };
       /** @description The database or the object store is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoints. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint and its secret. */
+      201: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Validation failed; `fields` names every bad field. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deleted endpoint. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description A JSON object. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookUpdateRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Validation failed; `fields` names every bad field. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint and its new secret. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queued delivery. */
+      202: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+        /** @description The delivery (its `webhook-id`). */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The endpoint (another owner’s answers 404). */
+        id: string;
+        /** @description The delivery (its `webhook-id`). */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery, due now. */
+      202: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such webhook (or delivery) of yours. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
       503: {
         headers: {
           /** @description Seconds to wait before retrying. */

@@ -216,7 +216,11 @@ describe('deadlines, server limits and the metrics port', () => {
   });
 
   it("gives the worker longer statement deadlines of its own, and no Redis command deadline on its queue's connections", () => {
-    const worker = { PUSH_DATABASE_URL: base.PUSH_DATABASE_URL, PUSH_REDIS_URL: base.PUSH_REDIS_URL };
+    const worker = {
+      PUSH_DATABASE_URL: base.PUSH_DATABASE_URL,
+      PUSH_REDIS_URL: base.PUSH_REDIS_URL,
+      PUSH_ENCRYPTION_KEYS: base.PUSH_ENCRYPTION_KEYS,
+    };
     const c = loadWorkerConfig({ ...worker, PUSH_DATABASE_STATEMENT_TIMEOUT_MS: '1000' });
     expect(c.db).toMatchObject({
       statementTimeoutMs: 30_000,

@@ -1,7 +1,5 @@
-import { commonEnv, envInt, envSection } from '@secret-push/config';
-import { developmentKeyProblems } from '@secret-push/key-ring';
+import { envInt, envSection } from '@secret-push/config';
 import { smtpSection } from '@secret-push/mail';
-import { encryptionKeysSection } from './encryption-keys';
 import { httpSection } from './http-env';
 
 /**
@@ -25,19 +23,14 @@ export const emailLimitsSection = envSection(
 );
 
 /**
- * What the worker's email job needs besides SMTP: the key ring (it unseals each push's link token)
- * and the public URL (the link's base), both as the API reads them. Required only when the worker
- * sends email (PUSH_SMTP_URL set); a worker without email runs without them.
+ * What the worker's email job needs besides SMTP and the key ring (which the worker always reads:
+ * it unseals each push's link token): the public URL (the link's base), as the API reads it.
+ * Required only when the worker sends email (PUSH_SMTP_URL set).
  */
 export const workerEmailSection = envSection(
   'Email sending (worker)',
   {
-    NODE_ENV: commonEnv.NODE_ENV,
     PUSH_SMTP_URL: pushSmtpSection.vars.PUSH_SMTP_URL,
-    PUSH_ENCRYPTION_KEYS: encryptionKeysSection.vars.PUSH_ENCRYPTION_KEYS.optional().describe(
-      "The API's key ring (see Encryption above): the worker needs it only to send email (it unseals each " +
-        "push's link token), and then requires it.",
-    ),
     PUSH_PUBLIC_URL: httpSection.vars.PUSH_PUBLIC_URL.describe(
       "The base of the links: the API's `PUSH_PUBLIC_URL`. The worker needs it only to send email, and then requires it.",
     ),
@@ -50,24 +43,16 @@ export const workerEmailSection = envSection(
   },
   (v) => ({
     emailWorker: {
-      encryptionKeys: v.PUSH_ENCRYPTION_KEYS ?? null,
       publicUrl: v.PUSH_PUBLIC_URL?.replace(/\/$/, '') ?? null,
       intervalMs: v.PUSH_EMAIL_SEND_INTERVAL_MS,
     },
   }),
   {
-    secretFiles: ['PUSH_ENCRYPTION_KEYS'],
     check: (v) => [
-      ...(v.PUSH_SMTP_URL && !v.PUSH_ENCRYPTION_KEYS
-        ? ['PUSH_ENCRYPTION_KEYS: required by the worker when PUSH_SMTP_URL is set (it unseals the links)']
-        : []),
       ...(v.PUSH_SMTP_URL && !v.PUSH_PUBLIC_URL
         ? [
             'PUSH_PUBLIC_URL: required by the worker when PUSH_SMTP_URL is set (the base of the links it emails)',
           ]
-        : []),
-      ...(v.PUSH_ENCRYPTION_KEYS
-        ? developmentKeyProblems('PUSH_ENCRYPTION_KEYS', v.NODE_ENV, v.PUSH_ENCRYPTION_KEYS)
         : []),
     ],
   },

@@ -6,6 +6,7 @@ import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
 import { revealsSection } from './reveals';
+import { webhookDestinationsSection } from './webhooks-env';
 import {
   apiDatabaseSection,
   cliDatabaseSection,
@@ -37,6 +38,7 @@ export const pushConfig = defineConfig([
   revealsSection,
   pushSmtpSection,
   emailLimitsSection,
+  webhookDestinationsSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { commonSection, defineConfig, envInt, envSection } from '@secret-push/config';
 import { pushSmtpSection, workerEmailSection } from './email-env';
+import { encryptionKeysSection } from './encryption-keys';
 import { redisSection, s3Section, workerDatabaseSection } from './storage-env';
+import { webhookDeliverySection, webhookDestinationsSection } from './webhooks-env';
 
 /** Statements per tick at most (each of PUSH_SWEEP_BATCH_SIZE rows); the next tick continues. */
 export const MAX_BATCHES_PER_TICK = 20;
@@ -67,8 +69,9 @@ const tickSection = envSection(
 
 /**
  * The worker's configuration (`main-worker.ts`): storage, its port, the tick's cadence and
- * batches, and email (SMTP, with the key ring and the public URL to build the links it sends). No
- * auth settings; the keys only where it sends email.
+ * batches, the key ring (it unseals the link tokens it emails and the webhook secrets it signs with),
+ * email (SMTP, and the public URL the links it sends start with) and where webhooks may go. No auth
+ * settings.
  */
 export const workerConfig = defineConfig([
   commonSection,
@@ -77,8 +80,11 @@ export const workerConfig = defineConfig([
   redisSection,
   s3Section,
   tickSection,
+  encryptionKeysSection,
   pushSmtpSection,
   workerEmailSection,
+  webhookDestinationsSection,
+  webhookDeliverySection,
 ]);
 
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv) => workerConfig.load(env);

@@ -52,3 +52,25 @@ it('is refused for an unknown user after expiring nothing', async () => {
     UserNotFound,
   );
 });
+
+it("deletes the person's webhook endpoints before and after the rest", async () => {
+  const user = await d.users.upsertUser({
+    issuer: 'https://idp',
+    subject: 'hooks',
+    email: null,
+    emailVerified: false,
+  });
+  const removed: string[] = [];
+  const deleteAccount = createAccountDeletion({
+    pushes: d.pushes,
+    users: d.users,
+    webhooks: {
+      removeAllOf: (owner) => {
+        removed.push(owner);
+        return Promise.resolve(0);
+      },
+    },
+  });
+  await deleteAccount(user.id, testCtx);
+  expect(removed).toEqual([userPrincipalId(user.id), userPrincipalId(user.id)]);
+});

@@ -123,3 +123,24 @@ export class EmailDailyLimitReached extends DomainError {
     super(`daily email limit ${limit} reached`);
   }
 }
+
+/** No such webhook endpoint (or delivery) of this owner: another owner's is not found either. */
+export class WebhookNotFound extends DomainError {
+  override readonly name = 'WebhookNotFound';
+}
+
+/** The owner has as many webhook endpoints as allowed. */
+export class WebhookLimitReached extends DomainError {
+  override readonly name = 'WebhookLimitReached';
+  constructor(readonly limit: number) {
+    super(`at most ${limit} webhook endpoints`);
+  }
+}
+
+/** A webhook URL that cannot be an endpoint (scheme, credentials, length…). */
+export class InvalidWebhookUrl extends DomainError {
+  override readonly name = 'InvalidWebhookUrl';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}

@@ -25,6 +25,9 @@ const cases: [errors.DomainError, number, string][] = [
     'validation_failed',
   ],
   [new errors.EmailDailyLimitReached(500), 429, 'rate_limited'],
+  [new errors.WebhookNotFound(), 404, 'not_found'],
+  [new errors.WebhookLimitReached(10), 422, 'validation_failed'],
+  [new errors.InvalidWebhookUrl('the URL must be https'), 422, 'validation_failed'],
 ];
 
 describe('toHttpError', () => {

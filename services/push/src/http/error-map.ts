@@ -71,6 +71,10 @@ const ANSWERS: Answers = {
         : `You have reached the limit of ${err.limit} emails in 24 hours. Please try again later.`,
       { headers: { 'Retry-After': '3600' } },
     ),
+  WebhookNotFound: () => new HttpError(404, 'not_found', 'Webhook not found.'),
+  WebhookLimitReached: (err) =>
+    HttpError.validation({ webhooks: [`are at most ${err.limit} per owner: delete one first`] }),
+  InvalidWebhookUrl: (err) => HttpError.validation({ url: [err.reason] }),
 };
 
 /** Sound: an error reaches only the answer keyed by its own name. */

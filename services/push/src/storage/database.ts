@@ -9,6 +9,7 @@ import type {
 } from './push.table';
 import type { AppUserTable, PersonalTokenTable } from './user.table';
 import type { PushEmailBatchTable, PushEmailTable } from './email.table';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhook.table';
 
 export interface PushDatabase {
   push: PushTable;
@@ -22,4 +23,6 @@ export interface PushDatabase {
   personal_token: PersonalTokenTable;
   push_email_batch: PushEmailBatchTable;
   push_email: PushEmailTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_delivery: WebhookDeliveryTable;
 }

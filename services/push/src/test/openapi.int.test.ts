@@ -455,6 +455,48 @@ describe('answers match the document', () => {
     }
   });
 
+  it('webhooks: every operation, its success and its refusals, as documented', async () => {
+    const made = await expectAnswer(
+      {
+        method: 'post',
+        path: '/webhooks',
+        token: ownerToken,
+        json: { url: 'https://hooks.example/h', event_types: ['push.viewed'] },
+      },
+      201,
+    );
+    const id = (made.body as { id: string }).id;
+    const base = `/webhooks/${id}`;
+    await expectAnswer(
+      { method: 'post', path: '/webhooks', token: ownerToken, json: { url: 'ftp://x' } },
+      422,
+    );
+    await expectAnswer(
+      { method: 'post', path: '/webhooks', token: ownerToken, raw: { type: 'text/plain', body: 'x' } },
+      415,
+    );
+    await expectAnswer({ method: 'post', path: '/webhooks', token: readToken, json: {} }, 403);
+    await expectAnswer({ method: 'get', path: '/webhooks.json', token: readToken }, 200);
+    await expectAnswer({ method: 'get', path: '/webhooks' }, 401);
+    await expectAnswer({ method: 'get', path: base, token: readToken }, 200);
+    await expectAnswer({ method: 'get', path: base, token: strangerToken }, 404);
+    await expectAnswer({ method: 'patch', path: base, token: ownerToken, json: { enabled: true } }, 200);
+    await expectAnswer({ method: 'patch', path: base, token: ownerToken, json: { enabled: 'yes' } }, 422);
+    await expectAnswer({ method: 'post', path: `${base}/rotate`, token: ownerToken }, 200);
+    const test = await expectAnswer({ method: 'post', path: `${base}/test`, token: ownerToken }, 202);
+    const msg = (test.body as { id: string }).id;
+    await expectAnswer({ method: 'get', path: `${base}/deliveries`, token: readToken }, 200);
+    await expectAnswer({ method: 'get', path: `${base}/deliveries?page=0`, token: readToken }, 400);
+    await expectAnswer({ method: 'get', path: `${base}/deliveries/${msg}`, token: readToken }, 200);
+    await expectAnswer({ method: 'post', path: `${base}/deliveries/${msg}/replay`, token: ownerToken }, 202);
+    await expectAnswer(
+      { method: 'post', path: `${base}/deliveries/msg_${'0'.repeat(32)}/replay`, token: ownerToken },
+      404,
+    );
+    await expectAnswer({ method: 'delete', path: base, token: ownerToken }, 200);
+    await expectAnswer({ method: 'delete', path: base, token: ownerToken }, 404);
+  });
+
   it('exercised every documented operation for its success status', () => {
     for (const { method, template, op } of operations()) {
       const success = Object.keys(op.responses).find((s) => s.startsWith('2'));

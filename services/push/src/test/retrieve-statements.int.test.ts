@@ -256,6 +256,32 @@ describe('the statements of a create', () => {
     return { statements, replayed: result.replayed };
   };
 
+  it('by an owner without webhooks, one statement; with an enabled one, still one (its push wants events)', async () => {
+    const owned = async (owner: string) => {
+      statements = [];
+      const made = await service.create(input(), { owner, audit: ctx });
+      return { statements, id: made.snapshot.push.id };
+    };
+    const without = await owned('user:no-webhooks');
+    expect(without.statements).toHaveLength(1);
+    await sql`insert into webhook_endpoint (owner, url, event_types, key_id, secret_sealed)
+      values ('user:with-webhooks', 'https://hooks.example/x', '{push.viewed}', 'k', '\\x00')`.execute(db);
+    const withHook = await owned('user:with-webhooks');
+    expect(withHook.statements).toHaveLength(1);
+    const flags = await db
+      .selectFrom('push')
+      .select(['id', 'outbox'])
+      .where('id', 'in', [without.id, withHook.id])
+      .execute();
+    expect(Object.fromEntries(flags.map((f) => [f.id, f.outbox]))).toEqual({
+      [without.id]: false,
+      [withHook.id]: true,
+    });
+    // Leaves nothing for the outbox checks below (they count every event written).
+    await sql`delete from push_event where push_id = ${withHook.id}`.execute(db);
+    await sql`delete from webhook_endpoint`.execute(db);
+  });
+
   it('runs one statement without an Idempotency-Key', async () => {
     const run = await createCounted();
     expect(run.statements).toHaveLength(1);

@@ -14,6 +14,7 @@ import type { NewPush } from '../domain/push';
 import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from '../storage/database';
 import { pushMigrations } from '../storage/migrations';
+import { testEncryptionKey } from '../testing';
 import { createPushRepository } from '../storage/push.repository';
 import { startWorker } from '../worker-server';
 import { loadWorkerConfig } from '../config';
@@ -126,6 +127,7 @@ it('drains 50,000 due pushes in short batches; retrieves meanwhile never wait 10
       PUSH_REDIS_URL: REDIS_URL,
       PUSH_REDIS_PREFIX: prefix,
       PUSH_WORKER_PORT: '0',
+      PUSH_ENCRYPTION_KEYS: testEncryptionKey(),
     }),
     createLogger({ name: 'worker', level: 'silent' }),
   );

@@ -4,6 +4,7 @@ import { schemaRef } from './operations.shared';
 import { pushInputJsonSchema } from './push-input.schema';
 import { responseSchemas } from './responses';
 import type { JsonSchema, OpenApiDocument } from './types';
+import { webhookSchemas } from './operations.webhooks';
 
 /*
  * The OpenAPI 3.1 document of the push API v2, built from instance configuration so that
@@ -76,6 +77,7 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
       ...(config.features.filePushes
         ? [{ name: 'Files', description: 'Downloads of the files of file pushes.' }]
         : []),
+      { name: 'Webhooks', description: 'Signed messages about your pushes, sent to your endpoints.' },
       { name: 'Meta', description: 'Version and documentation.' },
     ],
     paths: buildPaths(config),
@@ -96,7 +98,7 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
           description: 'The personal API token of the legacy pair (see `X-User-Email`).',
         },
       },
-      schemas: { ...requestSchemas(config), ...responseSchemas() },
+      schemas: { ...requestSchemas(config), ...responseSchemas(), ...webhookSchemas() },
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 } from './operations.pushes';
 import { downloadOperation } from './operations.files';
 import { notifyEmailsOperation } from './operations.email';
+import { webhookPaths } from './operations.webhooks';
 import type { OperationContext } from './operations.shared';
 import type { OpenApiDocument } from './types';
 
@@ -41,5 +42,6 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     '/pushes/{url_token}/audit': { get: auditOperation() },
     ...(config.mail ? { '/pushes/{url_token}/notify_emails': { post: notifyEmailsOperation() } } : {}),
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
+    ...webhookPaths(),
   };
 }

@@ -68,7 +68,7 @@ export interface OperationObject {
 }
 
 /** The HTTP methods the push API uses. */
-export type HttpMethod = 'get' | 'post' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
 /** The OpenAPI 3.1 document `buildOpenApi` (document.ts) returns. */
 export interface OpenApiDocument {

@@ -7,6 +7,7 @@ import * as usersAndTokens from './2026_11_24_0003_users_and_tokens';
 import * as pushHotPath from './2026_11_25_0010_push_hot_path';
 import * as pushOutbox from './2026_11_26_0003_push_outbox';
 import * as pushEmail from './2026_11_26_0004_push_email';
+import * as webhooks from './2026_11_26_0010_webhooks';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -18,4 +19,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_25_0010_push_hot_path': pushHotPath,
   '2026_11_26_0003_push_outbox': pushOutbox,
   '2026_11_26_0004_push_email': pushEmail,
+  '2026_11_26_0010_webhooks': webhooks,
 };

@@ -10,7 +10,11 @@ import { type RowWithNow, snapshot } from './rows';
 
 type Db = Kysely<PushDatabase>;
 
-/** Inserts the push and its `creation` entry in one statement; the window starts at the database's now(). */
+/**
+ * Inserts the push and its `creation` entry in one statement; the window starts at the database's now().
+ * `outbox`: the listeners the domain knows of (owner notices), or an enabled webhook endpoint of the
+ * owner, looked up by the same statement (webhook_endpoint_owner_idx): no extra round trip.
+ */
 export async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): Promise<PushSnapshot> {
   const { rows } = await sql<RowWithNow>`/*prepared:push_insert*/
     with p as (
@@ -20,7 +24,8 @@ export async function insertPush(db: Db, r: NewPushRecord, ctx: AuditContext): P
       values (${r.id}, ${r.tokenHash}, ${r.tokenSealed}, ${r.keyId}, ${r.kind}, ${r.owner}, ${r.name},
               ${r.payloadSealed}, ${r.noteSealed}, ${r.passphraseHash}, ${r.passphraseHash !== null},
               ${r.expireAfterDays}, ${r.expireAfterViews}, now() + make_interval(secs => ${r.ttlSeconds}),
-              ${r.deletableByViewer}, ${r.retrievalStep}, 1, ${r.outbox})
+              ${r.deletableByViewer}, ${r.retrievalStep}, 1,
+              ${r.outbox} or exists (select 1 from webhook_endpoint w where w.owner = ${r.owner} and w.enabled))
       returning *
     ), a as (
       insert into audit_entry (push_id, kind, ip, user_agent, referrer)

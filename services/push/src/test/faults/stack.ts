@@ -258,6 +258,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       ports.worker,
       {
         ...storage,
+        PUSH_ENCRYPTION_KEYS: keys,
         PUSH_WORKER_HOST: '127.0.0.1',
         PUSH_WORKER_PORT: String(ports.worker),
         // The sweep every second: expiries missed while Redis was down are caught up quickly.

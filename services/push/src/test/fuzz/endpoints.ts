@@ -71,6 +71,10 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
  *   verdict on the fields, and 400/413/415 the body reader's on the body (bad encoding, over the
  *   size or the 20 parameters, an unsupported charset), as for POST /pushes. A body of another
  *   media type is not read: its fields are missing, a 422.
+ * - Webhook routes (/webhooks…): any answer but 429 and the router's own 404. An endpoint or
+ *   delivery that is not the caller's (or cannot be an id) answers 404 "Webhook not found." by
+ *   design: that is the handler's verdict, so it counts. PATCH validates its body before it looks
+ *   the endpoint up; DELETE is sent to ids that are not the caller's (the fixture's stay).
  * - Auth endpoints: any answer but 404 and 429 (oidc-provider answers every input of a known
  *   route itself: 200, 400 invalid_request …, 401 invalid_client, 405).
  */
@@ -90,6 +94,10 @@ export const ENDPOINT_WEIGHTS = {
   'GET /version': 4,
   'GET /openapi': 1.5,
   'GET /docs': 1.5,
+  'POST /webhooks': 4,
+  'PATCH /webhooks/:id': 3,
+  'GET /webhooks[/:id[/deliveries[/:msg]]]': 2.5,
+  'POST /webhooks/:id/(rotate|test|replay) and DELETE': 2.5,
   'GET /p/:t': 4,
   'GET /p/:t/r': 3,
   'POST /p/:t[/r]': 5,
@@ -284,6 +292,92 @@ const revealPairs: fc.Arbitrary<[string, string][]> = fc.array(
   { maxLength: 3 },
 );
 
+/** A webhook endpoint's fields: valid-looking values mixed with hostile ones, any of them missing. */
+const hostileWebhookObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc.record(
+  {
+    url: fc.oneof(
+      {
+        arbitrary: fc.constantFrom<JsonLike>(
+          'https://hooks.example.test/a',
+          'https://h.example.test:8443/p?q=1',
+        ),
+        weight: 4,
+      },
+      {
+        arbitrary: fc.constantFrom<JsonLike>(
+          'http://127.0.0.1/x',
+          'ftp://x/',
+          'https://u:p@h.test/',
+          'https://h.test/#f',
+          '/rel',
+          '',
+        ),
+        weight: 3,
+      },
+      { arbitrary: hostileJson, weight: 3 },
+    ),
+    event_types: fc.oneof(
+      {
+        arbitrary: fc
+          .subarray(['push.created', 'push.viewed', 'push.expired', 'push.failed_passphrase', 'push.eaten'])
+          .map((a): JsonLike => a),
+        weight: 4,
+      },
+      { arbitrary: hostileJson, weight: 3 },
+    ),
+    enabled: fc.oneof(
+      { arbitrary: fc.boolean().map((b): JsonLike => b), weight: 3 },
+      { arbitrary: hostileJson, weight: 2 },
+    ),
+    secret: hostileJson,
+  },
+  { requiredKeys: [] },
+);
+
+/** Mostly a body that could be accepted (a 201 or 200 now and then), else any mix. */
+const webhookObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      url: fc.constantFrom<JsonLike>('https://hooks.example.test/a', 'https://h.example.test:8443/p?q=1'),
+      event_types: fc
+        .subarray(['push.created', 'push.viewed', 'push.expired'], { minLength: 1 })
+        .map((a): JsonLike => a),
+    }),
+    weight: 4,
+  },
+  { arbitrary: hostileWebhookObject, weight: 6 },
+);
+
+const webhookFormPairs: fc.Arbitrary<[string, string][]> = fc.array(
+  fc.tuple(fc.constantFrom('url', 'event_types[]', 'enabled', 'x'), shortHostileString),
+  { maxLength: 3 },
+);
+
+const webhookBodies = fc.oneof(
+  { arbitrary: jsonBodies(webhookObject), weight: 12 },
+  { arbitrary: formBodies(webhookFormPairs), weight: 2 },
+  { arbitrary: otherMediaBodies, weight: 2 },
+  { arbitrary: noBody, weight: 1 },
+);
+
+/** The router's 404 is not the handler's; "Webhook not found." is (see the comment above). */
+const webhookReached = (status: number, body: Buffer) =>
+  status !== 429 && !(status === 404 && !body.toString('utf8').includes('Webhook not found'));
+
+/** An endpoint id: mostly the fixture's (some not the caller's), else unknown or hostile. */
+const webhookId = (ids: readonly string[], ownFirst: boolean): fc.Arbitrary<PathPiece> => {
+  const others = [
+    { arbitrary: fc.uuid().map((id) => ({ text: id, tag: 'id:unknown' })), weight: 3 },
+    { arbitrary: shortHostileString.map((x) => ({ text: percentEncode(x), tag: 'id:hostile' })), weight: 2 },
+  ];
+  return ownFirst
+    ? fc.oneof(
+        { arbitrary: fc.constantFrom(...ids).map((id) => ({ text: id, tag: 'valid' })), weight: 12 },
+        ...others,
+      )
+    : fc.oneof(...others);
+};
+
 export function endpoints(fx: Fixture): Endpoint[] {
   const { tokens, pools } = fx;
   const api = '/api/v2';
@@ -416,6 +510,80 @@ export function endpoints(fx: Fixture): Endpoint[] {
       }
       return { text: `${path}?${q.toString()}`, tag: how === 'as-is' ? 'valid' : `link:${how}` };
     });
+
+  // ---- /webhooks: create, update, reads, actions (ids from the fixture, unknown or hostile).
+  const hooks = `${api}/webhooks`;
+  const idPath = (rest: fc.Arbitrary<string>, ownFirst = true): fc.Arbitrary<PathPiece> =>
+    fc
+      .tuple(webhookId(fx.webhooks.ids, ownFirst), rest, pathSuffix)
+      .map(([id, r, suf]) => ({ text: `${hooks}/${id.text}${r}${suf.text}`, tag: `${id.tag}${suf.tag}` }));
+  const msg = fc.oneof(
+    { arbitrary: fc.constantFrom(...fx.webhooks.deliveries), weight: 6 },
+    { arbitrary: fc.constant(`msg_${'0'.repeat(32)}`), weight: 1 },
+    { arbitrary: shortHostileString.map(percentEncode), weight: 2 },
+  );
+  const webhookEndpoints: Endpoint[] = [
+    push(
+      'POST /webhooks',
+      compose({
+        method: 'POST',
+        path: fixedPath(hooks),
+        query: queryString(),
+        headers: common('token-first'),
+        body: webhookBodies,
+      }),
+      { reached: webhookReached },
+    ),
+    push(
+      'PATCH /webhooks/:id',
+      compose({
+        method: 'PATCH',
+        path: idPath(fc.constant('')),
+        query: queryString(),
+        headers: common('token-first'),
+        body: webhookBodies,
+      }),
+      { reached: webhookReached },
+    ),
+    push(
+      'GET /webhooks[/:id[/deliveries[/:msg]]]',
+      compose({
+        method: 'GET',
+        path: fc.oneof(
+          fixedPath(hooks),
+          idPath(fc.constant('')),
+          idPath(fc.constant('/deliveries')),
+          idPath(msg.map((m) => `/deliveries/${m}`)),
+        ),
+        query: queryString(pageParam),
+        headers: common('token-first'),
+      }),
+      { reached: webhookReached },
+    ),
+    push(
+      'POST /webhooks/:id/(rotate|test|replay) and DELETE',
+      fc.oneof(
+        compose({
+          method: 'POST',
+          path: fc.oneof(
+            idPath(fc.constant('/rotate')),
+            idPath(fc.constant('/test')),
+            idPath(msg.map((m) => `/deliveries/${m}/replay`)),
+          ),
+          query: queryString(),
+          headers: common('token-first'),
+          body: withBodyRarely(otherMediaBodies),
+        }),
+        compose({
+          method: 'DELETE',
+          path: idPath(fc.constant(''), false),
+          query: queryString(),
+          headers: common('token-first'),
+        }),
+      ),
+      { reached: webhookReached },
+    ),
+  ];
 
   const pushEndpoints: Endpoint[] = [
     push('POST /pushes', createInput),
@@ -641,7 +809,7 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
   ];
 
-  return [...pushEndpoints, ...formEndpoints, ...authEndpoints(fx)];
+  return [...pushEndpoints, ...webhookEndpoints, ...formEndpoints, ...authEndpoints(fx)];
 }
 
 // ---------------------------------------------------------------- auth service

@@ -100,6 +100,8 @@ export interface Fixture {
   pools: Pools;
   /** Download links (path and query) good for many downloads, and the ids of their files. */
   links: string[];
+  /** Webhook endpoints (of the main client, another client and the personal token's user) and a delivery of each. */
+  webhooks: { ids: string[]; deliveries: string[] };
   authFixture: AuthFixture;
   logs: { push: LogTap; auth: LogTap };
   snap: Snapshotter;
@@ -320,6 +322,28 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     }
   }
 
+  // Webhook endpoints of three owners (never delivered: the suite runs no worker), with a test
+  // delivery each, so that the webhook routes' inputs meet endpoints and deliveries that exist.
+  const webhooks = { ids: [] as string[], deliveries: [] as string[] };
+  for (const owner of [tokens.readWrite, tokens.readWrite, tokens.otherClient, tokens.personal.readWrite]) {
+    const auth: [string, string] = ['Authorization', `Bearer ${owner}`];
+    const made = await ok(
+      {
+        method: 'POST',
+        target: '/api/v2/webhooks',
+        headers: [['Content-Type', 'application/json'], auth],
+        body: json({ url: 'https://hooks.example.test/fuzz', event_types: ['push.viewed'] }),
+      },
+      201,
+    );
+    webhooks.ids.push(made.id as string);
+    const test = await ok(
+      { method: 'POST', target: `/api/v2/webhooks/${made.id as string}/test`, headers: [auth] },
+      202,
+    );
+    webhooks.deliveries.push(test.id as string);
+  }
+
   const clientA = await auth.createClient('pushes:read pushes:write', 'fuzz auth A');
   const clientB = await auth.createClient('pushes:read', 'fuzz auth B');
   const tokensA: string[] = [];
@@ -334,6 +358,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     tokens,
     pools,
     links,
+    webhooks,
     authFixture: { clientA, clientB, resourceServer: auth.resourceServer, tokensA },
     logs,
     snap: snapshotter(push.db, auth.db, s3, folderObjectCounter(s3Directory, s3.bucket)),

@@ -7,7 +7,7 @@ import type { LocalS3 } from '@secret-push/testing';
 /*
  * What a refused request must leave unchanged, as one snapshot: the row counts of the push
  * database (push, audit_entry, push_file, upload_intent, file_download, push_email,
- * push_email_batch), two counters of the
+ * push_email_batch, webhook_endpoint, webhook_delivery), two counters of the
  * push rows (views used, pushes expired: a refusal must not spend a view or expire a push, even
  * without an audit entry), the auth database's token rows (all, and consumed ones), and the
  * bucket's object count. Each part is taken only when asked (one statement per database, about
@@ -24,6 +24,8 @@ export interface Snapshot {
   push_email_batch?: number;
   views_used?: number;
   pushes_expired?: number;
+  webhook_endpoint?: number;
+  webhook_delivery?: number;
   oidc_payload?: number;
   oidc_consumed?: number;
   /** Objects in the bucket; undefined when this snapshot did not list it. */
@@ -61,6 +63,8 @@ type PushCounts = Required<
     | 'push_email_batch'
     | 'views_used'
     | 'pushes_expired'
+    | 'webhook_endpoint'
+    | 'webhook_delivery'
   >
 >;
 type AuthCounts = Required<Pick<Snapshot, 'oidc_payload' | 'oidc_consumed'>>;
@@ -107,7 +111,9 @@ export function snapshotter(
                (select count(*) from push_email)::int as push_email,
                (select count(*) from push_email_batch)::int as push_email_batch,
                (select coalesce(sum(views), 0) from push)::int as views_used,
-               (select count(*) from push where expired)::int as pushes_expired`.execute(pushDb)
+               (select count(*) from push where expired)::int as pushes_expired,
+               (select count(*) from webhook_endpoint)::int as webhook_endpoint,
+               (select count(*) from webhook_delivery)::int as webhook_delivery`.execute(pushDb)
     ).rows[0]!;
   const authCounts = async (): Promise<AuthCounts> =>
     (

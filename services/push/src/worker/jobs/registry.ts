@@ -4,6 +4,7 @@ import type { EmailDelivery } from '../../domain/email-delivery';
 import type { FilePurger } from '../../domain/file-purger';
 import type { OutboxConsumer, OutboxEvent } from '../../domain/outbox';
 import type { OutboxStore } from '../../domain/ports/outbox-store';
+import { type DeliverWebhooksOptions, deliverWebhooksJob } from './deliver-webhooks';
 import { dispatchOutboxJob } from './dispatch-outbox';
 import { type ExpireDueDeps, expireDueJob } from './expire-due';
 import { purgeFilesJob } from './purge-files';
@@ -32,6 +33,8 @@ export interface TickJobDeps {
   onDispatched?(events: readonly OutboxEvent[]): void;
   /** The email sender and its interval (PUSH_EMAIL_SEND_INTERVAL_MS); absent where email is off. */
   email?: { delivery: EmailDelivery; intervalMs: number };
+  /** Webhook deliveries (absent: not sent by this process). */
+  webhooks?: DeliverWebhooksOptions;
   logger: Logger;
   /** The clock of the backoffs and intervals (tests). */
   now?: () => number;
@@ -39,12 +42,13 @@ export interface TickJobDeps {
 
 /** The jobs of every tick, in the order they start: one line per job. */
 export function tickJobs(deps: TickJobDeps): TickJob[] {
-  const { purger } = deps;
+  const { purger, webhooks } = deps;
   return [
     expireDueJob(deps),
     dispatchOutboxJob({ ...deps, consumers: deps.outboxConsumers }),
     ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
     ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
     ...(deps.email ? [sendEmailJob({ ...deps, ...deps.email })] : []),
+    ...(webhooks ? [deliverWebhooksJob({ ...deps, ...webhooks })] : []),
   ];
 }

@@ -1,0 +1,142 @@
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { EndpointChanges, WebhookEndpointStore } from '../domain/ports/webhook-store';
+import type { WebhookEndpoint, WebhookEventType } from '../domain/webhook';
+import type { PushDatabase } from './database';
+import type { WebhookEndpointRow } from './webhook.table';
+
+type Db = Kysely<PushDatabase>;
+
+export const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  owner: row.owner,
+  url: row.url,
+  eventTypes: row.event_types as WebhookEventType[],
+  enabled: row.enabled,
+  disabledReason: row.disabled_reason,
+  previousSecretUntil: row.previous_until && row.previous_until > new Date() ? row.previous_until : null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * The owner's active pushes are listened to from now on: their later changes yield events (a push
+ * created from now on is marked by its own insert statement, storage/push/insert.sql.ts).
+ */
+const listenToActivePushes = (trx: Transaction<PushDatabase>, owner: string) =>
+  trx
+    .updateTable('push')
+    .set({ outbox: true })
+    .where('owner', '=', owner)
+    .where('expired', '=', false)
+    .where('outbox', '=', false)
+    .execute();
+
+/** The webhook_endpoint table (migration 2026_11_26_0010_webhooks); every call scoped by owner. */
+export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
+  return {
+    create(record, maxPerOwner) {
+      return db.transaction().execute(async (trx) => {
+        // One create at a time per owner (the limit holds under concurrent creates).
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook:${record.owner}`}, 0))`.execute(
+          trx,
+        );
+        const { n } = await trx
+          .selectFrom('webhook_endpoint')
+          .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+          .where('owner', '=', record.owner)
+          .executeTakeFirstOrThrow();
+        if (n >= maxPerOwner) return 'limit' as const;
+        const row = await trx
+          .insertInto('webhook_endpoint')
+          .values({
+            id: record.id,
+            owner: record.owner,
+            url: record.url,
+            event_types: record.eventTypes,
+            key_id: record.secret.keyId,
+            secret_sealed: record.secret.data,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await listenToActivePushes(trx, record.owner);
+        return toEndpoint(row);
+      });
+    },
+    async list(owner) {
+      const rows = await db
+        .selectFrom('webhook_endpoint')
+        .selectAll()
+        .where('owner', '=', owner)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toEndpoint);
+    },
+    async find(owner, id) {
+      const row = await db
+        .selectFrom('webhook_endpoint')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && toEndpoint(row);
+    },
+    update(owner, id, changes: EndpointChanges) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('webhook_endpoint')
+          .set({
+            ...(changes.url !== undefined && { url: changes.url }),
+            ...(changes.eventTypes !== undefined && { event_types: changes.eventTypes }),
+            ...(changes.enabled !== undefined && { enabled: changes.enabled }),
+            ...(changes.enabled === true && { disabled_reason: null }),
+            ...(changes.enabled === false && { disabled_reason: 'disabled by its owner' }),
+            updated_at: sql<Date>`now()`,
+          })
+          .where('owner', '=', owner)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        if (row?.enabled) await listenToActivePushes(trx, owner);
+        return row && toEndpoint(row);
+      });
+    },
+    async remove(owner, id) {
+      const r = await db
+        .deleteFrom('webhook_endpoint')
+        .where('owner', '=', owner)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async removeAllOf(owner) {
+      const r = await db.deleteFrom('webhook_endpoint').where('owner', '=', owner).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+    async rotate(owner, id, secret, overlapSeconds) {
+      const row = await db
+        .updateTable('webhook_endpoint')
+        .set((eb) => ({
+          previous_key_id: eb.ref('key_id'),
+          previous_secret_sealed: eb.ref('secret_sealed'),
+          previous_until: sql<Date>`now() + make_interval(secs => ${overlapSeconds})`,
+          key_id: secret.keyId,
+          secret_sealed: secret.data,
+          updated_at: sql<Date>`now()`,
+        }))
+        .where('owner', '=', owner)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toEndpoint(row);
+    },
+    async disable(id, reason) {
+      await db
+        .updateTable('webhook_endpoint')
+        .set({ enabled: false, disabled_reason: reason, updated_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .where('enabled', '=', true)
+        .execute();
+    },
+  };
+}
