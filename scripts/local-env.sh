@@ -19,3 +19,8 @@ export AUTH_SMTP_URL="${AUTH_SMTP_URL:-smtp://127.0.0.1:$LOCAL_SMTP_PORT}"
 export AUTH_MAIL_FROM="${AUTH_MAIL_FROM:-secret-push <no-reply@secret-push.local>}"
 export PUSH_SMTP_URL="${PUSH_SMTP_URL:-smtp://127.0.0.1:$LOCAL_SMTP_PORT}"
 export PUSH_MAIL_FROM="${PUSH_MAIL_FROM:-secret-push <no-reply@secret-push.local>}"
+
+# Webhooks (docs/api.md, Webhooks): the local demo may send to a receiver on this machine over
+# http; production allows https only and nothing private (docs/operations.md, "Webhooks").
+export PUSH_WEBHOOK_ALLOW_HTTP="${PUSH_WEBHOOK_ALLOW_HTTP:-true}"
+export PUSH_WEBHOOK_ALLOWED_DESTINATIONS="${PUSH_WEBHOOK_ALLOWED_DESTINATIONS:-127.0.0.1,::1}"
