@@ -3,6 +3,7 @@ import { apiBenchmark } from './api.bench';
 import { emailBenchmark } from './email.bench';
 import { expiryBenchmark } from './expiry.bench';
 import { filesBenchmark } from './files.bench';
+import { outboxBenchmark } from './outbox.bench';
 import { type BenchResult, writeResults } from './report';
 
 /** `pnpm bench [name…]`: runs the benchmarks (all by default) and writes bench/results/. */
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     expiry: expiryBenchmark,
     files: filesBenchmark,
     email: emailBenchmark,
+    outbox: outboxBenchmark,
   };
   const wanted = process.argv.slice(2).filter((a) => a !== '--');
   const names = wanted.length > 0 ? wanted : Object.keys(all);
