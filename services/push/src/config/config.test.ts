@@ -239,6 +239,11 @@ describe('deadlines, server limits and the metrics port', () => {
     ).toEqual([
       'PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS: must be above PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS',
     ]);
+    // An outbox round holds a connection while its consumers use another: one would hang the worker.
+    expect(problems({ ...worker, PUSH_DATABASE_POOL_SIZE: '1' }, loadWorkerConfig)).toEqual([
+      'PUSH_DATABASE_POOL_SIZE: the worker needs at least 2 connections (an outbox round holds one)',
+    ]);
+    expect(loadWorkerConfig({ ...worker, PUSH_DATABASE_POOL_SIZE: '2' }).db.poolSize).toBe(2);
   });
 });
 

@@ -84,12 +84,17 @@ export const workerDatabaseSection = envSection(
   }),
   {
     secretFiles: ['PUSH_DATABASE_URL'],
-    check: (v) =>
-      statementDeadlineProblems(
+    check: (v) => [
+      ...statementDeadlineProblems(
         'PUSH_WORKER_DATABASE',
         v.PUSH_WORKER_DATABASE_STATEMENT_TIMEOUT_MS,
         v.PUSH_WORKER_DATABASE_QUERY_TIMEOUT_MS,
       ),
+      // An outbox round holds one connection (its transaction) while its consumers write with another.
+      ...(v.PUSH_DATABASE_POOL_SIZE < 2
+        ? ['PUSH_DATABASE_POOL_SIZE: the worker needs at least 2 connections (an outbox round holds one)']
+        : []),
+    ],
   },
 );
 
