@@ -1,20 +1,10 @@
-/* The outbound mail port: outbound/smtp-sender.ts implements it over packages/mail (nodemailer). */
-
-/** One message to one recipient, plain text and HTML that say the same. */
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Stable across the attempts of one email (set by the queue). */
-  messageId?: string;
-  headers?: Record<string, string>;
-}
-
-export type SendResult = { ok: true; response: string } | { ok: false; temporary: boolean; reason: string };
-
-/** An SMTP sender (outbound/smtp-sender.ts): says whether a failure is temporary or final. */
-export interface MailSender {
-  send(mail: OutgoingEmail): Promise<SendResult>;
-  close(): void;
-}
+/*
+ * The outbound mail port: outbound/smtp-sender.ts implements it over packages/mail (nodemailer).
+ * The types are packages/mail's own (one message, one attempt's outcome, the sender), under the
+ * names the domain uses; only types cross, no SMTP code.
+ */
+export type {
+  Mailer as MailSender,
+  OutgoingMail as OutgoingEmail,
+  SendOutcome as SendResult,
+} from '@secret-push/mail';
