@@ -1,6 +1,12 @@
-import { type Server, createServer, request } from 'node:http';
+import { Agent, type Server, createServer, request } from 'node:http';
 import { connect } from 'node:net';
-import { type HttpServerLimits, closeHttpServer, createHttpServer, listening } from './http-server';
+import {
+  type HttpServerLimits,
+  OPERATIONS_HTTP_LIMITS,
+  closeHttpServer,
+  createHttpServer,
+  listening,
+} from './http-server';
 
 describe('listening and closeHttpServer', () => {
   it('gives the real port, and lets a request in flight finish before closing', async () => {
@@ -180,5 +186,70 @@ describe('createHttpServer', () => {
     big.closeAllConnections();
     await closeHttpServer(big);
     expect(outcome).toBe('431');
+  });
+});
+
+describe('createHttpServer: a body left unread after its answer', () => {
+  let server: Server;
+  let url: string;
+  beforeEach(async () => {
+    // As a body parser over its limit does: reads the first chunk, pauses, and answers 400.
+    server = createHttpServer(
+      (req, res) => {
+        if (req.method !== 'POST') return void res.end('next');
+        req.once('data', () => {
+          req.pause();
+          res.statusCode = 400;
+          res.end('refused');
+        });
+      },
+      { ...OPERATIONS_HTTP_LIMITS, maxHeaderBytes: 8192 },
+    );
+    server.listen(0, '127.0.0.1');
+    url = await listening(server, '127.0.0.1');
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await closeHttpServer(server);
+  });
+
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  afterAll(() => agent.destroy());
+  const send = (method: string, body?: Buffer) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(url, { method, agent }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.setTimeout(3000, () => req.destroy(new Error('no answer within 3 s')));
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('reads and drops the rest, so the keep-alive connection serves the next request', async () => {
+    expect(await send('POST', Buffer.alloc(600 * 1024, 'x'))).toMatchObject({ status: 400, text: 'refused' });
+    expect(await send('GET')).toMatchObject({ status: 200, text: 'next' });
+  });
+
+  it('also a chunked body of several megabytes', async () => {
+    const sockets: unknown[] = [];
+    server.on('connection', (s) => sockets.push(s));
+    const chunks = new Promise<{ status: number }>((resolve, reject) => {
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { 'transfer-encoding': 'chunked' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode! }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < 50; i++) req.write(Buffer.alloc(100 * 1024, 'y'));
+      req.end();
+    });
+    expect(await chunks).toEqual({ status: 400 });
+    expect(await send('GET')).toMatchObject({ status: 200, text: 'next' });
+    expect(sockets).toHaveLength(1);
   });
 });

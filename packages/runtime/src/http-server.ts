@@ -1,5 +1,11 @@
 import { once } from 'node:events';
-import { type RequestListener, STATUS_CODES, type Server, createServer } from 'node:http';
+import {
+  type IncomingMessage,
+  type RequestListener,
+  STATUS_CODES,
+  type Server,
+  createServer,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
@@ -64,13 +70,31 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
       maxHeaderSize: limits.maxHeaderBytes,
       connectionsCheckingInterval: checkingInterval(limits),
     },
-    handler,
+    (req, res) => {
+      res.once('finish', () => drainUnread(req));
+      handler(req, res);
+    },
   );
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Without a 'timeout' listener, Node destroys the idle socket.
   server.setTimeout(limits.idleTimeoutMs);
   server.on('clientError', refuseAndLinger);
   return server;
+}
+
+/**
+ * A request answered before its body was read to the end, by a handler that began reading it and
+ * stopped (a body parser over its limit pauses the request and leaves it so: oidc-provider's does;
+ * Express's body-parser reads the rest itself). Node drains only bodies nobody began to read; this
+ * one would stay paused, and the next request on the keep-alive connection — a client's, or
+ * another person's through a proxy's pooled upstream connection — would never be read: a hang.
+ * The rest is read and dropped, as Node and body-parser do, within the request and idle timeouts
+ * (closing instead would race a client that already reuses the connection for its next request).
+ */
+function drainUnread(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.removeAllListeners('data');
+  req.resume();
 }
 
 /** How long a refused connection keeps reading (and dropping) what its client still sends. */
