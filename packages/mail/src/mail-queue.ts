@@ -74,13 +74,19 @@ export async function leaseDue<R extends MailQueueRow>(
 /** What a composer decided: this message, or none (no longer wanted, final, with the reason). */
 export type Composed = { mail: OutgoingMail } | { cancel: string };
 
-/** Records one attempt's outcome, only if the lease is still this attempt's; the new status. */
+/**
+ * Records one attempt's outcome, only if the lease is still this attempt's: the new status, or
+ * `sending` when the lease had passed to another sender (nothing recorded). `onFinalFailure` runs in
+ * the transaction that records a final failure (a service's event about it commits with it, or
+ * neither does).
+ */
 export async function recordOutcome(
   db: AnyDb,
   table: string,
   row: Pick<MailQueueRow, 'id' | 'attempts'>,
   outcome: SendOutcome | { cancelled: string },
   schedule: readonly number[] = MAIL_RETRY_SCHEDULE,
+  onFinalFailure?: (trx: AnyDb) => Promise<void>,
 ): Promise<MailStatus> {
   const t = sql.table(table);
   let status: MailStatus;
@@ -103,9 +109,20 @@ export async function recordOutcome(
         ? sql`status = 'failed', last_error = ${reason}`
         : sql`status = 'deferred', last_error = ${reason}, next_attempt_at = now() + make_interval(secs => ${delay})`;
   }
-  await sql`update ${t} set ${set}, updated_at = now()
-    where id = ${row.id} and attempts = ${row.attempts} and status = 'sending'`.execute(db);
-  return status;
+  const update = async (on: AnyDb) => {
+    const r = await sql`update ${t} set ${set}, updated_at = now()
+      where id = ${row.id} and attempts = ${row.attempts} and status = 'sending'`.execute(on);
+    return Number(r.numAffectedRows ?? 0) > 0;
+  };
+  if (status === 'failed' && onFinalFailure) {
+    const recorded = await db.transaction().execute(async (trx) => {
+      if (!(await update(trx))) return false;
+      await onFinalFailure(trx);
+      return true;
+    });
+    return recorded ? status : 'sending';
+  }
+  return (await update(db)) ? status : 'sending';
 }
 
 export interface DeliveryReport {
@@ -131,6 +148,8 @@ export async function deliverDue<R extends MailQueueRow>(args: {
   concurrency?: number;
   schedule?: readonly number[];
   onOutcome?: (row: R, status: MailStatus, detail: string) => Promise<void> | void;
+  /** Runs in the transaction that records a row's final failure (see {@link recordOutcome}). */
+  onFinalFailure?: (trx: AnyDb, row: R) => Promise<void>;
 }): Promise<DeliveryReport> {
   const rows = await leaseDue<R>(args.db, args.table, { limit: args.limit, leaseSeconds: args.leaseSeconds });
   const report: DeliveryReport = { sent: 0, deferred: 0, failed: 0 };
@@ -146,7 +165,15 @@ export async function deliverDue<R extends MailQueueRow>(args: {
     } catch (err) {
       outcome = { ok: false, temporary: true, reason: `could not compose: ${(err as Error).message}` };
     }
-    const status = await recordOutcome(args.db, args.table, row, outcome, args.schedule);
+    const onFinal = args.onFinalFailure;
+    const status = await recordOutcome(
+      args.db,
+      args.table,
+      row,
+      outcome,
+      args.schedule,
+      onFinal && ((trx) => onFinal(trx, row)),
+    );
     if (status === 'sending') return;
     report[status === 'sent' ? 'sent' : status === 'deferred' ? 'deferred' : 'failed'] += 1;
     const detail =

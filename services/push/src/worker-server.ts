@@ -131,6 +131,7 @@ function wireWebhooks(
     }),
     keyRing: new KeyRing(config.encryptionKeys),
     onAttempt: (outcome, latencyMs) => webhookMetrics.onAttempt(outcome, latencyMs),
+    notifyOwners: Boolean(config.mail && config.emailWorker.publicUrl),
     onEndpointDisabled: () => webhookMetrics.onDisabled(),
   });
   return { delivery, ...config.webhookDelivery };

@@ -110,3 +110,28 @@ export function composeNotice(
     { text: t.noticeFooter },
   ]);
 }
+
+/**
+ * The owner's notice that the worker disabled one of their webhook endpoints: which receiver (its
+ * origin only: a path may hold the receiver's own token), why, and where to enable it again.
+ */
+export function composeEndpointDisabled(
+  locale: EmailLocale,
+  facts: { url: string; reason: string | null; manageUrl: string },
+): ComposedMessage {
+  const t = emailTexts(locale);
+  let origin: string;
+  try {
+    origin = new URL(facts.url).origin;
+  } catch {
+    origin = '(an endpoint)';
+  }
+  // One line, and not the receiver's whole answer: the reason is ours, from its status and error.
+  // eslint-disable-next-line no-control-regex
+  const reason = facts.reason?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300) ?? null;
+  return message(locale, t.endpointDisabledSubject(origin), t.endpointDisabledBody(origin), [
+    ...(reason ? [{ text: t.endpointDisabledReason(reason) }] : []),
+    { text: t.endpointDisabledWhatNow, link: facts.manageUrl },
+    { text: t.noticeNoSecret },
+  ]);
+}

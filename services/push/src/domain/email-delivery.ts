@@ -1,5 +1,5 @@
 import type { KeyRing } from '@secret-push/key-ring';
-import { type NoticeTopic, composeLinkEmail, composeNotice } from './email-compose';
+import { type NoticeTopic, composeEndpointDisabled, composeLinkEmail, composeNotice } from './email-compose';
 import type {
   ComposedEmail,
   EmailOutcomeStatus,
@@ -13,7 +13,7 @@ import { openerOf } from './push-sealing';
 
 export const PUSH_EXPIRED_BEFORE_SENT = 'the push expired before it was sent';
 
-const NOTICE_TOPIC: Record<Exclude<EmailPurpose, 'push_link'>, NoticeTopic> = {
+const NOTICE_TOPIC: Record<Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled'>, NoticeTopic> = {
   notice_viewed: 'viewed',
   notice_failed_passphrase: 'failed_passphrase',
   notice_expired_unseen: 'expired_unseen',
@@ -44,6 +44,7 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
   const open = openerOf(deps.keyRing);
 
   function compose(email: QueuedEmail): Promise<ComposedEmail> {
+    if (email.purpose === 'notice_webhook_disabled') return Promise.resolve(composeEndpointNotice(email));
     const { push } = email;
     if (!push) return Promise.resolve({ cancel: 'the push no longer exists' });
     if (email.purpose !== 'push_link') {
@@ -65,6 +66,18 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
       now: email.now,
     });
     return Promise.resolve({ mail: { to: email.recipient, ...m } });
+  }
+
+  function composeEndpointNotice(email: QueuedEmail): ComposedEmail {
+    const endpoint = email.endpoint;
+    if (!endpoint) return { cancel: 'the endpoint no longer exists' };
+    if (endpoint.enabled) return { cancel: 'the endpoint was enabled again' };
+    const m = composeEndpointDisabled(email.locale, {
+      url: endpoint.url,
+      reason: endpoint.disabledReason,
+      manageUrl: `${deps.publicUrl.replace(/\/+$/, '')}/users/webhooks`,
+    });
+    return { mail: { to: email.recipient, ...m } };
   }
 
   return {

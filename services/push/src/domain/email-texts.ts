@@ -24,6 +24,10 @@ export interface EmailTexts {
   unnamedPush(createdAt: string): string;
   noticeFooter: string;
   noticeNoSecret: string;
+  endpointDisabledSubject(origin: string): string;
+  endpointDisabledBody(origin: string): string;
+  endpointDisabledReason(reason: string): string;
+  endpointDisabledWhatNow: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -59,6 +63,12 @@ const EN: EmailTexts = {
   noticeFooter:
     'You receive this because you asked to be told about this push. Its audit log has the details.',
   noticeNoSecret: 'This message never contains the secret.',
+  endpointDisabledSubject: (origin) => `Your webhook endpoint was disabled: ${origin}`,
+  endpointDisabledBody: (origin) =>
+    `Your webhook endpoint at ${origin} was disabled: no more events are sent to it until you enable it again.`,
+  endpointDisabledReason: (reason) => `Why: ${reason}`,
+  endpointDisabledWhatNow:
+    'Once the receiver works again, enable the endpoint on your Webhooks page (its deliveries show every attempt), or with PATCH /api/v2/webhooks/:id:',
 };
 
 const TEXTS: Record<EmailLocale, EmailTexts> = { en: EN };

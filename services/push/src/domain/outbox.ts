@@ -9,7 +9,7 @@ import type { AuditKind } from './push';
  */
 
 /** The audit kinds that are events (refusals without a secret at stake and page openings are not). */
-export const EVENT_KINDS = [
+export const AUDITED_EVENT_KINDS = [
   'creation',
   'view',
   'view_refunded',
@@ -20,10 +20,16 @@ export const EVENT_KINDS = [
   'failed_passphrase',
 ] as const satisfies readonly AuditKind[];
 
-export type EventKind = (typeof EVENT_KINDS)[number];
+export type AuditedEventKind = (typeof AUDITED_EVENT_KINDS)[number];
 
-export const isEventKind = (kind: AuditKind): kind is EventKind =>
-  (EVENT_KINDS as readonly string[]).includes(kind);
+/**
+ * An event: an audited change, or `email_failed` (an email about the push failed for good:
+ * written by the worker with the failure, `emailId` naming the email).
+ */
+export type EventKind = AuditedEventKind | 'email_failed';
+
+export const isEventKind = (kind: AuditKind): kind is AuditedEventKind =>
+  (AUDITED_EVENT_KINDS as readonly string[]).includes(kind);
 
 export interface OutboxEvent {
   /** The stable event id: the same on every delivery of this event, whatever consumes it. */
@@ -32,6 +38,8 @@ export interface OutboxEvent {
   kind: EventKind;
   /** The audit entry it came with (`view_refunded`: the view entry that was refunded). */
   auditId: string | null;
+  /** `email_failed`: the email (push_email) that failed. */
+  emailId: string | null;
   /** When the change committed its statement (the database's clock). */
   at: Date;
 }

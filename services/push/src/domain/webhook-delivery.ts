@@ -85,11 +85,10 @@ export interface DeliveryDeps {
   random?: () => number;
   /** After each attempt (metrics). */
   onAttempt?(outcome: DeliveryOutcome, latencyMs: number | null): void;
-  /**
-   * An endpoint was disabled (410, or a delivery that spent the schedule): the owner's notice
-   * hooks here (by email once the email merge lands).
-   */
-  onEndpointDisabled?(endpoint: { id: string; owner: string }, reason: string): Promise<void> | void;
+  /** Email is on: an endpoint the worker disables is notified to its owner by email. */
+  notifyOwners: boolean;
+  /** An endpoint was disabled (410, or a delivery that spent the schedule): metrics. */
+  onEndpointDisabled?(endpoint: { id: string; owner: string }, noticeQueued: boolean): void;
 }
 
 export interface DeliveryRound {
@@ -124,8 +123,8 @@ export function webhookDelivery(deps: DeliveryDeps): DeliveryRound {
     const recorded = await deps.deliveries.record(d, decision.record);
     deps.onAttempt?.(decision.outcome, decision.record.latencyMs);
     if (recorded && decision.disable) {
-      await deps.endpoints.disable(d.endpointId, decision.disable);
-      await deps.onEndpointDisabled?.({ id: d.endpointId, owner: d.owner }, decision.disable);
+      const r = await deps.endpoints.disable(d.endpointId, decision.disable, { notifyOwner: deps.notifyOwners });
+      if (r.disabled) deps.onEndpointDisabled?.({ id: d.endpointId, owner: d.owner }, r.noticeQueued);
     }
   };
   return {

@@ -20,6 +20,8 @@ export function webhookFanout(deps: { deliveries: WebhookDeliveryStore }): Outbo
       if (owners.length === 0) return;
       const endpoints = await deliveries.listening(owners);
       if (endpoints.length === 0) return;
+      const emailIds = events.flatMap((e) => (e.kind === 'email_failed' && e.emailId ? [e.emailId] : []));
+      const emails = new Map((await deliveries.failedEmails(emailIds)).map((m) => [m.id, m]));
       const queued: NewDelivery[] = [];
       for (const event of events) {
         const push = pushes.get(event.pushId);
@@ -27,7 +29,9 @@ export function webhookFanout(deps: { deliveries: WebhookDeliveryStore }): Outbo
         const type = eventTypeOf(event.kind);
         const wanting = endpoints.filter((e) => e.owner === push.owner && e.eventTypes.includes(type));
         if (wanting.length === 0) continue;
-        const body = eventBody(event.kind, event.at, push);
+        const email = event.emailId ? emails.get(event.emailId) : undefined;
+        if (event.kind === 'email_failed' && !email) continue;
+        const body = eventBody(event.kind, event.at, push, email);
         for (const endpoint of wanting) {
           queued.push({ endpointId: endpoint.id, eventId: event.id, type, body });
         }

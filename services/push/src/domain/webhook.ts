@@ -16,7 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'push.failed_passphrase',
   'push.expired',
   'push.file_downloaded',
-  // 'email.delivery_failed' joins here with the email merge (an owner notice that bounced).
+  'email.delivery_failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -124,6 +124,8 @@ export function eventTypeOf(kind: EventKind): WebhookEventType {
     case 'expire_by_views':
     case 'expire_by_time':
       return 'push.expired';
+    case 'email_failed':
+      return 'email.delivery_failed';
   }
 }
 
@@ -153,13 +155,39 @@ export function pushData(push: PushFacts): Record<string, unknown> {
   };
 }
 
-/** The exact JSON of an event's message (signed and sent as is on every attempt). */
-export function eventBody(kind: EventKind, at: Date, push: PushFacts): string {
+/** An email about a push that failed for good (`email.delivery_failed`). */
+export interface FailedEmailFacts {
+  id: string;
+  /** The address it was for: one the owner gave (a link) or the owner's own (a notice). */
+  recipient: string;
+  /** `link`: the push's link to a recipient; `notice`: a notice to the owner. */
+  purpose: 'link' | 'notice';
+  attempts: number;
+  /** Why: the server's final answer, the last temporary error, or why it was not sent at all. */
+  reason: string | null;
+}
+
+/** The `data.email` of an `email.delivery_failed` body. */
+function emailData(email: FailedEmailFacts): Record<string, unknown> {
+  return {
+    id: email.id,
+    recipient: email.recipient,
+    purpose: email.purpose,
+    attempts: email.attempts,
+    reason: email.reason,
+  };
+}
+
+/**
+ * The exact JSON of an event's message (signed and sent as is on every attempt). `email` is the
+ * failed email of an `email_failed` event.
+ */
+export function eventBody(kind: EventKind, at: Date, push: PushFacts, email?: FailedEmailFacts): string {
   const reason = expiryReason(kind, push);
   return JSON.stringify({
     type: eventTypeOf(kind),
     timestamp: at.toISOString(),
-    data: { push: pushData(push), ...(reason && { reason }) },
+    data: { push: pushData(push), ...(reason && { reason }), ...(email && { email: emailData(email) }) },
   });
 }
 

@@ -57,6 +57,7 @@ const PURPOSE: Record<EmailDelivery['purpose'], string> = {
   notice_viewed: 'Notice to you: viewed',
   notice_failed_passphrase: 'Notice to you: wrong passphrase',
   notice_expired_unseen: 'Notice to you: expired unseen',
+  notice_webhook_disabled: 'Notice to you: webhook endpoint disabled',
 };
 
 const rowOf = (d: EmailDelivery): EmailSendRow => ({

@@ -23,15 +23,35 @@ const toDelivery = (r: PushEmailRow): EmailDelivery => ({
   auditId: r.audit_id,
 });
 
-/** The push and the batch an email is composed from, as they are now (null: the push is gone). */
+interface EndpointColumns {
+  endpoint_url: string | null;
+  endpoint_enabled: boolean | null;
+  endpoint_disabled_reason: string | null;
+}
+
+/**
+ * The push and the batch an email is composed from, as they are now (null: the push is gone), or
+ * the webhook endpoint of a `notice_webhook_disabled`.
+ */
 async function composingContext(db: Db, row: QueueRow): Promise<QueuedEmail> {
-  const { rows } = await sql<PushRow & { sender_address: string | null; db_now: Date }>`
-    select p.*, b.sender_address, now() as db_now
+  const { rows } = await sql<PushRow & EndpointColumns & { sender_address: string | null; db_now: Date }>`
+    select p.*, b.sender_address, now() as db_now,
+      w.url as endpoint_url, w.enabled as endpoint_enabled, w.disabled_reason as endpoint_disabled_reason
     from (select 1) one
     left join push p on p.id = ${row.push_id}
-    left join push_email_batch b on b.id = ${row.batch_id}`.execute(db);
+    left join push_email_batch b on b.id = ${row.batch_id}
+    left join webhook_endpoint w on w.id = ${row.endpoint_id}`.execute(db);
   const p = rows[0]!;
   return {
+    endpoint:
+      row.endpoint_id === null || p.endpoint_url === null
+        ? null
+        : {
+            id: row.endpoint_id,
+            url: p.endpoint_url,
+            enabled: p.endpoint_enabled!,
+            disabledReason: p.endpoint_disabled_reason,
+          },
     id: row.id,
     purpose: row.purpose as EmailPurpose,
     recipient: row.recipient,
@@ -151,6 +171,14 @@ export function createEmailRepository(db: Db): EmailStore {
         leaseSeconds: args.leaseSeconds,
         concurrency: args.concurrency,
         compose: async (row) => args.compose(await composingContext(db, row)),
+        // A push's email that failed for good is an event (webhook `email.delivery_failed`) where
+        // somebody listens to the push, committed with the failure.
+        onFinalFailure: async (trx, row) => {
+          if (row.push_id === null) return;
+          await sql`insert into push_event (push_id, kind, email_id)
+            select p.id, 'email_failed', ${row.id}::uuid from push p
+            where p.id = ${row.push_id} and p.outbox`.execute(trx);
+        },
         onOutcome: (row, status, detail) => {
           if (status === 'sending' || status === 'queued') return;
           args.onOutcome?.({ id: row.id, purpose: row.purpose as EmailPurpose }, status, detail);

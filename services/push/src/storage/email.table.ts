@@ -24,13 +24,15 @@ export interface PushEmailTable {
   sent_at: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: Generated<Date>;
-  push_id: string;
+  /** Null only for `notice_webhook_disabled` (about an endpoint, not a push). */
+  push_id: string | null;
   owner: string;
   purpose: string;
   locale: string;
   batch_id: string | null;
   event_id: string | null;
   audit_id: string | null;
+  endpoint_id: string | null;
 }
 
 export type PushEmailRow = Selectable<PushEmailTable>;

@@ -19,7 +19,7 @@ export function createOutboxRepository(db: Kysely<PushDatabase>): OutboxStore {
       return db.transaction().execute(async (trx) => {
         const rows = await trx
           .selectFrom('push_event')
-          .select(['id', 'push_id', 'kind', 'audit_id', 'created_at'])
+          .select(['id', 'push_id', 'kind', 'audit_id', 'email_id', 'created_at'])
           .orderBy('seq')
           .limit(limit)
           .forUpdate()
@@ -31,6 +31,7 @@ export function createOutboxRepository(db: Kysely<PushDatabase>): OutboxStore {
           pushId: r.push_id,
           kind: r.kind as EventKind,
           auditId: r.audit_id,
+          emailId: r.email_id,
           at: r.created_at,
         }));
         await handle(events);

@@ -47,6 +47,8 @@ export interface PushEventTable {
   push_id: string;
   kind: string;
   audit_id: string | null;
+  /** `email_failed`: the push_email row that failed for good. */
+  email_id: string | null;
   created_at: ColumnType<Date, never, never>;
 }
 

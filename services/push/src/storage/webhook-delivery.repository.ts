@@ -137,6 +137,21 @@ export function createWebhookDeliveryRepository(db: Db): WebhookDeliveryStore {
         deletableByViewer: r.deletable_by_viewer,
       }));
     },
+    async failedEmails(emailIds) {
+      if (emailIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('push_email')
+        .select(['id', 'recipient', 'purpose', 'attempts', 'last_error'])
+        .where('id', 'in', [...emailIds])
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        recipient: r.recipient,
+        purpose: r.purpose === 'push_link' ? ('link' as const) : ('notice' as const),
+        attempts: r.attempts,
+        reason: r.last_error,
+      }));
+    },
     async listening(owners) {
       if (owners.length === 0) return [];
       const rows = await db

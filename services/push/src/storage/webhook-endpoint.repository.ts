@@ -1,6 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { EndpointChanges, WebhookEndpointStore } from '../domain/ports/webhook-store';
 import type { WebhookEndpoint, WebhookEventType } from '../domain/webhook';
+import { DEFAULT_LOCALE } from '../domain/email-rules';
 import type { PushDatabase } from './database';
 import type { WebhookEndpointRow } from './webhook.table';
 
@@ -130,13 +131,23 @@ export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
         .executeTakeFirst();
       return row && toEndpoint(row);
     },
-    async disable(id, reason) {
-      await db
-        .updateTable('webhook_endpoint')
-        .set({ enabled: false, disabled_reason: reason, updated_at: sql<Date>`now()` })
-        .where('id', '=', id)
-        .where('enabled', '=', true)
-        .execute();
+    async disable(id, reason, { notifyOwner }) {
+      // One statement: the endpoint is disabled and, if it was enabled and its owner is a person
+      // with a verified address, their notice is queued with it (or neither happens).
+      const { rows } = await sql<{ disabled: boolean; notice: boolean }>`
+        with disabled as (
+          update webhook_endpoint set enabled = false, disabled_reason = ${reason}, updated_at = now()
+          where id = ${id} and enabled
+          returning id, owner
+        ), notice as (
+          insert into push_email (recipient, push_id, owner, purpose, locale, endpoint_id)
+          select u.email, null, d.owner, 'notice_webhook_disabled', ${DEFAULT_LOCALE}, d.id
+          from disabled d join app_user u on d.owner = 'user:' || u.id::text
+          where ${notifyOwner} and u.email_verified and u.email is not null
+          returning id
+        )
+        select exists (select 1 from disabled) as disabled, exists (select 1 from notice) as notice`.execute(db);
+      return { disabled: rows[0]!.disabled, noticeQueued: rows[0]!.notice };
     },
   };
 }

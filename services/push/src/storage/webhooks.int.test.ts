@@ -105,7 +105,11 @@ test("creating an endpoint marks the owner's active pushes, not expired ones nor
 test('a disabled endpoint listens to nothing; enabling it again marks the active pushes', async () => {
   const made = await endpoint(A);
   if (made === 'limit') throw new Error('limit');
-  await endpoints.disable(made.id, 'the receiver answered 410 Gone');
+  expect(await endpoints.disable(made.id, 'the receiver answered 410 Gone', { notifyOwner: true })).toEqual({
+    disabled: true,
+    noticeQueued: false, // A is not a person with a verified address
+  });
+  expect(await endpoints.disable(made.id, 'again', { notifyOwner: true })).toMatchObject({ disabled: false });
   const later = await create(A);
   expect(await outboxOf(later)).toBe(false);
   const enabled = await endpoints.update(A, made.id, { enabled: true });

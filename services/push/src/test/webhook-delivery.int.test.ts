@@ -201,6 +201,7 @@ describe('at least once, each message with its stable webhook-id', () => {
       pushId: ev.push_id,
       kind: ev.kind as 'creation',
       auditId: ev.audit_id,
+      emailId: null,
       at: ev.created_at,
     }));
     await fanout.accept(batch);

@@ -14,6 +14,7 @@ export const EMAIL_PURPOSES = [
   'notice_viewed',
   'notice_failed_passphrase',
   'notice_expired_unseen',
+  'notice_webhook_disabled',
 ] as const;
 export type EmailPurpose = (typeof EMAIL_PURPOSES)[number];
 
@@ -88,6 +89,8 @@ export interface QueuedEmail {
     deleted: boolean;
     createdAt: Date;
   } | null;
+  /** `notice_webhook_disabled`: the endpoint as it is now (null: deleted). */
+  endpoint?: { id: string; url: string; enabled: boolean; disabledReason: string | null } | null;
   /** The database's clock when leased. */
   now: Date;
 }
@@ -105,7 +108,7 @@ export interface NewNotice {
   eventId: string;
   pushId: string;
   auditId: string | null;
-  purpose: Exclude<EmailPurpose, 'push_link'>;
+  purpose: Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled'>;
 }
 
 /** The push service's emails (storage/email.repository.ts). */

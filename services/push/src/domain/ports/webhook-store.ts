@@ -1,5 +1,6 @@
 import type {
   DeliveryStatus,
+  FailedEmailFacts,
   PushFacts,
   SealedSecret,
   WebhookDelivery,
@@ -43,8 +44,16 @@ export interface WebhookEndpointStore {
     secret: SealedSecret,
     overlapSeconds: number,
   ): Promise<WebhookEndpoint | undefined>;
-  /** Disables an endpoint (the worker: a 410, or the schedule spent), with the reason. */
-  disable(id: string, reason: string): Promise<void>;
+  /**
+   * Disables an enabled endpoint (the worker: a 410, or the schedule spent), with the reason, and
+   * with `notifyOwner` queues its owner's email notice in the same statement (a person with a
+   * verified address). Already disabled: nothing.
+   */
+  disable(
+    id: string,
+    reason: string,
+    options: { notifyOwner: boolean },
+  ): Promise<{ disabled: boolean; noticeQueued: boolean }>;
 }
 
 /** A new message for one endpoint (an event, or a test). */
@@ -84,6 +93,8 @@ export interface AttemptRecord {
 export interface WebhookDeliveryStore {
   /** The pushes of these events as bodies show them (gone ones are left out). */
   pushFacts(pushIds: readonly string[]): Promise<PushFacts[]>;
+  /** The failed emails of `email_failed` events (gone ones are left out). */
+  failedEmails(emailIds: readonly string[]): Promise<FailedEmailFacts[]>;
   /** The enabled endpoints of these owners. */
   listening(owners: readonly string[]): Promise<Pick<WebhookEndpoint, 'id' | 'owner' | 'eventTypes'>[]>;
   /** Queues messages; one per (endpoint, event) ever: a repeat is ignored. The ids queued. */

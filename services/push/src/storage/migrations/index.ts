@@ -8,6 +8,7 @@ import * as pushHotPath from './2026_11_25_0010_push_hot_path';
 import * as pushOutbox from './2026_11_26_0003_push_outbox';
 import * as pushEmail from './2026_11_26_0004_push_email';
 import * as webhooks from './2026_11_26_0010_webhooks';
+import * as webhookEmail from './2026_11_27_0001_webhook_email';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -20,4 +21,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_26_0003_push_outbox': pushOutbox,
   '2026_11_26_0004_push_email': pushEmail,
   '2026_11_26_0010_webhooks': webhooks,
+  '2026_11_27_0001_webhook_email': webhookEmail,
 };

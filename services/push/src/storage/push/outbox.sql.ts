@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { EVENT_KINDS } from '../../domain/outbox';
+import { AUDITED_EVENT_KINDS } from '../../domain/outbox';
 
 /*
  * The outbox rows of the hand-written statements (see domain/outbox.ts and the migration
@@ -9,7 +9,7 @@ import { EVENT_KINDS } from '../../domain/outbox';
  */
 
 /** The kinds that are events, as an SQL list. */
-const eventKinds = sql.raw(EVENT_KINDS.map((k) => `'${k}'`).join(', '));
+const eventKinds = sql.raw(AUDITED_EVENT_KINDS.map((k) => `'${k}'`).join(', '));
 
 /**
  * `insert into push_event …` for the entries of the CTE `entries` (returning `id, push_id, kind`)

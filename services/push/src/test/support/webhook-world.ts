@@ -41,7 +41,10 @@ export const input = (over: Partial<NewPush> = {}): NewPush => ({
  * jobs (dispatch-outbox with the webhook fan-out, deliver-webhooks) over a real sender whose DNS
  * the test scripts.
  */
-export async function webhookWorld(name: string, options: { resolver: Resolver; allow?: string[] }) {
+export async function webhookWorld(
+  name: string,
+  options: { resolver: Resolver; allow?: string[]; notifyOwners?: boolean },
+) {
   const database: TestDatabase<PushDatabase> = await freshDatabase<PushDatabase>(name, pushMigrations);
   const db: Kysely<PushDatabase> = database.db;
   const keyRing = new KeyRing([{ id: 'k', key: randomBytes(32) }]);
@@ -78,7 +81,8 @@ export async function webhookWorld(name: string, options: { resolver: Resolver; 
     }),
     keyRing,
     onAttempt: (o) => outcomes.push(o),
-    onEndpointDisabled: (e, reason) => void disabled.push(`${e.id}: ${reason}`),
+    notifyOwners: options.notifyOwners ?? false,
+    onEndpointDisabled: (e, noticeQueued) => void disabled.push(`${e.id}: notice ${noticeQueued}`),
   });
   const deliver = deliverWebhooksJob({ delivery, intervalMs: 0, concurrency: 4, logger });
   const control = { shouldStop: () => false };

@@ -9,6 +9,7 @@ const event = (n: number): OutboxEvent => ({
   pushId: 'p',
   kind: 'view',
   auditId: null,
+  emailId: null,
   at: new Date(0),
 });
 
