@@ -224,27 +224,56 @@ const STATUS: Record<DeliveryStatus, string> = {
   failed: 'Failed',
 };
 
+/** Status, attempts and the last answer's code, latency and error (or when it is tried next). */
 function statusCell(d: WebhookDelivery): Html {
   const tries = `${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}`;
+  const answered = d.lastStatus !== null || d.latencyMs !== null || d.lastError !== null;
+  const code = d.lastStatus === null ? 'no answer' : `HTTP ${d.lastStatus}`;
   return html`<strong>${STATUS[d.status]}</strong><br />${tries}
+    ${answered ? html`<br />${code}${d.latencyMs === null ? '' : `, ${d.latencyMs} ms`}` : ''}
+    ${d.lastError ? html`<br />${d.lastError}` : ''}
     ${d.status === 'pending' && d.nextAttemptAt ? html`<br />next ${when(d.nextAttemptAt)}` : ''}`;
 }
 
-function answerCell(d: WebhookDelivery): Html {
-  if (d.attempts === 0 && d.lastStatus === null && !d.lastError) {
-    return html`<span class="muted">none yet</span>`;
-  }
-  return html`${d.lastStatus === null ? 'no answer' : `HTTP ${d.lastStatus}`}
-  ${d.latencyMs === null ? '' : html`<br />${d.latencyMs} ms`}
-  ${d.lastError ? html`<br />${d.lastError}` : ''}
-  ${
-    d.response
-      ? html`<details>
-          <summary>Answer<span class="visually-hidden"> of ${d.id}</span></summary>
-          <pre class="secret">${d.response}</pre>
-        </details>`
-      : ''
-  }`;
+function replayForm(d: WebhookDelivery, csrf: string, endpointId: string, page: number): Html {
+  return html`<form
+    method="post"
+    action="/users/webhooks/${endpointId}/deliveries/${d.id}/replay"
+    class="inline"
+  >
+    <input type="hidden" name="csrf" value="${csrf}" />
+    <input type="hidden" name="page" value="${page}" />
+    <button type="submit" class="secondary">
+      Replay<span class="visually-hidden"> ${d.type} of ${d.createdAt.toISOString()}</span>
+    </button>
+  </form>`;
+}
+
+/** One delivery: its row, and the receiver's answer (at most 4 KiB, escaped) in a row of its own. */
+function deliveryRows(d: WebhookDelivery, csrf: string, endpointId: string, page: number): Html {
+  return html`<tbody>
+    <tr>
+      <td><code>${d.type}</code><br />${when(d.createdAt)}</td>
+      <td>${statusCell(d)}</td>
+      <td>${replayForm(d, csrf, endpointId, page)}</td>
+    </tr>
+    ${
+      d.response
+        ? html`<tr>
+            <td colspan="3">
+              <details>
+                <summary>
+                  The receiver's answer<span class="visually-hidden">
+                    to ${d.type} of ${d.createdAt.toISOString()}</span
+                  >
+                </summary>
+                <pre class="secret">${d.response}</pre>
+              </details>
+            </td>
+          </tr>`
+        : ''
+    }
+  </tbody>`;
 }
 
 function deliveryTable(
@@ -252,7 +281,7 @@ function deliveryTable(
   csrf: string,
   endpointId: string,
   page: number,
-) {
+): Html {
   return html`<table class="list">
     <caption>
       Deliveries, newest first, page ${page}
@@ -260,34 +289,11 @@ function deliveryTable(
     <thead>
       <tr>
         <th scope="col">Event</th>
-        <th scope="col">Status</th>
-        <th scope="col">Answer</th>
+        <th scope="col">Status and answer</th>
         <th scope="col">Replay</th>
       </tr>
     </thead>
-    <tbody>
-      ${deliveries.map(
-        (d) =>
-          html`<tr>
-            <td><code>${d.type}</code><br />${when(d.createdAt)}</td>
-            <td>${statusCell(d)}</td>
-            <td>${answerCell(d)}</td>
-            <td>
-              <form
-                method="post"
-                action="/users/webhooks/${endpointId}/deliveries/${d.id}/replay"
-                class="inline"
-              >
-                <input type="hidden" name="csrf" value="${csrf}" />
-                <input type="hidden" name="page" value="${page}" />
-                <button type="submit" class="secondary">
-                  Replay<span class="visually-hidden"> ${d.type} of ${d.createdAt.toISOString()}</span>
-                </button>
-              </form>
-            </td>
-          </tr>`,
-      )}
-    </tbody>
+    ${deliveries.map((d) => deliveryRows(d, csrf, endpointId, page))}
   </table>`;
 }
 

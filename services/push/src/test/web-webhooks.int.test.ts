@@ -115,9 +115,9 @@ describe('the list and adding an endpoint', () => {
     expect(page.body).toContain('<a href="/users/webhooks">Webhooks</a>');
     expect(page.body).toContain('You have no webhook endpoints yet.');
     for (const t of ['push.created', 'push.viewed', 'push.expired', 'push.failed_passphrase']) {
-      expect(page.body).toContain(`name="event_types" value="${t}"`);
+      expect(page.body).toMatch(new RegExp(`name="event_types"\\s+value="${t}"`));
     }
-    expect(page.body).toContain('name="all_types" value="true"');
+    expect(page.body).toMatch(/name="all_types"\s+value="true"/);
     // Linked from every signed-in page's header, e.g. the create form.
     expect((await get(p, '/')).body).toContain('<a href="/users/webhooks">Webhooks</a>');
   });
@@ -368,8 +368,7 @@ describe('the delivery log', () => {
       log = await get(p, `/users/webhooks/${id}`);
     }
     expect(log.body).toContain('<strong>Delivered</strong><br />1 attempt');
-    expect(log.body).toContain('HTTP 200');
-    expect(log.body).toMatch(/<br \/>\d+ ms/);
+    expect(log.body).toMatch(/<br \/>HTTP 200, \d+ ms/);
     expect(log.body).toContain('&lt;b&gt;thanks&lt;/b&gt; from the receiver');
     expect(log.body).not.toContain('<b>thanks</b>');
     expect(log.body).toContain(`action="/users/webhooks/${id}/deliveries/${webhookId}/replay"`);
