@@ -25,6 +25,7 @@ import { type AccountPagesDeps, accountPagesRoutes } from './pages/account.route
 import type { WebSessions } from './session/web-session';
 import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
+import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
@@ -136,7 +137,7 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
   return api;
 }
 
-/** The web pages (pages/): sign-in, owner, token and account pages where there is sign-in; create; recipient. */
+/** The web pages (pages/): sign-in, owner, token, webhook and account pages where there is sign-in; create; recipient. */
 function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
   const common = { publicUrl: deps.publicUrl, logger: deps.logger };
   // Email in the pages, where the instance sends it (absent: no page offers it).
@@ -147,6 +148,14 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
     app.use(signIn);
     app.use(ownerPagesRoutes({ ...common, ...withEmail, pushes: deps.pushes, sessions: deps.web.sessions }));
     app.use(tokenPagesRoutes({ ...common, sessions: deps.web.sessions, users: deps.web.users }));
+    app.use(
+      webhookPagesRoutes({
+        ...common,
+        sessions: deps.web.sessions,
+        webhooks: deps.webhooks,
+        rateLimit: deps.rateLimits.lookup,
+      }),
+    );
     app.use(
       accountPagesRoutes({
         ...deps.web.account,
@@ -174,8 +183,8 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
 
 /**
  * The push service's Express app: operations endpoints, the API under /api/v2 (http/) and the
- * web app's pages (pages/: the create form, sign-in, tokens, the owner's lists, the account and the
- * recipient pages). It sits above both edges, which never import each other's routes.
+ * web app's pages (pages/: the create form, sign-in, tokens, webhooks, the owner's lists, the
+ * account and the recipient pages). It sits above both edges, which never import each other's routes.
  */
 export function createApp(deps: AppDeps): Express {
   const features = {

@@ -27,6 +27,7 @@ export function webHeader(h: WebHeader | undefined): Html {
   const account = h.user
     ? html`<a href="/pushes">Your pushes</a>
         <a href="/users/token">API tokens</a>
+        <a href="/users/webhooks">Webhooks</a>
         <a href="/account">Account</a>
         <span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
         <form method="post" action="/sign-out" class="inline">
