@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { sql } from 'kysely';
 import { leaseDue } from '@secret-push/mail';
@@ -6,6 +7,7 @@ import { type WorkerService } from '../worker-server';
 import { startTestWorker } from '../testing';
 import { type Harness, bearer, createPush, harness, waitFor } from './support/helpers';
 import { emailRowsOf, makeEmailsDue, personWithToken } from './support/email';
+import { type Receiver, startReceiver } from './support/webhook-receiver';
 
 // The worker sends what the API queued, through a real SMTP server (the in-process catcher): the
 // link (retrieval step honoured) and never the secret, retries of temporary failures, final
@@ -15,15 +17,26 @@ jest.setTimeout(90_000);
 let h: Harness;
 let catcher: MailCatcher;
 let worker: WorkerService;
+let receiver: Receiver;
 
 beforeAll(async () => {
   catcher = await startMailCatcher();
   h = await harness({
-    env: { PUSH_SMTP_URL: catcher.url, PUSH_MAIL_FROM: 'secret-push <no-reply@mail.example.org>' },
+    env: {
+      PUSH_SMTP_URL: catcher.url,
+      PUSH_MAIL_FROM: 'secret-push <no-reply@mail.example.org>',
+      PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+    },
   });
-  worker = await startTestWorker(h.push);
+  worker = await startTestWorker(h.push, {
+    PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+    PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
+    PUSH_WEBHOOK_INTERVAL_MS: '100',
+  });
+  receiver = await startReceiver();
 });
 afterAll(async () => {
+  await receiver.close();
   await worker.close();
   await h.stop();
   await catcher.close();
@@ -288,5 +301,92 @@ describe('owner notices', () => {
       (m) => m.envelope.to.includes(person.email!) && m.subject.includes('was viewed'),
       20_000,
     );
+  });
+});
+
+describe('email and webhooks', () => {
+  const hook = (token: string, url: string, types: string[]) =>
+    api().post('/api/v2/webhooks').set(bearer(token)).send({ url, event_types: types });
+
+  it('an email that fails for good is an email.delivery_failed message to the owner’s endpoint, without the secret', async () => {
+    const made = await hook(h.token, receiver.url('/failed-mail'), ['email.delivery_failed']);
+    expect(made.body).toMatchObject({ id: expect.any(String) });
+    catcher.fail({ code: 550, message: 'no such mailbox', to: 'bounced@example.org' }, 5);
+    const created = await createPush(
+      h.push.url,
+      { payload: 'payload-7d1e', note: 'note-0c9b', notify_emails_to: 'bounced@example.org' },
+      h.token,
+    );
+    expect(created.status).toBe(201);
+    await waitFor(async () => receiver.received.some((r) => r.path === '/failed-mail'), 30_000);
+    const msg = receiver.received.find((r) => r.path === '/failed-mail')!;
+    const body = JSON.parse(msg.body);
+    expect(body).toMatchObject({
+      type: 'email.delivery_failed',
+      data: {
+        push: { ref: createHash('sha256').update(created.body.url_token).digest('hex').slice(0, 16) },
+        email: { recipient: 'bounced@example.org', purpose: 'link', attempts: 1 },
+      },
+    });
+    expect(body.data.email.reason).toContain('550');
+    for (const secret of ['payload-7d1e', 'note-0c9b', created.body.url_token]) {
+      expect(msg.body).not.toContain(secret);
+    }
+    // The event went with the failure: none is left over, none was made twice.
+    expect(receiver.received.filter((r) => r.path === '/failed-mail')).toHaveLength(1);
+    await api().delete(`/api/v2/webhooks/${made.body.id}`).set(bearer(h.token));
+  });
+
+  it('an email that is sent makes no such message', async () => {
+    const made = await hook(h.token, receiver.url('/sent-mail'), ['email.delivery_failed', 'push.created']);
+    const created = await createPush(
+      h.push.url,
+      { payload: 'x', notify_emails_to: 'fine@example.org' },
+      h.token,
+    );
+    await mailTo('fine@example.org');
+    await waitFor(async () => receiver.received.some((r) => r.path === '/sent-mail'), 20_000);
+    await settled(created.body.url_token);
+    await waitFor(async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from push_event`.execute(h.push.db);
+      return rows[0]!.n === 0;
+    }, 10_000);
+    const types = receiver.received
+      .filter((r) => r.path === '/sent-mail')
+      .map((r) => JSON.parse(r.body).type);
+    expect(types).toEqual(['push.created']);
+    await api().delete(`/api/v2/webhooks/${made.body.id}`).set(bearer(h.token));
+  });
+
+  it('an endpoint the worker disables (410) is told to its owner by email, once, without the path of its URL', async () => {
+    const person = await personWithToken(h.push);
+    receiver.answer((r) => ({ status: r.path.startsWith('/gone-') ? 410 : 204 }));
+    try {
+      const made = await hook(person.token, receiver.url('/gone-tok3n-4f2a'), ['push.created']);
+      expect(made.status).toBe(201);
+      expect(
+        (await api().post(`/api/v2/webhooks/${made.body.id}/test`).set(bearer(person.token))).status,
+      ).toBe(202);
+      const m = await catcher.waitFor(
+        (x) => x.envelope.to.includes(person.email!) && x.subject.includes('webhook endpoint was disabled'),
+        30_000,
+      );
+      expect(m.subject).toBe(`Your webhook endpoint was disabled: http://127.0.0.1:${receiver.port}`);
+      expect(m.text).toContain('410');
+      expect(m.text).toContain('/users/webhooks');
+      expect(m.text + m.html).not.toContain('tok3n');
+      const shown = await api().get(`/api/v2/webhooks/${made.body.id}`).set(bearer(person.token));
+      expect(shown.body).toMatchObject({ enabled: false });
+      // A second send to the disabled endpoint disables nothing more: one notice.
+      await api().post(`/api/v2/webhooks/${made.body.id}/test`).set(bearer(person.token));
+      await new Promise((r) => setTimeout(r, 1500));
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from push_email where endpoint_id = ${made.body.id}::uuid`.execute(
+        h.push.db,
+      );
+      expect(rows[0]!.n).toBe(1);
+    } finally {
+      receiver.answer(() => ({ status: 204 }));
+    }
   });
 });
