@@ -14,6 +14,7 @@ import type {
   RetrievedPush,
   Version,
 } from './types.ts';
+import type { WebhookAdmin } from './webhook-admin.ts';
 
 /*
  * The SDK's own types: the client's options, the inputs and options of its calls, what they
@@ -166,4 +167,6 @@ export interface SecretPushClient {
   download(file: PushFile | string, options?: DownloadOptions): Promise<Download>;
   /** The same as `download`, as a Node Readable. */
   downloadNode(file: PushFile | string, options?: DownloadOptions): Promise<NodeDownload>;
+  /** `/webhooks`: the caller's webhook endpoints and their delivery log (webhook-admin.ts). */
+  readonly webhooks: WebhookAdmin;
 }
