@@ -234,7 +234,7 @@ test(
     let lose: ((method: string, url: string) => boolean) | undefined;
     const lossy: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
-      const url = String(input);
+      const url = input instanceof Request ? input.url : input.toString();
       if (lose?.(init?.method ?? 'GET', url)) {
         lose = undefined;
         await res.body?.cancel();

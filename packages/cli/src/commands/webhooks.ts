@@ -142,9 +142,8 @@ const deliveries: Command = async (io, args) => {
   const client = await clientOf(io, values);
   const log = await checked(client.webhooks.deliveries(id, { page }));
   if (values.json) json(io, log);
-  else if (log.length === 0)
-    io.stderr.write(page === 1 ? 'No deliveries yet.\n' : 'No deliveries on this page.\n');
-  else io.stdout.write(deliveryTable(log));
+  else if (log.length > 0) io.stdout.write(deliveryTable(log));
+  else io.stderr.write(page === 1 ? 'No deliveries yet.\n' : 'No deliveries on this page.\n');
   if (!values.json && log.length === DELIVERIES_PAGE_SIZE) io.stderr.write(`More: --page ${page + 1}\n`);
   return EXIT.ok;
 };
