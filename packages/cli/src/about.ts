@@ -36,6 +36,18 @@ Commands:
     --locale L             the language of the email
   list active|expired    your pushes (a table; --json gives every page as one array)
   audit LINK|TOKEN       the audit log of one of your pushes
+  webhooks add URL       send signed messages about your pushes' events to URL (https); prints its
+                         id and secret (whsec_…), shown only this once: store it
+    --types A,B            events (push.created push.viewed push.view_refunded push.failed_passphrase
+                           push.expired push.file_downloaded; push. optional); all by default
+    --disabled             add it disabled
+  webhooks list          your webhooks (the credentials' own: an API client's or a person's)
+  webhooks rm|enable|disable ID      delete, enable or disable one
+  webhooks rotate ID     a new secret, shown once (the previous one also signs for 24 hours)
+  webhooks test ID       queue a webhook.test message to it
+  webhooks deliveries ID its delivery log, newest first (--page N: 50 a page)
+  webhooks replay ID DELIVERY_ID     send a delivery again (the same webhook-id)
+                         (webhooks: reading needs the scope pushes:read, changing pushes:write)
   token                  print an access token (for scripts)
   login                  save the server and your credentials:
     --client-id ID  (secret from stdin or --client-secret-file PATH)  or  --token-file PATH

@@ -42,7 +42,8 @@ async function run(io: Io): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const handler = COMMANDS[command];
+  // Own keys only: `toString` or `constructor` is no command.
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!handler) throw new UsageError(`Unknown command: ${command}`);
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(USAGE);

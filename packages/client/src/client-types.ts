@@ -13,6 +13,10 @@ import type {
   PushSettings,
   RetrievedPush,
   Version,
+  Webhook,
+  WebhookDelivery,
+  WebhookEventType,
+  WebhookWithSecret,
 } from './types.ts';
 
 /*
@@ -166,4 +170,53 @@ export interface SecretPushClient {
   download(file: PushFile | string, options?: DownloadOptions): Promise<Download>;
   /** The same as `download`, as a Node Readable. */
   downloadNode(file: PushFile | string, options?: DownloadOptions): Promise<NodeDownload>;
+  /** `/webhooks`: the caller's webhook endpoints and their delivery log (see WebhookAdmin). */
+  readonly webhooks: WebhookAdmin;
+}
+
+/** A new endpoint: where messages go (https; http where the operator allows it) and which events. */
+export interface WebhookInput {
+  url: string;
+  /** At least one; duplicates are dropped by the server. */
+  event_types: readonly WebhookEventType[];
+}
+
+/** Changes to an endpoint: any of these, at least one. `enabled: true` clears `disabled_reason`. */
+export interface WebhookChanges {
+  url?: string;
+  event_types?: readonly WebhookEventType[];
+  enabled?: boolean;
+}
+
+/** `client.webhooks`: the caller's webhook endpoints and their delivery log. */
+export interface WebhookAdmin {
+  /** `GET /webhooks`: every endpoint of the caller, oldest first. */
+  list(options?: CallOptions): Promise<Webhook[]>;
+  /** `GET /webhooks/:id`. */
+  get(id: string, options?: CallOptions): Promise<Webhook>;
+  /** `POST /webhooks`: the endpoint with its `secret`, shown this once: store it. Never repeated. */
+  create(input: WebhookInput, options?: CallOptions): Promise<WebhookWithSecret>;
+  /** `PATCH /webhooks/:id`: its URL, event types, or enabled. */
+  update(id: string, changes: WebhookChanges, options?: CallOptions): Promise<Webhook>;
+  /** `DELETE /webhooks/:id`: the endpoint as it was; its log and queued messages go with it. */
+  delete(id: string, options?: CallOptions): Promise<Webhook>;
+  /**
+   * `POST /webhooks/:id/rotate`: a new `secret`, shown this once; the previous one also signs until
+   * `previous_secret_expires_at` (24 hours). Never repeated.
+   */
+  rotate(id: string, options?: CallOptions): Promise<WebhookWithSecret>;
+  /** `POST /webhooks/:id/test`: queues a `webhook.test` message; the delivery, `pending`. Never repeated. */
+  test(id: string, options?: CallOptions): Promise<WebhookDelivery>;
+  /** `GET /webhooks/:id/deliveries`: one page (up to 50) of the delivery log, newest first. */
+  deliveries(id: string, options?: CallOptions & { page?: number }): Promise<WebhookDelivery[]>;
+  /** Every delivery of the log, newest first, page after page (until a page is not full). */
+  allDeliveries(id: string, options?: PageOptions): AsyncIterable<WebhookDelivery>;
+  /** `GET /webhooks/:id/deliveries/:delivery_id`. */
+  delivery(id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery>;
+  /**
+   * `POST /webhooks/:id/deliveries/:delivery_id/replay`: the same message (same `webhook-id` and
+   * body, signed afresh) is due now with a fresh retry schedule; a delivery being sent right now is
+   * left as it is.
+   */
+  replay(id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery>;
 }

@@ -14,6 +14,9 @@ export type {
   SecretPushClient,
   StaticTokenAuth,
   TextPushInput,
+  WebhookAdmin,
+  WebhookChanges,
+  WebhookInput,
 } from './client-types.ts';
 export {
   ConnectionError,
@@ -30,4 +33,5 @@ export type { FileInput } from './multipart.ts';
 export type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
 export type { CallOptions } from './transport.ts';
 export type * from './types.ts';
+export { DELIVERIES_PAGE_SIZE, WEBHOOK_EVENT_TYPES } from './webhook-admin.ts';
 export { type WebhookMessage, WebhookVerificationError, pushReference, verifyWebhook } from './webhooks.ts';

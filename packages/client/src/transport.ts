@@ -43,7 +43,7 @@ export interface CallOptions {
 }
 
 export interface RequestSpec extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   retry: RetryPolicy;
   /** Whether to send the client's token (false for /version and download links, which ignore it). */

@@ -68,3 +68,12 @@ export interface EmailSettings {
 export interface NotifyEmailsResult {
   message: string;
 }
+
+/** A webhook endpoint of the caller (never its secret). */
+export type Webhook = Schemas['Webhook'];
+/** An endpoint with its signing secret (`whsec_…`): the answer of a create and of a rotation, the only times it is shown. */
+export type WebhookWithSecret = Schemas['WebhookWithSecret'];
+/** One message to one endpoint and how its delivery went (an entry of the delivery log). */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** An event type an endpoint may ask for (`webhook.test` is sent on request whatever they are). */
+export type WebhookEventType = Webhook['event_types'][number];

@@ -9,6 +9,7 @@ import { preview } from './preview.ts';
 import { push } from './push.ts';
 import { token } from './token.ts';
 import { version } from './version.ts';
+import { webhooks } from './webhooks.ts';
 
 /** Every command by its name on the command line (a new command is one module and one line here). */
 export const COMMANDS: Record<string, Command> = {
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   notify,
   list,
   audit,
+  webhooks,
   token,
   login,
   version,
