@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ClientCredentials, TestAuth } from '@secret-push/auth/testing';
 import { type TestPush, type TestStack, startStack } from '@secret-push/push/testing';
+import { WEBHOOK_EVENT_TYPES } from '@secret-push/client';
 import { EXIT, main } from './cli.ts';
 
 // `secret-push webhooks …` (issue 27) in-process against the real services: an auth service and a
@@ -92,7 +93,7 @@ test(
       state: 'enabled',
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
-    expect(made.events.split(', ')).toHaveLength(6); // every type by default
+    expect(made.events.split(', ')).toHaveLength(WEBHOOK_EVENT_TYPES.length); // every type by default
     expect(added.stderr).toMatch(/^Store the secret now.*not shown again/);
 
     const json = await cli(

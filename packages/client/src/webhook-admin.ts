@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'push.failed_passphrase',
   'push.expired',
   'push.file_downloaded',
+  'email.delivery_failed',
 ] as const satisfies readonly WebhookEventType[];
 
 // Fails to compile when the API (its generated types) has a type this list lacks.

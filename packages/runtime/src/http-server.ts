@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import {
   type IncomingMessage,
   type RequestListener,
+  type ServerResponse,
   STATUS_CODES,
   type Server,
   createServer,
@@ -70,11 +71,13 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
       maxHeaderSize: limits.maxHeaderBytes,
       connectionsCheckingInterval: checkingInterval(limits),
     },
-    (req, res) => {
-      res.once('finish', () => drainUnread(req));
-      handler(req, res);
-    },
+    handler,
   );
+  // After the handler (which stays the first 'request' listener, as the server's own).
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (res.writableFinished) drainUnread(req);
+    else res.once('finish', () => drainUnread(req));
+  });
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Without a 'timeout' listener, Node destroys the idle socket.
   server.setTimeout(limits.idleTimeoutMs);

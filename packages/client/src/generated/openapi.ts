@@ -818,6 +818,7 @@ export interface components {
         | 'push.failed_passphrase'
         | 'push.expired'
         | 'push.file_downloaded'
+        | 'email.delivery_failed'
       )[];
       /** @description False: nothing is queued or sent. */
       enabled: boolean;
@@ -859,6 +860,7 @@ export interface components {
         | 'push.failed_passphrase'
         | 'push.expired'
         | 'push.file_downloaded'
+        | 'email.delivery_failed'
       )[];
       /** @description False: nothing is queued or sent. */
       enabled: boolean;
@@ -935,6 +937,7 @@ export interface components {
         | 'push.failed_passphrase'
         | 'push.expired'
         | 'push.file_downloaded'
+        | 'email.delivery_failed'
       )[];
     };
     WebhookUpdateRequest: {
@@ -948,6 +951,7 @@ export interface components {
         | 'push.failed_passphrase'
         | 'push.expired'
         | 'push.file_downloaded'
+        | 'email.delivery_failed'
       )[];
       /** @description Enable (again) or disable. */
       enabled?: boolean;

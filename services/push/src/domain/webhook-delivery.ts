@@ -123,7 +123,9 @@ export function webhookDelivery(deps: DeliveryDeps): DeliveryRound {
     const recorded = await deps.deliveries.record(d, decision.record);
     deps.onAttempt?.(decision.outcome, decision.record.latencyMs);
     if (recorded && decision.disable) {
-      const r = await deps.endpoints.disable(d.endpointId, decision.disable, { notifyOwner: deps.notifyOwners });
+      const r = await deps.endpoints.disable(d.endpointId, decision.disable, {
+        notifyOwner: deps.notifyOwners,
+      });
       if (r.disabled) deps.onEndpointDisabled?.({ id: d.endpointId, owner: d.owner }, r.noticeQueued);
     }
   };

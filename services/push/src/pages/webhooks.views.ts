@@ -12,14 +12,16 @@ import { type WebHeader, webHeader } from './web-header';
 const when = (d: Date) =>
   html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
 
-/** What each event type means, for the form (a type without a line here shows by its name only). */
-const TYPE_HINTS: Partial<Record<WebhookEventType, string>> = {
+/** What each event type means, for the form (a new type must say it here: this does not compile without it). */
+const TYPE_HINTS: Record<WebhookEventType, string> = {
   'push.created': 'a push of yours is created',
   'push.viewed': 'it is viewed',
   'push.view_refunded': 'a view is given back (the secret did not reach the viewer)',
   'push.failed_passphrase': 'a wrong passphrase is tried',
   'push.expired': 'it expires (views used up, time up, or deleted)',
   'push.file_downloaded': 'a file of it is downloaded',
+  'email.delivery_failed':
+    'an email about it (its link to a recipient, or a notice to you) could not be delivered',
 };
 
 /** The flashes of the list after a redirect: fixed texts chosen by the `done` key. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { PushKind } from '../domain/push';
 import type { AttemptRecord, LeasedDelivery, WebhookDeliveryStore } from '../domain/ports/webhook-store';
-import type { DeliveryStatus, WebhookDelivery, WebhookEventType } from '../domain/webhook';
+import type { DeliveryStatus, FailedEmailFacts, WebhookDelivery, WebhookEventType } from '../domain/webhook';
 import type { PushDatabase } from './database';
 import type { WebhookDeliveryRow } from './webhook.table';
 
@@ -95,6 +95,23 @@ async function record(
   return Number(r.numAffectedRows ?? 0) > 0;
 }
 
+/** The failed emails of `email_failed` events, as `email.delivery_failed` bodies show them. */
+async function failedEmails(db: Db, emailIds: readonly string[]): Promise<FailedEmailFacts[]> {
+  if (emailIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('push_email')
+    .select(['id', 'recipient', 'purpose', 'attempts', 'last_error'])
+    .where('id', 'in', [...emailIds])
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    recipient: r.recipient,
+    purpose: r.purpose === 'push_link' ? ('link' as const) : ('notice' as const),
+    attempts: r.attempts,
+    reason: r.last_error,
+  }));
+}
+
 /**
  * The webhook_delivery table (migration 2026_11_26_0010_webhooks): the same lease pattern as
  * packages/mail's mail queue. A lease is `delivering` until `next_attempt_at`; a sender that died
@@ -137,21 +154,7 @@ export function createWebhookDeliveryRepository(db: Db): WebhookDeliveryStore {
         deletableByViewer: r.deletable_by_viewer,
       }));
     },
-    async failedEmails(emailIds) {
-      if (emailIds.length === 0) return [];
-      const rows = await db
-        .selectFrom('push_email')
-        .select(['id', 'recipient', 'purpose', 'attempts', 'last_error'])
-        .where('id', 'in', [...emailIds])
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        recipient: r.recipient,
-        purpose: r.purpose === 'push_link' ? ('link' as const) : ('notice' as const),
-        attempts: r.attempts,
-        reason: r.last_error,
-      }));
-    },
+    failedEmails: (emailIds) => failedEmails(db, emailIds),
     async listening(owners) {
       if (owners.length === 0) return [];
       const rows = await db

@@ -146,7 +146,9 @@ export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
           where ${notifyOwner} and u.email_verified and u.email is not null
           returning id
         )
-        select exists (select 1 from disabled) as disabled, exists (select 1 from notice) as notice`.execute(db);
+        select exists (select 1 from disabled) as disabled, exists (select 1 from notice) as notice`.execute(
+        db,
+      );
       return { disabled: rows[0]!.disabled, noticeQueued: rows[0]!.notice };
     },
   };

@@ -18,6 +18,12 @@ let h: Harness;
 let catcher: MailCatcher;
 let worker: WorkerService;
 let receiver: Receiver;
+/** Webhooks to the receiver on 127.0.0.1 (as `make up` allows). */
+const WORKER_ENV = {
+  PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+  PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
+  PUSH_WEBHOOK_INTERVAL_MS: '100',
+};
 
 beforeAll(async () => {
   catcher = await startMailCatcher();
@@ -28,11 +34,7 @@ beforeAll(async () => {
       PUSH_WEBHOOK_ALLOW_HTTP: 'true',
     },
   });
-  worker = await startTestWorker(h.push, {
-    PUSH_WEBHOOK_ALLOW_HTTP: 'true',
-    PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
-    PUSH_WEBHOOK_INTERVAL_MS: '100',
-  });
+  worker = await startTestWorker(h.push, WORKER_ENV);
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -180,7 +182,7 @@ describe('a recipient’s link', () => {
     );
     const t = created.body.url_token as string;
     await api().delete(`/api/v2/pushes/${t}`).set(bearer(h.token));
-    worker = await startTestWorker(h.push);
+    worker = await startTestWorker(h.push, WORKER_ENV);
     await settled(t);
     const send = await sendOf(t);
     expect(send.notify_by_email).toMatchObject({
@@ -205,7 +207,7 @@ describe('a recipient’s link', () => {
     // A worker leased it and died before sending (its process gone: nothing else was done).
     const leased = await leaseDue(h.push.db, 'push_email', { limit: 100, leaseSeconds: 600 });
     expect(leased.map((r) => r.recipient)).toContain('crash@example.org');
-    worker = await startTestWorker(h.push);
+    worker = await startTestWorker(h.push, WORKER_ENV);
     await new Promise((r) => setTimeout(r, 1000));
     expect(catcher.messages.filter((m) => m.envelope.to.includes('crash@example.org'))).toHaveLength(0); // still leased
     await sql`update push_email set next_attempt_at = now() - interval '1 second' where status = 'sending'`.execute(
@@ -318,7 +320,7 @@ describe('email and webhooks', () => {
       h.token,
     );
     expect(created.status).toBe(201);
-    await waitFor(async () => receiver.received.some((r) => r.path === '/failed-mail'), 30_000);
+    await waitFor(() => Promise.resolve(receiver.received.some((r) => r.path === '/failed-mail')), 30_000);
     const msg = receiver.received.find((r) => r.path === '/failed-mail')!;
     const body = JSON.parse(msg.body);
     expect(body).toMatchObject({
@@ -345,7 +347,7 @@ describe('email and webhooks', () => {
       h.token,
     );
     await mailTo('fine@example.org');
-    await waitFor(async () => receiver.received.some((r) => r.path === '/sent-mail'), 20_000);
+    await waitFor(() => Promise.resolve(receiver.received.some((r) => r.path === '/sent-mail')), 20_000);
     await settled(created.body.url_token);
     await waitFor(async () => {
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from push_event`.execute(h.push.db);
