@@ -16,7 +16,7 @@ import { type Child, sleep, waitFor } from './processes';
 import { primeProbeTokens, probeRound, timeToRecover } from './probe';
 import { type Mode, type PhaseResult, evaluate, table } from './report';
 import { type Stack, startStack } from './stack';
-import { checkWebhooks } from './webhook-check';
+import { type PhaseWindow, checkWebhooks } from './webhook-check';
 
 /*
  * The fault suite (issue "Hardening", part 7). Everything is started once (stack.ts) and a steady
@@ -83,6 +83,8 @@ stallWatch.unref();
 let stack: Stack | undefined;
 let load: Load | undefined;
 const results: PhaseResult[] = [];
+/** When each phase ran (the webhook check reports the delivery lag of the events of each). */
+const windows: PhaseWindow[] = [];
 const findings: string[] = [];
 
 interface Faultable {
@@ -358,6 +360,7 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
   }
 
   l.phase = BETWEEN;
+  windows.push({ name, from: phaseStart, to: Date.now() });
   notes.push(`webhook messages received during the phase: ${s.receiver.messages.length - messagesBefore}`);
   notes.push(
     `load generator's longest event-loop stall: ${Math.round(loopDelay.max / 1e6)} ms${stalls.length ? ` (${stalls.join(', ')})` : ''}; ` +
@@ -601,7 +604,7 @@ it('afterwards: every push acknowledged with 201 exists, is readable within its 
 }, 120_000);
 
 it('webhooks: every event of the pushes of the client reached the receiver once the faults healed, signed, with stable ids and no secret', async () => {
-  const check = await checkWebhooks(stack!, [...load!.pushes.values()]);
+  const check = await checkWebhooks(stack!, [...load!.pushes.values()], windows);
   findings.push(...check.notes.map((n) => `webhooks: ${n}`));
   results.push({
     name: 'webhooks',

@@ -45,6 +45,12 @@ export async function backlog(s: Stack): Promise<Backlog> {
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+export interface PhaseWindow {
+  name: string;
+  from: number;
+  to: number;
+}
+
 export interface WebhookCheck {
   messages: number;
   /** Deliveries by status, as the database has them. */
@@ -53,7 +59,11 @@ export interface WebhookCheck {
   problems: string[];
 }
 
-export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): Promise<WebhookCheck> {
+export async function checkWebhooks(
+  s: Stack,
+  records: readonly PushRecord[],
+  windows: readonly PhaseWindow[],
+): Promise<WebhookCheck> {
   const problems: string[] = [];
   const notes: string[] = [];
   const waitStart = Date.now();
@@ -65,9 +75,9 @@ export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): P
     WEBHOOKS_SETTLE_BOUND_MS,
     500,
   );
-  if (settled)
+  if (settled) {
     notes.push(`outbox drained and no delivery open ${Date.now() - waitStart} ms after this check began`);
-  else {
+  } else {
     const b = await backlog(s);
     const open = await s.db
       .selectFrom('webhook_delivery')
@@ -77,7 +87,7 @@ export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): P
       .limit(5)
       .execute();
     problems.push(
-      `${WEBHOOKS_SETTLE_BOUND_MS} ms after the last phase: ${b.events} events still in the outbox, ${b.open} deliveries open ` +
+      `${WEBHOOKS_SETTLE_BOUND_MS} ms after this check began: ${b.events} events still in the outbox, ${b.open} deliveries open ` +
         `(e.g. ${open.map((d) => `${d.id} ${d.type} ${d.status} after ${d.attempts} attempts, ${d.last_error ?? 'no error'}, next ${d.next_attempt_at.toISOString()}`).join('; ')})`,
     );
   }
@@ -160,8 +170,9 @@ export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): P
     );
   }
   const strangers = [...seen.keys()].filter((ref) => refs.has(ref) && !refs.get(ref)!.owned);
-  if (strangers.length > 0)
+  if (strangers.length > 0) {
     problems.push(`messages about ${strangers.length} pushes of other owners (anonymous)`);
+  }
 
   // No secret of any push the load made in any body.
   const secrets = records.flatMap((r) => [
@@ -172,13 +183,18 @@ export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): P
   ]);
   const bodies = [...new Set(messages.map((m) => m.body))];
   const leaks = bodies.filter((b) => secrets.some((x) => b.includes(x)));
-  if (leaks.length > 0)
+  if (leaks.length > 0) {
     problems.push(`${leaks.length} message bodies carry a payload, url_token, passphrase or file name`);
+  }
 
-  const lags = [...byId.values()]
-    .map((ms) => Math.min(...ms.map((m) => m.receivedAt)) - ms[0]!.eventAt)
-    .filter((n) => Number.isFinite(n))
-    .sort((a, b) => a - b);
+  const firsts = [...byId.values()]
+    .map((ms) => ({ at: ms[0]!.eventAt, lag: Math.min(...ms.map((m) => m.receivedAt)) - ms[0]!.eventAt }))
+    .filter((x) => Number.isFinite(x.lag));
+  const lags = firsts.map((x) => x.lag).sort((a, b) => a - b);
+  const byPhase = windows.map((w) => {
+    const during = firsts.filter((x) => x.at >= w.from && x.at < w.to);
+    return `${w.name} ${during.length} (max ${Math.max(0, ...during.map((x) => x.lag))} ms)`;
+  });
   const types = new Map<string, number>();
   for (const [, [m]] of byId) types.set(m!.type, (types.get(m!.type) ?? 0) + 1);
   const retried = rows.filter((r) => r.attempts > 1).length;
@@ -190,5 +206,6 @@ export async function checkWebhooks(s: Stack, records: readonly PushRecord[]): P
     `event to first receipt: p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1) ?? 0} ms; ` +
       `${owned.length} pushes of the client (${owned.reduce((n, r) => n + r.delivered, 0)} payloads served), ${records.length - owned.length} anonymous`,
   );
+  notes.push(`events of each phase received, and their longest lag: ${byPhase.join(', ')}`);
   return { messages: messages.length, byStatus, notes, problems };
 }
