@@ -137,6 +137,25 @@ export function requestToken(
   );
 }
 
+/** A webhook endpoint of the token's principal (`POST /api/v2/webhooks`). */
+export function createWebhook(
+  to: Endpoint,
+  endpoint: { url: string; eventTypes: readonly string[] },
+  token: string,
+  timeoutMs: number,
+): Promise<Sent> {
+  return send(
+    to.port,
+    {
+      method: 'POST',
+      path: '/api/v2/webhooks',
+      headers: { ...to.headers, 'content-type': 'application/json', ...bearer(token) },
+      body: jsonBody({ url: endpoint.url, event_types: endpoint.eventTypes }),
+    },
+    { timeoutMs, proxy: to.proxy },
+  );
+}
+
 export const urlTokenOf = (sent: Sent): string | undefined => {
   const t = json(sent)?.url_token;
   return typeof t === 'string' ? t : undefined;

@@ -38,7 +38,8 @@ export const DEADLINE_ENV = {
   },
 };
 
-export type Target = 'postgres' | 'redis' | 's3' | 'auth' | 'push-1';
+/** What a phase faults: a dependency, a push replica, or the webhook receiver (no request waits on it). */
+export type Target = 'postgres' | 'redis' | 's3' | 'auth' | 'push-1' | 'receiver';
 
 /** The deadline that governs requests while `target` is faulted. */
 export function deadlineFor(target: Target | 'none'): { ms: number; what: string } {
@@ -58,6 +59,7 @@ export function deadlineFor(target: Target | 'none'): { ms: number; what: string
     case 'auth':
       return { ms: INTROSPECTION_TIMEOUT_MS, what: 'introspection timeout' };
     case 'push-1':
+    case 'receiver':
     case 'none':
       // The other replica has no faulted dependency: the longest configured deadline, generously.
       return {

@@ -16,6 +16,7 @@ import { type Child, sleep, waitFor } from './processes';
 import { primeProbeTokens, probeRound, timeToRecover } from './probe';
 import { type Mode, type PhaseResult, evaluate, table } from './report';
 import { type Stack, startStack } from './stack';
+import { type PhaseWindow, checkWebhooks } from './webhook-check';
 
 /*
  * The fault suite (issue "Hardening", part 7). Everything is started once (stack.ts) and a steady
@@ -29,8 +30,11 @@ import { type Stack, startStack } from './stack';
  *   replicas, and no other process exited or was restarted;
  * - (Redis) pushes due while Redis is stopped or frozen are expired during the outage (the workers
  *   tick on their own timers), and any still due when it is back soon after.
+ * Last, the webhook receiver (in this process) is stopped for a moment, then opened again.
  * At the end: every push acknowledged with 201 exists, is readable within its limits, and none was
- * served more often than its views. A table of the phases is printed.
+ * served more often than its views; once the deliveries have settled, every event of the pushes of
+ * the client whose endpoint listens reached the receiver, signed, with a stable webhook-id and
+ * nothing secret in it (webhook-check.ts). A table of the phases is printed.
  * PostgreSQL is killed with statements in flight (tables locked for a moment first), as a database
  * that crashes under load would be. A process that dies in a phase fails that phase and is started
  * again, so that the following phases still test their own fault. `FAULTS_ONLY` selects phases.
@@ -41,6 +45,12 @@ import { type Stack, startStack } from './stack';
 
 const WARM_MS = 1500;
 const DOWN_MS = 6000;
+/**
+ * The receiver is down for less than the first retry delay (5 s − 20 % jitter): a delivery refused
+ * while it is down is attempted again after it is back. One refused twice would wait 5 minutes
+ * more (the schedule's second delay, not configurable), longer than this suite can wait.
+ */
+const RECEIVER_DOWN_MS = 3500;
 const TAIL_MS = 2000;
 const BASELINE_MS = 5000;
 /** How long statements pile up behind our locks before PostgreSQL is killed (postgres stop). */
@@ -73,28 +83,81 @@ stallWatch.unref();
 let stack: Stack | undefined;
 let load: Load | undefined;
 const results: PhaseResult[] = [];
+/** When each phase ran (the webhook check reports the delivery lag of the events of each). */
+const windows: PhaseWindow[] = [];
 const findings: string[] = [];
 
 interface Faultable {
-  child: Child;
+  /** The process faulted; none for the webhook receiver (a server in this process). */
+  child?: Child;
+  /** Killed (SIGKILL of the tree). */
+  kill(): Promise<void>;
+  /** Stopped gracefully. */
+  stop(): Promise<void>;
+  /** SIGSTOP of the tree; how many processes. */
+  freeze(): number;
+  thaw(): number;
   /** Starts it again and waits until it answers. */
   start(): Promise<void>;
   /** Answers (accepts connections / PING / HTTP). */
   up(): Promise<boolean>;
 }
 
+const ofChild = (child: Child, start: () => Promise<void>, up: () => Promise<boolean>): Faultable => ({
+  child,
+  kill: () => child.kill(),
+  stop: () => child.stop(),
+  freeze: () => child.freeze(),
+  thaw: () => child.thaw(),
+  start,
+  up,
+});
+
 function faultable(s: Stack, target: Target): Faultable {
   switch (target) {
     case 'postgres':
-      return { child: s.pg.child, start: () => s.pg.start(), up: () => s.pg.accepting() };
+      return ofChild(
+        s.pg.child,
+        () => s.pg.start(),
+        () => s.pg.accepting(),
+      );
     case 'redis':
-      return { child: s.redis.child, start: () => s.redis.start(), up: () => s.redis.answers() };
+      return ofChild(
+        s.redis.child,
+        () => s.redis.start(),
+        () => s.redis.answers(),
+      );
     case 's3':
-      return { child: s.s3.child, start: () => s.s3.start(), up: () => s.s3.answers() };
+      return ofChild(
+        s.s3.child,
+        () => s.s3.start(),
+        () => s.s3.answers(),
+      );
     case 'auth':
-      return { child: s.auth.child, start: () => s.auth.start(), up: () => s.auth.ready() };
+      return ofChild(
+        s.auth.child,
+        () => s.auth.start(),
+        () => s.auth.ready(),
+      );
     case 'push-1':
-      return { child: s.push[0].child, start: () => s.push[0].start(), up: () => s.push[0].ready() };
+      return ofChild(
+        s.push[0].child,
+        () => s.push[0].start(),
+        () => s.push[0].ready(),
+      );
+    case 'receiver': {
+      const only = (): number => {
+        throw new Error('the webhook receiver is only stopped');
+      };
+      return {
+        kill: () => s.receiver.stop(),
+        stop: () => s.receiver.stop(),
+        freeze: only,
+        thaw: only,
+        start: () => s.receiver.start(),
+        up: () => Promise.resolve(s.receiver.listening()),
+      };
+    }
   }
 }
 
@@ -146,6 +209,10 @@ async function revive(s: Stack): Promise<string[]> {
     revived.push(p.child.name);
     await p.start().catch((err: Error) => revived.push(`(${p.child.name} did not start: ${err.message})`));
   }
+  if (!s.receiver.listening()) {
+    revived.push('webhook receiver');
+    await s.receiver.start().catch((err: Error) => revived.push(`(receiver did not start: ${err.message})`));
+  }
   return revived;
 }
 
@@ -158,6 +225,7 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
   const problems: string[] = [];
   const pidsBefore = new Map(s.children().map((c) => [c.name, c.pid]));
   const phaseStart = Date.now();
+  const messagesBefore = s.receiver.messages.length;
   let backAfterMs: number | undefined;
   let recoveryMs: number | undefined;
   l.phase = name;
@@ -190,16 +258,17 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
     }
     const faultStart = Date.now();
     notes.push(`fault at ${clock()}`);
-    if (mode === 'stop') await t.child.kill();
-    else if (mode === 'restart') await t.child.stop();
+    if (mode === 'stop') await t.kill();
+    else if (mode === 'restart') await t.stop();
     else {
       const tf = performance.now();
-      notes.push(`froze ${t.child.freeze()} processes in ${Math.round(performance.now() - tf)} ms`);
+      notes.push(`froze ${t.freeze()} processes in ${Math.round(performance.now() - tf)} ms`);
     }
     // While Redis is down: more pushes, due a second later (creates still answer without Redis).
     const dueDuring = redisOutage ? await createDue(s, 3, 1000) : [];
     await Promise.all(locks.map((unlock) => unlock()));
-    if (mode !== 'restart') await sleep(Math.max(0, DOWN_MS - (Date.now() - faultStart)));
+    const downMs = target === 'receiver' ? RECEIVER_DOWN_MS : DOWN_MS;
+    if (mode !== 'restart') await sleep(Math.max(0, downMs - (Date.now() - faultStart)));
     const due = [...dueBefore, ...dueDuring];
     if (redisOutage) {
       const expiredDuring = await expiredCount(s, due);
@@ -222,12 +291,17 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
     notes.push(`fault ends at ${clock()}`);
     const tt = performance.now();
     if (mode === 'freeze') {
-      notes.push(`thawed ${t.child.thaw()} processes in ${Math.round(performance.now() - tt)} ms`);
+      notes.push(`thawed ${t.thaw()} processes in ${Math.round(performance.now() - tt)} ms`);
     } else await t.start();
     const back = await waitFor(() => t.up(), 30_000, 50);
     backAfterMs = Date.now() - faultEnd;
     if (!back) problems.push(`${target} did not answer again within 30 s`);
     const backAt = Date.now();
+    if (target === 'receiver') {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from webhook_delivery
+        where status = 'pending' and last_error is not null`.execute(s.db);
+      notes.push(`down ${downMs} ms; ${rows[0]?.n ?? 0} deliveries refused while it was down, due again`);
+    }
     const dead = () =>
       s
         .children()
@@ -286,6 +360,8 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
   }
 
   l.phase = BETWEEN;
+  windows.push({ name, from: phaseStart, to: Date.now() });
+  notes.push(`webhook messages received during the phase: ${s.receiver.messages.length - messagesBefore}`);
   notes.push(
     `load generator's longest event-loop stall: ${Math.round(loopDelay.max / 1e6)} ms${stalls.length ? ` (${stalls.join(', ')})` : ''}; ` +
       `machine load average ${loadavg()[0]!.toFixed(1)}`,
@@ -366,6 +442,15 @@ describe.each(TARGETS)('%s', (target) => {
     );
   }
 });
+
+(selected('receiver', 'stop') ? it : it.skip)(
+  'receiver stop: webhook deliveries refused while it is down are retried (checked at the end)',
+  async () => {
+    const r = await runPhase('receiver', 'stop');
+    expect(r.problems).toEqual([]);
+  },
+  120_000,
+);
 
 it('between the faults: only successes', async () => {
   load!.stop();
@@ -516,4 +601,21 @@ it('afterwards: every push acknowledged with 201 exists, is readable within its 
     problems,
   });
   expect(problems).toEqual([]);
+}, 120_000);
+
+it('webhooks: every event of the pushes of the client reached the receiver once the faults healed, signed, with stable ids and no secret', async () => {
+  const check = await checkWebhooks(stack!, [...load!.pushes.values()], windows);
+  findings.push(...check.notes.map((n) => `webhooks: ${n}`));
+  results.push({
+    name: 'webhooks',
+    target: 'none',
+    mode: 'none',
+    requests: check.messages,
+    byStatus: check.byStatus,
+    toFaulted: 0,
+    boundMs: 0,
+    notes: [],
+    problems: check.problems,
+  });
+  expect(check.problems).toEqual([]);
 }, 120_000);

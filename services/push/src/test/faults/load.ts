@@ -84,6 +84,8 @@ export interface PushRecord {
   /** Seen answered as expired. */
   seenExpired: boolean;
   phase: string;
+  /** Created with the client's token: the client's webhook endpoint gets its events. */
+  owned: boolean;
 }
 
 const pick = <T>(items: T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
@@ -246,6 +248,7 @@ export class Load {
               attempts: 0,
               seenExpired: false,
               phase,
+              owned: token !== undefined,
             });
           }
         }
@@ -272,6 +275,7 @@ export class Load {
             attempts: 0,
             seenExpired: false,
             phase,
+            owned: true,
           });
         }
         this.record(

@@ -5,13 +5,17 @@ import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import { createKysely } from '@secret-push/db-kit';
 import type { PushDatabase } from '../../storage/database';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook';
+import { createWebhook, direct, requestToken, viaProxy } from './api';
 import { DEADLINE_ENV } from './deadlines';
+import { json } from './http-client';
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres';
 import { type PrivateRedis, startPrivateRedis } from './private-redis';
 import { type PrivateS3, S3_BUCKET, startPrivateS3 } from './private-s3';
 import { reservePorts } from './ports';
 import { Child, httpAnswers, runOnce, signalTree, waitFor } from './processes';
 import { type TcpProxy, startTcpProxy } from './proxy';
+import { type WebhookReceiver, startWebhookReceiver } from './webhook-receiver';
 
 /*
  * Everything the fault suite runs, started once: a private PostgreSQL, Redis and s3rver, the auth
@@ -19,7 +23,9 @@ import { type TcpProxy, startTcpProxy } from './proxy';
  * builds (`tsc -b` first) with production settings and the suite's short deadlines; TCP proxies
  * in front of the auth service, the push replicas (round robin) and s3rver. The services reach
  * auth and S3 through those proxies; the load generator reaches the push API and the token endpoint
- * through them too.
+ * through them too. A webhook receiver in this process, and one enabled endpoint of the suite's
+ * client (the owner of the pushes the load creates with a token) subscribed to every event type,
+ * created before the load starts; the worker may send to 127.0.0.1 over http.
  */
 
 export const ROOT = resolve(__dirname, '../../../../..');
@@ -52,6 +58,10 @@ export interface Stack {
   proxies: { push: TcpProxy; auth: TcpProxy; s3: TcpProxy };
   /** A client with pushes:read pushes:write (client credentials). */
   client: Credentials;
+  /** The webhook receiver; the client's endpoint sends it every event of the client's pushes. */
+  receiver: WebhookReceiver;
+  /** That endpoint. */
+  webhook: { id: string; owner: string };
   /** The suite's own connection to the push database (checks only). */
   db: Kysely<PushDatabase>;
   children(): Child[];
@@ -113,7 +123,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
   const workDir = mkdtempSync(join(tmpdir(), 'sp-faults-'));
   const logDir = join(workDir, 'logs');
   mkdirSync(logDir);
-  const port = await reservePorts(13);
+  const port = await reservePorts(14);
   const ports = {
     pg: port[0]!,
     redis: port[1]!,
@@ -123,6 +133,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     worker: port[6]!,
     metrics: { auth: port[7]!, push: [port[8]!, port[9]!] },
     proxies: { auth: port[10]!, push: port[11]!, s3: port[12]! },
+    receiver: port[13]!,
   };
   const started = Date.now();
   const children: Child[] = [];
@@ -140,6 +151,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     await Promise.all(services.map((s) => s.child.stop(5000).catch(() => undefined)));
     await Promise.all([parts.pg?.destroy(), parts.redis?.destroy(), parts.s3?.destroy()]);
     await Promise.all(Object.values(parts.proxies ?? {}).map((p) => p.close()));
+    await parts.receiver?.stop();
     killAll();
     if (!keep) rmSync(workDir, { recursive: true, force: true });
   };
@@ -218,8 +230,14 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       PUSH_S3_FORCE_PATH_STYLE: 'true',
       ...DEADLINE_ENV.push,
     };
+    // The API accepts the receiver's http:// URL; the worker may send to it (a private address).
+    const webhooks: Record<string, string> = {
+      PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+      PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
+    };
     const pushEnv = (port: number, metricsPort: number): Record<string, string> => ({
       ...storage,
+      ...webhooks,
       PUSH_HOST: '127.0.0.1',
       PUSH_PORT: String(port),
       PUSH_METRICS_PORT: String(metricsPort),
@@ -258,6 +276,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       ports.worker,
       {
         ...storage,
+        ...webhooks,
         PUSH_ENCRYPTION_KEYS: keys,
         PUSH_WORKER_HOST: '127.0.0.1',
         PUSH_WORKER_PORT: String(ports.worker),
@@ -280,6 +299,11 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
 
     const db = createKysely<PushDatabase>({ url: pushDb, poolSize: 2, connectTimeoutMs: 2000 });
     parts.db = db;
+
+    const receiver = await startWebhookReceiver(ports.receiver);
+    parts.receiver = receiver;
+    const webhook = await clientEndpoint(proxies.auth, ports.push[0]!, client, receiver);
+    log(`webhook endpoint of the client to ${receiver.url} (${Date.now() - started} ms)`);
     return {
       workDir,
       logDir,
@@ -291,6 +315,8 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       worker,
       proxies,
       client,
+      receiver,
+      webhook,
       db,
       children: () => [...children],
       stop: cleanUp,
@@ -299,4 +325,28 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     await cleanUp(true);
     throw new Error(`${(err as Error).message} (logs in ${logDir})`, { cause: err });
   }
+}
+
+/** The client's webhook endpoint to `receiver`, every event type; the receiver is given its secret. */
+async function clientEndpoint(
+  authProxy: TcpProxy,
+  pushPort: number,
+  client: Credentials,
+  receiver: WebhookReceiver,
+): Promise<{ id: string; owner: string }> {
+  const t = await requestToken(viaProxy(authProxy), client, 5000);
+  const token = json(t)?.access_token;
+  if (typeof token !== 'string') throw new Error(`token request failed: ${t.status ?? t.error}`);
+  const made = await createWebhook(
+    direct(pushPort),
+    { url: receiver.url, eventTypes: WEBHOOK_EVENT_TYPES },
+    token,
+    5000,
+  );
+  const body = json(made);
+  if (made.status !== 201 || typeof body?.id !== 'string' || typeof body.secret !== 'string') {
+    throw new Error(`webhook endpoint not created: ${made.status ?? made.error} ${made.body.toString()}`);
+  }
+  receiver.secret = body.secret;
+  return { id: body.id, owner: `client:${client.client_id}` };
 }
