@@ -63,7 +63,7 @@ const preflight = (push: TestPush, path: string, origin: string, method = 'POST'
 function expectAllowedPreflight(res: request.Response, origin: string): void {
   expect(res.status).toBe(204);
   expect(res.headers['access-control-allow-origin']).toBe(origin);
-  expect(res.headers['access-control-allow-methods']).toBe('GET,POST,DELETE');
+  expect(res.headers['access-control-allow-methods']).toBe('GET,POST,PATCH,DELETE');
   const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(',');
   expect(allowed).toEqual(
     expect.arrayContaining([

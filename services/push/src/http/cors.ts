@@ -45,7 +45,7 @@ export function apiCors(origins: readonly string[]): RequestHandler | undefined 
   const handle = cors({
     // `false` skips the package entirely: no CORS header, and a foreign preflight is not answered.
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
-    methods: ['GET', 'POST', 'DELETE'], // HEAD is a simple method: it is never preflighted
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'], // HEAD is a simple method: it is never preflighted
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     credentials: false,
