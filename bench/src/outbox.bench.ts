@@ -18,19 +18,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /** A webhook receiver on 127.0.0.1 that answers 204 at once and counts what it got. */
-async function receiver(): Promise<{ server: Server; url: string; received: () => number; times: number[] }> {
+async function receiver(): Promise<{
+  server: Server;
+  url: string;
+  received: () => number;
+  times: number[];
+  ids: Set<string>;
+}> {
   const times: number[] = [];
+  const ids = new Set<string>();
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       times.push(Date.now());
+      ids.add(String(req.headers['webhook-id']));
       res.statusCode = 204;
       res.end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/hook`, received: () => times.length, times };
+  return { server, url: `http://127.0.0.1:${port}/hook`, received: () => times.length, times, ids };
 }
 
 /** p-quantile of a Prometheus histogram (the upper bound of the bucket it falls in). */
@@ -47,7 +55,8 @@ function histogramQuantile(metrics: string, name: string, q: number): number | n
  * The outbox under load (issues 26 and 27): the push API, the auth service and one worker in
  * production mode; a client's creates (autocannon, 16 connections) first with nobody listening,
  * then with one enabled webhook endpoint (each create is then also an outbox event and a signed
- * delivery to a local receiver). Machine CPU per create in both runs, the outbox lag (event
+ * delivery to a local receiver); retrieves likewise (each view an event and a delivery). Machine CPU
+ * per request in both runs, the outbox lag (event
  * written → handed to the consumers) p99 from the worker's histogram, and deliveries per second
  * by the one worker.
  */
@@ -74,6 +83,7 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
       worker: true,
       pushEnv: {
         PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
+        PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
         PUSH_WEBHOOK_ALLOW_HTTP: 'true',
         PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
       },
@@ -89,18 +99,54 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
           body: JSON.stringify({ push: { payload: 'x'.repeat(1024), expire_after_views: 1 } }),
         }),
       );
+    /** Pushes of the client with 100 views each, for a retrieve run to use up (made before it). */
+    const retrievable = async (n: number) => {
+      const tokens: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const r = await fetch(`${push.url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { authorization: bearer, 'content-type': 'application/json' },
+          body: JSON.stringify({ push: { payload: 'x'.repeat(1024), expire_after_views: 100 } }),
+        });
+        tokens.push(((await r.json()) as { url_token: string }).url_token);
+      }
+      return tokens;
+    };
+    const retrieves = (tokens: string[]) => {
+      let next = 0;
+      return withMachineCpu(() =>
+        load({
+          url: `${push.url}/api/v2/pushes/x`,
+          requests: [
+            {
+              setupRequest: (req) => ({ ...req, path: `/api/v2/pushes/${tokens[next++ % tokens.length]}` }),
+            },
+          ],
+        }),
+      );
+    };
+    const RETRIEVABLE = 400;
     console.log('outbox: creates, nobody listening');
     const quiet: LoadResult & { machineCpuMs: number } = await creates();
+    const quietTokens = await retrievable(RETRIEVABLE);
+    console.log('outbox: retrieves, nobody listening');
+    const quietRetrieve = await retrieves(quietTokens);
     const made = await fetch(`${push.url}/api/v2/webhooks`, {
       method: 'POST',
       headers: { authorization: bearer, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: hook.url, event_types: ['push.created'] }),
+      body: JSON.stringify({ url: hook.url, event_types: ['push.created', 'push.viewed'] }),
     });
     if (made.status !== 201) throw new Error(`webhook create: ${made.status} ${await made.text()}`);
+    // The pushes made before the endpoint are listened to from now on too: retrieve new ones, so
+    // that the two retrieve runs differ only in the endpoint.
     console.log('outbox: creates, one enabled endpoint');
     const listened = await creates();
+    const listenedTokens = await retrievable(RETRIEVABLE);
+    console.log('outbox: retrieves, one enabled endpoint');
+    const listenedRetrieve = await retrieves(listenedTokens);
     const loadEnded = Date.now();
-    const expected = listened.total - listened.non2xx;
+    const expected =
+      listened.total - listened.non2xx + RETRIEVABLE + listenedRetrieve.total - listenedRetrieve.non2xx;
     while (hook.received() < expected && Date.now() - loadEnded < 300_000) await sleep(200);
     const drainedAfter = (Date.now() - loadEnded) / 1000;
     const { rows } = await db.query<{ events: string }>('select count(*) as events from push_event');
@@ -119,6 +165,21 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
         unit: 'ms',
       },
       { name: '… p99 latency', value: listened.p99, unit: 'ms' },
+      { name: 'GET /pushes/:token, nobody listening: req/s', value: quietRetrieve.rps, unit: 'req/s' },
+      { name: '… machine CPU per retrieve', value: quietRetrieve.machineCpuMs, unit: 'ms' },
+      { name: 'GET /pushes/:token, one enabled endpoint: req/s', value: listenedRetrieve.rps, unit: 'req/s' },
+      {
+        name: '… machine CPU per retrieve (the event, its delivery and the worker included)',
+        value: listenedRetrieve.machineCpuMs,
+        unit: 'ms',
+      },
+      { name: '… p99 latency', value: listenedRetrieve.p99, unit: 'ms' },
+      {
+        name: 'answers other than 2xx (all four runs)',
+        value: quiet.non2xx + listened.non2xx + quietRetrieve.non2xx + listenedRetrieve.non2xx,
+        unit: '',
+        pass: quiet.non2xx + listened.non2xx + quietRetrieve.non2xx + listenedRetrieve.non2xx === 0,
+      },
       {
         name: 'outbox lag p50 (event written → handed over; histogram bucket)',
         value: lagP50 ?? -1,
@@ -131,10 +192,15 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
         unit: '/s',
       },
       {
-        name: 'every create delivered',
+        name: 'every create and view delivered',
         value: hook.received(),
         unit: `of ${expected}`,
         pass: hook.received() >= expected,
+      },
+      {
+        name: 'messages received twice or more (at least once: same webhook-id)',
+        value: hook.received() - hook.ids.size,
+        unit: '',
       },
       { name: 'all delivered this long after the load ended', value: round(drainedAfter), unit: 's' },
       {
@@ -146,7 +212,7 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
     ];
     return {
       benchmark: 'Outbox and webhooks under load',
-      description: `Production mode, one process each (auth, push API, worker) on 127.0.0.1; autocannon ${SECONDS} s at 16 connections of POST /pushes (1 KiB, a client's bearer token), first with nobody listening, then with one enabled webhook endpoint for push.created (a local receiver answering 204). Machine CPU per create counts every process.${PUSH_FLAGS_NOTE}`,
+      description: `Production mode, one process each (auth, push API, worker) on 127.0.0.1; autocannon ${SECONDS} s at 16 connections of POST /pushes (1 KiB, a client's bearer token) and of GET /pushes/:token (the client's pushes of 100 views, anonymous reads), first with nobody listening, then with one enabled webhook endpoint for push.created and push.viewed (a local receiver answering 204). Machine CPU per request counts every process.${PUSH_FLAGS_NOTE}`,
       figures,
     };
   } finally {

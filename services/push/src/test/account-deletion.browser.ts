@@ -32,6 +32,10 @@ beforeAll(async () => {
     viewport: { width: 1024, height: 800 },
   });
   context = chrome.context;
+  // A step that hangs fails on its own with its locator named, not at the test's limit (once, in
+  // CI, this test ran out its 150 s with no step named).
+  context.setDefaultTimeout(20_000);
+  context.setDefaultNavigationTimeout(20_000);
 }, 60_000);
 
 afterAll(async () => {
