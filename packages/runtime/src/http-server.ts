@@ -97,6 +97,8 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
 function drainUnread(req: IncomingMessage): void {
   if (req.complete || req.destroyed) return;
   req.removeAllListeners('data');
+  // The answer is sent: a client that goes away meanwhile is no one's error.
+  req.on('error', () => {});
   req.resume();
 }
 

@@ -1,12 +1,11 @@
-import { type Request, type RequestHandler, Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
-import { WebhookNotFound } from '../domain/errors';
 import type { WebhookService } from '../domain/webhooks';
 import { requireScope, scopedPrincipal } from './bearer-auth';
 import { parsePage } from './push.schemas';
 import { readBody } from './request-body';
 import { presentDelivery, presentEndpoint, withSecret } from './webhook.presenter';
-import { isDeliveryId, isEndpointId, parseWebhookCreate, parseWebhookUpdate } from './webhook.schemas';
+import { deliveryIdParam, endpointIdParam, parseWebhookCreate, parseWebhookUpdate } from './webhook.schemas';
 
 export interface WebhookRoutesDeps {
   webhooks: WebhookService;
@@ -22,17 +21,8 @@ export interface WebhookRoutesDeps {
 
 const ownerOf = (res: Parameters<RequestHandler>[1]) => scopedPrincipal(res).id;
 
-const endpointId = (req: Request): string => {
-  const id = String(req.params.id);
-  if (!isEndpointId(id)) throw new WebhookNotFound();
-  return id;
-};
-
-const deliveryId = (req: Request): string => {
-  const id = String(req.params.delivery_id);
-  if (!isDeliveryId(id)) throw new WebhookNotFound();
-  return id;
-};
+const endpointId = endpointIdParam;
+const deliveryId = deliveryIdParam;
 
 /** JSON only (no forms: a webhook is managed by programs and the web app's own scripts). */
 const acceptJson: RequestHandler = (req, _res, next) => {

@@ -1,7 +1,9 @@
+import type { Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '@secret-push/http-kit';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhook';
 import { MAX_WEBHOOK_URL_LENGTH } from '../domain/webhooks';
+import { WebhookNotFound } from '../domain/errors';
 
 /** The event types of an endpoint: at least one, each known. */
 const eventTypes = z
@@ -65,3 +67,17 @@ export function parseWebhookUpdate(body: unknown): {
 export const isEndpointId = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 export const isDeliveryId = (id: string) => /^msg_[0-9a-f]{32}$/.test(id);
+
+/** The `:id` of a route: an endpoint id, or not found (a malformed id names nothing). */
+export function endpointIdParam(req: Request): string {
+  const id = String(req.params.id);
+  if (!isEndpointId(id)) throw new WebhookNotFound();
+  return id;
+}
+
+/** The `:delivery_id` of a route: a delivery id, or not found. */
+export function deliveryIdParam(req: Request): string {
+  const id = String(req.params.delivery_id);
+  if (!isDeliveryId(id)) throw new WebhookNotFound();
+  return id;
+}

@@ -1,11 +1,11 @@
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, { type RequestHandler, type Response, Router } from 'express';
 import type { Logger } from '@secret-push/logger';
 import { InvalidWebhookUrl, WebhookLimitReached, WebhookNotFound } from '../domain/errors';
 import { userPrincipalId } from '../domain/user';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, isWebhookEventType } from '../domain/webhook';
 import type { WebhookService } from '../domain/webhooks';
 import { parsePage } from '../http/push.schemas';
-import { isDeliveryId, isEndpointId } from '../http/webhook.schemas';
+import { deliveryIdParam, endpointIdParam } from '../http/webhook.schemas';
 import { type WebSessions, signedInSession } from '../session/web-session';
 import { formValues } from './email-pages';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
@@ -40,17 +40,8 @@ const PAGE_SIZE = 50;
 
 const ownerOf = (res: Response) => userPrincipalId(signedInSession(res).userId);
 
-const endpointId = (req: Request): string => {
-  const id = String(req.params.id);
-  if (!isEndpointId(id)) throw new WebhookNotFound();
-  return id;
-};
-
-const deliveryId = (req: Request): string => {
-  const id = String(req.params.delivery_id);
-  if (!isDeliveryId(id)) throw new WebhookNotFound();
-  return id;
-};
+const endpointId = endpointIdParam;
+const deliveryId = deliveryIdParam;
 
 /** The `done` key of a redirect, if it is one of the page's (never echoed: it picks a fixed text). */
 const flashOf = <K extends string>(raw: unknown, texts: Record<K, string>): K | undefined =>
