@@ -179,6 +179,8 @@ export interface WebhookInput {
   url: string;
   /** At least one; duplicates are dropped by the server. */
   event_types: readonly WebhookEventType[];
+  /** False: created disabled (it listens to nothing until enabled). Default true. */
+  enabled?: boolean;
 }
 
 /** Changes to an endpoint: any of these, at least one. `enabled: true` clears `disabled_reason`. */

@@ -83,6 +83,7 @@ export function webhookAdmin(api: Api): WebhookAdmin {
       call<WebhookWithSecret>(api, 'POST', '/webhooks', 'never', options, {
         url: input.url,
         event_types: input.event_types,
+        ...(input.enabled !== undefined && { enabled: input.enabled }),
       }),
     update: async (id, changes, options) =>
       call<Webhook>(api, 'PATCH', webhookPath(id), 'safe', options, changes),

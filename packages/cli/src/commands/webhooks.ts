@@ -6,7 +6,7 @@ import {
   type WebhookWithSecret,
 } from '@secret-push/client';
 import { integer, one, parse } from '../args.ts';
-import { AuthError, EXIT, UsageError, describeError } from '../errors.ts';
+import { AuthError, EXIT, UsageError } from '../errors.ts';
 import { type Command, type Io, json } from '../io.ts';
 import { clientFor, requireUrl, settings } from '../settings.ts';
 import { STORE_SECRET, deliveryTable, webhookDetails, webhookTable } from './webhooks-output.ts';
@@ -65,23 +65,13 @@ const add: Command = async (io, args) => {
   const url = one(positionals, 'the URL to send messages to');
   const eventTypes = eventTypesOf(values.types);
   const client = await clientOf(io, values);
-  const made = await client.webhooks.create({ url, event_types: eventTypes });
-  // The API creates endpoints enabled: --disabled disables it at once. Should that fail, the
-  // secret is still printed (it is shown only now), then the failure.
-  let failure: unknown;
-  let shown = made;
-  if (values.disabled) {
-    try {
-      shown = { ...(await client.webhooks.update(made.id, { enabled: false })), secret: made.secret };
-    } catch (err) {
-      failure = err;
-    }
-  }
-  printWithSecret(io, values.json, shown);
-  if (failure === undefined) return EXIT.ok;
-  const { code, message } = describeError(failure);
-  io.stderr.write(`secret-push: the webhook was added but is still enabled: ${message}\n`);
-  return code;
+  const made = await client.webhooks.create({
+    url,
+    event_types: eventTypes,
+    ...(values.disabled && { enabled: false }),
+  });
+  printWithSecret(io, values.json, made);
+  return EXIT.ok;
 };
 
 const list: Command = async (io, args) => {

@@ -939,6 +939,11 @@ export interface components {
         | 'push.file_downloaded'
         | 'email.delivery_failed'
       )[];
+      /**
+       * @description false: created disabled (listens to nothing until enabled).
+       * @default true
+       */
+      enabled?: boolean;
     };
     WebhookUpdateRequest: {
       /** @description A new URL. */

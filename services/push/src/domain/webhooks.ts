@@ -69,13 +69,20 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   return {
     async create(
       owner: string,
-      input: { url: string; eventTypes: WebhookEventType[] },
+      input: { url: string; eventTypes: WebhookEventType[]; enabled?: boolean },
     ): Promise<EndpointWithSecret> {
       const url = checkWebhookUrl(input.url, deps.allowHttp);
       const id = randomUUID();
       const secret = generateWebhookSecret();
       const made = await endpoints.create(
-        { id, owner, url, eventTypes: [...new Set(input.eventTypes)], secret: seal(id, secret) },
+        {
+          id,
+          owner,
+          url,
+          eventTypes: [...new Set(input.eventTypes)],
+          enabled: input.enabled ?? true,
+          secret: seal(id, secret),
+        },
         MAX_ENDPOINTS_PER_OWNER,
       );
       if (made === 'limit') throw new WebhookLimitReached(MAX_ENDPOINTS_PER_OWNER);

@@ -18,8 +18,8 @@ const url = z
   .min(1, 'is required')
   .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
 
-/** `POST /webhooks`: `{ url, event_types }` (unknown fields refused). */
-export const webhookCreateSchema = z.strictObject({ url, event_types: eventTypes });
+/** `POST /webhooks`: `{ url, event_types, enabled? }` (unknown fields refused; enabled by default). */
+export const webhookCreateSchema = z.strictObject({ url, event_types: eventTypes, enabled: z.boolean().optional() });
 
 /** `PATCH /webhooks/:id`: any of `url`, `event_types`, `enabled`; at least one. */
 export const webhookUpdateSchema = z
@@ -45,9 +45,13 @@ function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
   throw HttpError.validation(Object.fromEntries(fields));
 }
 
-export function parseWebhookCreate(body: unknown): { url: string; eventTypes: WebhookEventType[] } {
+export function parseWebhookCreate(body: unknown): {
+  url: string;
+  eventTypes: WebhookEventType[];
+  enabled: boolean;
+} {
   const v = parsed(webhookCreateSchema, body);
-  return { url: v.url, eventTypes: v.event_types };
+  return { url: v.url, eventTypes: v.event_types, enabled: v.enabled ?? true };
 }
 
 export function parseWebhookUpdate(body: unknown): {

@@ -54,12 +54,14 @@ export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
             owner: record.owner,
             url: record.url,
             event_types: record.eventTypes,
+            enabled: record.enabled,
+            disabled_reason: record.enabled ? null : 'disabled by its owner',
             key_id: record.secret.keyId,
             secret_sealed: record.secret.data,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await listenToActivePushes(trx, record.owner);
+        if (record.enabled) await listenToActivePushes(trx, record.owner);
         return toEndpoint(row);
       });
     },

@@ -62,13 +62,14 @@ const outboxOf = async (id: string) =>
 const eventsOf = async (id: string) =>
   (await db.selectFrom('push_event').select('kind').where('push_id', '=', id).execute()).map((e) => e.kind);
 
-const endpoint = (owner: string) =>
+const endpoint = (owner: string, enabled = true) =>
   endpoints.create(
     {
       id: randomUUID(),
       owner,
       url: 'https://hooks.example/x',
       eventTypes: ['push.viewed'],
+      enabled,
       secret: { keyId: 'k', data: Buffer.from('sealed') },
     },
     10,
@@ -89,6 +90,18 @@ test("an enabled endpoint: the owner's new pushes want events, written by the in
   expect(await eventsOf(mine)).toEqual(['creation']);
   expect(await outboxOf(await create(B))).toBe(false);
   expect(await outboxOf(await create(null))).toBe(false);
+});
+
+test('an endpoint created disabled marks nothing and listens to nothing until enabled', async () => {
+  const C = 'user:00000000-0000-0000-0000-0000000000cc';
+  const before = await create(C);
+  const made = await endpoint(C, false);
+  if (made === 'limit') throw new Error('limit');
+  expect(made).toMatchObject({ enabled: false, disabledReason: 'disabled by its owner' });
+  const after = await create(C);
+  expect([await outboxOf(before), await outboxOf(after)]).toEqual([false, false]);
+  await endpoints.update(C, made.id, { enabled: true });
+  expect([await outboxOf(before), await outboxOf(after)]).toEqual([true, true]);
 });
 
 test("creating an endpoint marks the owner's active pushes, not expired ones nor another owner's", async () => {

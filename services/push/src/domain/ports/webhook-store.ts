@@ -13,6 +13,8 @@ export interface NewEndpointRecord {
   owner: string;
   url: string;
   eventTypes: WebhookEventType[];
+  /** False: created disabled (`disabled_reason` says by its owner), listening to nothing. */
+  enabled: boolean;
   secret: SealedSecret;
 }
 

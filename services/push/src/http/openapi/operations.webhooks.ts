@@ -102,6 +102,11 @@ export function webhookSchemas(): Record<string, JsonSchema> {
           description: 'https (http where the operator allows it), no credentials.',
         },
         event_types: EVENT_TYPES,
+        enabled: {
+          type: 'boolean',
+          default: true,
+          description: 'false: created disabled (listens to nothing until enabled).',
+        },
       },
     },
     WebhookUpdateRequest: {
