@@ -19,7 +19,11 @@ const url = z
   .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
 
 /** `POST /webhooks`: `{ url, event_types, enabled? }` (unknown fields refused; enabled by default). */
-export const webhookCreateSchema = z.strictObject({ url, event_types: eventTypes, enabled: z.boolean().optional() });
+export const webhookCreateSchema = z.strictObject({
+  url,
+  event_types: eventTypes,
+  enabled: z.boolean().optional(),
+});
 
 /** `PATCH /webhooks/:id`: any of `url`, `event_types`, `enabled`; at least one. */
 export const webhookUpdateSchema = z

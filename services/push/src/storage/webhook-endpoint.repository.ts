@@ -32,6 +32,27 @@ const listenToActivePushes = (trx: Transaction<PushDatabase>, owner: string) =>
     .where('outbox', '=', false)
     .execute();
 
+/**
+ * One statement: the endpoint is disabled and, if it was enabled and its owner is a person with a
+ * verified address, their notice is queued with it (or neither happens).
+ */
+async function disableEndpoint(db: Db, id: string, reason: string, notifyOwner: boolean) {
+  const { rows } = await sql<{ disabled: boolean; notice: boolean }>`
+    with disabled as (
+      update webhook_endpoint set enabled = false, disabled_reason = ${reason}, updated_at = now()
+      where id = ${id} and enabled
+      returning id, owner
+    ), notice as (
+      insert into push_email (recipient, push_id, owner, purpose, locale, endpoint_id)
+      select u.email, null, d.owner, 'notice_webhook_disabled', ${DEFAULT_LOCALE}, d.id
+      from disabled d join app_user u on d.owner = 'user:' || u.id::text
+      where ${notifyOwner} and u.email_verified and u.email is not null
+      returning id
+    )
+    select exists (select 1 from disabled) as disabled, exists (select 1 from notice) as notice`.execute(db);
+  return { disabled: rows[0]!.disabled, noticeQueued: rows[0]!.notice };
+}
+
 /** The webhook_endpoint table (migration 2026_11_26_0010_webhooks); every call scoped by owner. */
 export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
   return {
@@ -133,25 +154,6 @@ export function createWebhookEndpointRepository(db: Db): WebhookEndpointStore {
         .executeTakeFirst();
       return row && toEndpoint(row);
     },
-    async disable(id, reason, { notifyOwner }) {
-      // One statement: the endpoint is disabled and, if it was enabled and its owner is a person
-      // with a verified address, their notice is queued with it (or neither happens).
-      const { rows } = await sql<{ disabled: boolean; notice: boolean }>`
-        with disabled as (
-          update webhook_endpoint set enabled = false, disabled_reason = ${reason}, updated_at = now()
-          where id = ${id} and enabled
-          returning id, owner
-        ), notice as (
-          insert into push_email (recipient, push_id, owner, purpose, locale, endpoint_id)
-          select u.email, null, d.owner, 'notice_webhook_disabled', ${DEFAULT_LOCALE}, d.id
-          from disabled d join app_user u on d.owner = 'user:' || u.id::text
-          where ${notifyOwner} and u.email_verified and u.email is not null
-          returning id
-        )
-        select exists (select 1 from disabled) as disabled, exists (select 1 from notice) as notice`.execute(
-        db,
-      );
-      return { disabled: rows[0]!.disabled, noticeQueued: rows[0]!.notice };
-    },
+    disable: (id, reason, { notifyOwner }) => disableEndpoint(db, id, reason, notifyOwner),
   };
 }
