@@ -31,6 +31,8 @@ import type { EmailStore } from './domain/ports/email-store';
 import { createSmtpSender } from './outbound/smtp-sender';
 import { KeyRing } from '@secret-push/key-ring';
 import { createPushRepository } from './storage/push.repository';
+import { createRequestClosing, closingLagSeconds } from './domain/request-closing';
+import { createRequestClosingRepository } from './storage/request-closing.repository';
 import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
 import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import type { DeliverWebhooksOptions } from './worker/jobs/deliver-webhooks';
@@ -149,6 +151,8 @@ function wireTicker(
   const { db, pushStore, store } = stores;
   const jobs = tickJobs({
     expiry: createExpiry({ store: pushStore }),
+    requestClosing: createRequestClosing({ store: createRequestClosingRepository(db) }),
+    onRequestClosed: (c) => metrics.requestsClosed.observe(closingLagSeconds(c)),
     purger: store && createFilePurger({ files: createFileRepository(db), store }),
     batchSize: config.tick.batchSize,
     maxBatchesPerTick: config.tick.maxBatches,

@@ -41,7 +41,7 @@ export function timeLeft(texts: EmailTexts, expiresAt: Date, now: Date): string 
   return texts.duration(Math.max(1, Math.ceil(ms / MINUTE)), 'minute');
 }
 
-function message(
+export function message(
   locale: EmailLocale,
   subject: string,
   heading: string,

@@ -28,6 +28,26 @@ export interface EmailTexts {
   endpointDisabledBody(origin: string): string;
   endpointDisabledReason(reason: string): string;
   endpointDisabledWhatNow: string;
+  /** A request's link to a responder (`request_link`): who asks only if the owner opted in. */
+  requestLinkSubject: string;
+  requestAskedBy(address: string): string;
+  requestAsked: string;
+  requestOpenWith: string;
+  requestPassphraseNote: string;
+  requestCloses(time: string): string;
+  requestIgnoreNote: string;
+  /** The owner's notice that an answer is waiting (`notice_request_answered`). */
+  requestAnsweredSubject(request: string): string;
+  requestAnsweredBody(request: string): string;
+  requestAnsweredWhere: string;
+  requestAnsweredFooter: string;
+  /** How a request without a name is named. */
+  unnamedRequest(createdAt: string): string;
+  /** The one-time code of a listed responder (`request_code`). */
+  requestCodeSubject(code: string): string;
+  requestCodeBody(code: string): string;
+  requestCodeValidity(minutes: number): string;
+  requestCodeIgnore: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -69,6 +89,25 @@ const EN: EmailTexts = {
   endpointDisabledReason: (reason) => `Why: ${reason}`,
   endpointDisabledWhatNow:
     'Once the receiver works again, enable the endpoint on your Webhooks page (its deliveries show every attempt), or with PATCH /api/v2/webhooks/:id:',
+  requestLinkSubject: 'You are asked to send a secret',
+  requestAskedBy: (address) => `${address} asks you to send them a secret`,
+  requestAsked: 'Someone asks you to send them a secret',
+  requestOpenWith: 'The request, and the form to answer it, are on this page:',
+  requestPassphraseNote: 'Answering needs a passphrase: it reaches you another way.',
+  requestCloses: (time) => `The request closes in ${time}, or once it is answered.`,
+  requestIgnoreNote:
+    'If you did not expect this message, you can ignore it: nothing is sent unless you answer on that page.',
+  requestAnsweredSubject: (request) => `Your request was answered: ${request}`,
+  requestAnsweredBody: (request) => `${request} has been answered: the answer is waiting for you.`,
+  requestAnsweredWhere: 'Open the request to retrieve it:',
+  requestAnsweredFooter:
+    'You receive this because you asked to be told when this request is answered. This message never contains the answer.',
+  unnamedRequest: (createdAt) => `your request created ${createdAt}`,
+  requestCodeSubject: (code) => `Your code: ${code}`,
+  requestCodeBody: (code) => `Enter this code to answer the request for a secret: ${code}`,
+  requestCodeValidity: (minutes) => `It is valid for ${minutes} minutes and can be used once.`,
+  requestCodeIgnore:
+    'If you did not ask for a code, you can ignore this message: without the code, nobody can answer in your name.',
 };
 
 const TEXTS: Record<EmailLocale, EmailTexts> = { en: EN };

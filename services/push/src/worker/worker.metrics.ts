@@ -21,6 +21,12 @@ export function createWorkerMetrics(deps: {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
+    requestsClosed: new Histogram({
+      name: 'push_request_close_lag_seconds',
+      help: 'Actual close time minus close_after_at, for requests this worker closed by time',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
     jobs: new Counter({
       name: 'push_worker_jobs_total',
       help: 'Queue jobs finished, by name and outcome',

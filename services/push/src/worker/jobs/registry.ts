@@ -4,6 +4,8 @@ import type { EmailDelivery } from '../../domain/email-delivery';
 import type { FilePurger } from '../../domain/file-purger';
 import type { OutboxConsumer, OutboxEvent } from '../../domain/outbox';
 import type { OutboxStore } from '../../domain/ports/outbox-store';
+import type { ClosedByTime, RequestClosing } from '../../domain/request-closing';
+import { closeRequestsDueJob } from './close-requests-due';
 import { type DeliverWebhooksOptions, deliverWebhooksJob } from './deliver-webhooks';
 import { dispatchOutboxJob } from './dispatch-outbox';
 import { type ExpireDueDeps, expireDueJob } from './expire-due';
@@ -15,6 +17,9 @@ import type { TickJob } from './tick-job';
 /** What the jobs are made of: the domain's services, the tick's batches, metrics hooks. */
 export interface TickJobDeps {
   expiry: Expiry;
+  /** Requests past their window are closed by time (absent: not by this tick, as in unit tests). */
+  requestClosing?: RequestClosing;
+  onRequestClosed?(closed: ClosedByTime): void;
   /** File purges and stale uploads; absent when the instance has no object store. */
   purger?: FilePurger;
   /** Rows per statement (PUSH_SWEEP_BATCH_SIZE). */
@@ -42,9 +47,10 @@ export interface TickJobDeps {
 
 /** The jobs of every tick, in the order they start: one line per job. */
 export function tickJobs(deps: TickJobDeps): TickJob[] {
-  const { purger, webhooks } = deps;
+  const { purger, webhooks, requestClosing } = deps;
   return [
     expireDueJob(deps),
+    ...(requestClosing ? [closeRequestsDueJob({ ...deps, requestClosing })] : []),
     dispatchOutboxJob({ ...deps, consumers: deps.outboxConsumers }),
     ...(purger ? [purgeFilesJob({ ...deps, purger })] : []),
     ...(purger ? [sweepStaleUploadsJob({ ...deps, purger, intervalMs: deps.sweepIntervalMs })] : []),
