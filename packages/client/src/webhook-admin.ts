@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'push.expired',
   'push.file_downloaded',
   'email.delivery_failed',
+  'request.answered',
+  'request.closed',
 ] as const satisfies readonly WebhookEventType[];
 
 // Fails to compile when the API (its generated types) has a type this list lacks.

@@ -6,14 +6,20 @@ import type {
   EmailPurpose,
   EmailStore,
   QueuedEmail,
+  RequestEmailPurpose,
 } from './ports/email-store';
+import { isRequestEmailPurpose } from './ports/email-store';
+import { composeRequestEmail } from './request-email-delivery';
 import type { MailSender } from './ports/mail-sender';
 import { pushLink } from './push-link';
 import { openerOf } from './push-sealing';
 
 export const PUSH_EXPIRED_BEFORE_SENT = 'the push expired before it was sent';
 
-const NOTICE_TOPIC: Record<Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled'>, NoticeTopic> = {
+const NOTICE_TOPIC: Record<
+  Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled' | RequestEmailPurpose>,
+  NoticeTopic
+> = {
   notice_viewed: 'viewed',
   notice_failed_passphrase: 'failed_passphrase',
   notice_expired_unseen: 'expired_unseen',
@@ -45,6 +51,7 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
 
   function compose(email: QueuedEmail): Promise<ComposedEmail> {
     if (email.purpose === 'notice_webhook_disabled') return Promise.resolve(composeEndpointNotice(email));
+    if (isRequestEmailPurpose(email.purpose)) return Promise.resolve(composeRequestEmail(email, deps));
     const { push } = email;
     if (!push) return Promise.resolve({ cancel: 'the push no longer exists' });
     if (email.purpose !== 'push_link') {

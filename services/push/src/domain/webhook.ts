@@ -5,7 +5,8 @@ import type { PushKind } from './push';
  * Signed webhooks (issue 27): what an endpoint is, which event types exist, and what a body says.
  * Bodies follow Standard Webhooks (`{type, timestamp, data}`) and never carry a secret: no payload,
  * passphrase, note, file name or url_token. A push is named by its reference, the first 16 hex
- * characters of SHA-256(url_token), which its owner can compute (the SDK's `pushReference`).
+ * characters of SHA-256(url_token), which its owner can compute (the SDK's `pushReference`); a
+ * request likewise (`request_ref`; its bodies: domain/request-events.ts).
  */
 
 /** Every event type an endpoint may ask for. */
@@ -17,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'push.expired',
   'push.file_downloaded',
   'email.delivery_failed',
+  'request.answered',
+  'request.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -58,6 +58,9 @@ const PURPOSE: Record<EmailDelivery['purpose'], string> = {
   notice_failed_passphrase: 'Notice to you: wrong passphrase',
   notice_expired_unseen: 'Notice to you: expired unseen',
   notice_webhook_disabled: 'Notice to you: webhook endpoint disabled',
+  request_link: 'The request’s link',
+  notice_request_answered: 'Notice to you: request answered',
+  request_code: 'A one-time code to a responder',
 };
 
 const rowOf = (d: EmailDelivery): EmailSendRow => ({

@@ -22,6 +22,8 @@ const TYPE_HINTS: Record<WebhookEventType, string> = {
   'push.file_downloaded': 'a file of it is downloaded',
   'email.delivery_failed':
     'an email about it (its link to a recipient, or a notice to you) could not be delivered',
+  'request.answered': 'a request of yours is answered (the answer waits for you; never in the message)',
+  'request.closed': 'a request of yours is closed (by you, or when its time is up)',
 };
 
 /** The flashes of the list after a redirect: fixed texts chosen by the `done` key. */

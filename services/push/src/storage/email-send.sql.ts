@@ -10,18 +10,22 @@ import { auditValues } from './push/audit';
 type Db = Kysely<PushDatabase>;
 
 /**
- * The owner's links that count against the daily cap: sent in the last 24 hours, or still on their
- * way (queued, being sent, deferred), so that a burst cannot overshoot; failed ones do not count.
+ * The owner's links (a push's, or a request's to its responders) that count against the daily cap:
+ * sent in the last 24 hours, or still on their way (queued, being sent, deferred), so that a burst cannot overshoot; failed ones do not count.
  * Rows older than 3 days are past any retry schedule (packages/mail's spans about a day).
  */
-async function countCharged(trx: Db, owner: string): Promise<number> {
+export async function countCharged(trx: Db, owner: string): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from push_email
-    where owner = ${owner} and purpose = 'push_link' and created_at > now() - interval '3 days'
+    where owner = ${owner} and purpose in ('push_link', 'request_link') and created_at > now() - interval '3 days'
       and (status in ('queued', 'sending', 'deferred')
            or (status = 'sent' and sent_at > now() - interval '24 hours'))`.execute(trx);
   return rows[0]!.n;
 }
+
+/** Takes the owner's cap lock for the rest of the transaction (concurrent sends of one owner queue up). */
+export const lockOwnerCap = (trx: Db, owner: string) =>
+  sql`select pg_advisory_xact_lock(hashtextextended(${`push_email_cap:${owner}`}, 0))`.execute(trx);
 
 /**
  * Queues one send in the caller's transaction: under a lock per owner (concurrent sends of one
@@ -35,9 +39,7 @@ export async function insertSend(
   send: NewEmailSend,
   ctx: AuditContext,
 ): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`push_email_cap:${push.owner}`}, 0))`.execute(
-    trx,
-  );
+  await lockOwnerCap(trx, push.owner);
   if ((await countCharged(trx, push.owner)) + send.recipients.length > send.dailyLimit) {
     throw new EmailDailyLimitReached(send.dailyLimit);
   }

@@ -5,6 +5,7 @@ import type { EmailDelivery, EmailPurpose, EmailStore, QueuedEmail } from '../do
 import type { PushKind } from '../domain/push';
 import type { PushDatabase } from './database';
 import { queueLaterSend } from './email-send.sql';
+import { requestEmailContext } from './request-email.sql';
 import type { PushEmailRow } from './email.table';
 import type { PushRow } from './push.table';
 
@@ -43,6 +44,7 @@ async function composingContext(db: Db, row: QueueRow): Promise<QueuedEmail> {
     left join webhook_endpoint w on w.id = ${row.endpoint_id}`.execute(db);
   const p = rows[0]!;
   return {
+    ...(await requestEmailContext(db, row)),
     endpoint:
       row.endpoint_id === null || p.endpoint_url === null
         ? null

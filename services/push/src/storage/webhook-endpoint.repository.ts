@@ -20,17 +20,20 @@ export const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
 });
 
 /**
- * The owner's active pushes are listened to from now on: their later changes yield events (a push
- * created from now on is marked by its own insert statement, storage/push/insert.sql.ts).
+ * The owner's active pushes and open or answered requests are listened to from now on: their later
+ * changes yield events (a push or request created from now on is marked by its own insert statement).
  */
-const listenToActivePushes = (trx: Transaction<PushDatabase>, owner: string) =>
-  trx
+const listenToActivePushes = async (trx: Transaction<PushDatabase>, owner: string) => {
+  await trx
     .updateTable('push')
     .set({ outbox: true })
     .where('owner', '=', owner)
     .where('expired', '=', false)
     .where('outbox', '=', false)
     .execute();
+  await sql`update request set outbox = true
+    where owner = ${owner} and state in ('open', 'answered') and not outbox`.execute(trx);
+};
 
 /**
  * One statement: the endpoint is disabled and, if it was enabled and its owner is a person with a

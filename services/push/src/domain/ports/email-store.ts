@@ -15,8 +15,40 @@ export const EMAIL_PURPOSES = [
   'notice_failed_passphrase',
   'notice_expired_unseen',
   'notice_webhook_disabled',
+  'request_link',
+  'notice_request_answered',
+  'request_code',
 ] as const;
 export type EmailPurpose = (typeof EMAIL_PURPOSES)[number];
+
+/** The purposes about a request (issue 28): `push_email.request_id` names it, never a push. */
+export const REQUEST_EMAIL_PURPOSES = ['request_link', 'notice_request_answered', 'request_code'] as const;
+export type RequestEmailPurpose = (typeof REQUEST_EMAIL_PURPOSES)[number];
+export const isRequestEmailPurpose = (p: EmailPurpose): p is RequestEmailPurpose =>
+  (REQUEST_EMAIL_PURPOSES as readonly string[]).includes(p);
+
+/** A request as its emails are composed from it (as it is now). */
+export interface QueuedRequest {
+  id: string;
+  name: string | null;
+  keyId: string;
+  tokenSealed: Buffer;
+  state: 'open' | 'answered' | 'closed';
+  passphraseProtected: boolean;
+  closeAfterAt: Date;
+  createdAt: Date;
+  /** The requester's address as captured at create, only when the owner chose to show it. */
+  requestorAddress: string | null;
+}
+
+/** The one-time code of a `request_code` email, as stored for its request and recipient. */
+export interface QueuedAnswerCode {
+  keyId: string | null;
+  codeSealed: Buffer | null;
+  expiresAt: Date;
+  usedAt: Date | null;
+  attempts: number;
+}
 
 /** One email's delivery as owners see it (`sending`, leased to a sender, shows as `queued`). */
 export interface EmailDelivery {
@@ -91,6 +123,10 @@ export interface QueuedEmail {
   } | null;
   /** `notice_webhook_disabled`: the endpoint as it is now (null: deleted). */
   endpoint?: { id: string; url: string; enabled: boolean; disabledReason: string | null } | null;
+  /** The request purposes: the request as it is now (null: deleted). */
+  request?: QueuedRequest | null;
+  /** `request_code`: the recipient's code as it is now (null: none). */
+  answerCode?: QueuedAnswerCode | null;
   /** The database's clock when leased. */
   now: Date;
 }
@@ -108,7 +144,7 @@ export interface NewNotice {
   eventId: string;
   pushId: string;
   auditId: string | null;
-  purpose: Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled'>;
+  purpose: Exclude<EmailPurpose, 'push_link' | 'notice_webhook_disabled' | RequestEmailPurpose>;
 }
 
 /** The push service's emails (storage/email.repository.ts). */
