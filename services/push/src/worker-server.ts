@@ -33,6 +33,8 @@ import { KeyRing } from '@secret-push/key-ring';
 import { createPushRepository } from './storage/push.repository';
 import { createRequestClosing, closingLagSeconds } from './domain/request-closing';
 import { createRequestClosingRepository } from './storage/request-closing.repository';
+import { requestNoticesConsumer, requestWebhookFanout } from './domain/request-events';
+import { createRequestEventRepository } from './storage/request-events.repository';
 import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
 import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import type { DeliverWebhooksOptions } from './worker/jobs/deliver-webhooks';
@@ -87,6 +89,19 @@ function outboxConsumers(db: Kysely<PushDatabase>, emails: EmailStore, logger: L
       store: emails,
       onSkipped: (n) =>
         logger.debug({ notices: n }, 'owner notices not queued: no verified address (or quiet period)'),
+    }),
+    ...requestConsumers(db, logger),
+  ];
+}
+
+/** The consumers of the requests' events (domain/request-events.ts): webhooks and the owner's notice. */
+function requestConsumers(db: Kysely<PushDatabase>, logger: Logger): OutboxConsumer[] {
+  const requests = createRequestEventRepository(db);
+  return [
+    requestWebhookFanout({ requests, deliveries: createWebhookDeliveryRepository(db) }),
+    requestNoticesConsumer({
+      requests,
+      onSkipped: (n) => logger.debug({ notices: n }, 'request notices not queued: no verified address'),
     }),
   ];
 }

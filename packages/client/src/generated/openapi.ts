@@ -819,6 +819,8 @@ export interface components {
         | 'push.expired'
         | 'push.file_downloaded'
         | 'email.delivery_failed'
+        | 'request.answered'
+        | 'request.closed'
       )[];
       /** @description False: nothing is queued or sent. */
       enabled: boolean;
@@ -861,6 +863,8 @@ export interface components {
         | 'push.expired'
         | 'push.file_downloaded'
         | 'email.delivery_failed'
+        | 'request.answered'
+        | 'request.closed'
       )[];
       /** @description False: nothing is queued or sent. */
       enabled: boolean;
@@ -938,6 +942,8 @@ export interface components {
         | 'push.expired'
         | 'push.file_downloaded'
         | 'email.delivery_failed'
+        | 'request.answered'
+        | 'request.closed'
       )[];
       /**
        * @description false: created disabled (listens to nothing until enabled).
@@ -957,6 +963,8 @@ export interface components {
         | 'push.expired'
         | 'push.file_downloaded'
         | 'email.delivery_failed'
+        | 'request.answered'
+        | 'request.closed'
       )[];
       /** @description Enable (again) or disable. */
       enabled?: boolean;

@@ -24,9 +24,10 @@ export type AuditedEventKind = (typeof AUDITED_EVENT_KINDS)[number];
 
 /**
  * An event: an audited change, or `email_failed` (an email about the push failed for good:
- * written by the worker with the failure, `emailId` naming the email).
+ * written by the worker with the failure, `emailId` naming the email), or a request's
+ * `request_answered` / `request_closed` (`requestId`; domain/request-events.ts consumes them).
  */
-export type EventKind = AuditedEventKind | 'email_failed';
+export type EventKind = AuditedEventKind | 'email_failed' | 'request_answered' | 'request_closed';
 
 export const isEventKind = (kind: AuditKind): kind is AuditedEventKind =>
   (AUDITED_EVENT_KINDS as readonly string[]).includes(kind);

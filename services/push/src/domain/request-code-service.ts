@@ -90,7 +90,9 @@ export function createRequestCodes(deps: { store: RequestCodeStore; keyRing: Key
       const listed = address !== '' && request.answerableEmails.includes(address);
       const stored = listed && code ? await deps.store.takeAttempt(request.id, address) : null;
       const given = code ? hashAnswerCode(request.id, address, code) : null;
-      if (stored && given && sameCodeHash(stored, given)) return { ok: true, use: { address, codeHash: given } };
+      if (stored && given && sameCodeHash(stored, given)) {
+        return { ok: true, use: { address, codeHash: given } };
+      }
       await deps.store.refused(request.id, ctx);
       return { ok: false };
     },

@@ -1,4 +1,4 @@
-import type { OutboxConsumer, OutboxEvent } from './outbox';
+import type { EventKind, OutboxConsumer, OutboxEvent } from './outbox';
 import type { NewDelivery, WebhookDeliveryStore } from './ports/webhook-store';
 
 /*
@@ -17,7 +17,7 @@ export type RequestEventKind = (typeof REQUEST_EVENT_KINDS)[number];
 export const REQUEST_WEBHOOK_TYPES = ['request.answered', 'request.closed'] as const;
 export type RequestWebhookType = (typeof REQUEST_WEBHOOK_TYPES)[number];
 
-export const isRequestEventKind = (kind: string): kind is RequestEventKind =>
+export const isRequestEventKind = (kind: EventKind): kind is RequestEventKind =>
   (REQUEST_EVENT_KINDS as readonly string[]).includes(kind);
 
 export const requestWebhookTypeOf = (kind: RequestEventKind): RequestWebhookType =>
@@ -62,11 +62,15 @@ export interface RequestEventStore {
    * owner without one, e.g. an API client, gets none: counted as skipped); an event seen twice is
    * queued once. Returns how many were queued.
    */
-  queueAnsweredNotices(notices: { eventId: string; requestId: string; auditId: string | null }[]): Promise<number>;
+  queueAnsweredNotices(
+    notices: { eventId: string; requestId: string; auditId: string | null }[],
+  ): Promise<number>;
 }
 
 const requestEvents = (events: readonly OutboxEvent[]) =>
-  events.flatMap((e) => (e.requestId && isRequestEventKind(e.kind) ? [{ ...e, requestId: e.requestId, kind: e.kind }] : []));
+  events.flatMap((e) =>
+    e.requestId && isRequestEventKind(e.kind) ? [{ ...e, requestId: e.requestId, kind: e.kind }] : [],
+  );
 
 /**
  * The webhooks of request events: one delivery per enabled endpoint of the owner that asked for the
@@ -93,7 +97,9 @@ export function requestWebhookFanout(deps: {
           (e) => e.owner === request.owner && (e.eventTypes as readonly string[]).includes(type),
         );
         const body = requestEventBody(event.kind, event.at, request);
-        for (const endpoint of wanting) queued.push({ endpointId: endpoint.id, eventId: event.id, type, body });
+        for (const endpoint of wanting) {
+          queued.push({ endpointId: endpoint.id, eventId: event.id, type, body });
+        }
       }
       if (queued.length > 0) await deps.deliveries.enqueue(queued);
     },

@@ -129,6 +129,10 @@ export function eventTypeOf(kind: EventKind): WebhookEventType {
       return 'push.expired';
     case 'email_failed':
       return 'email.delivery_failed';
+    case 'request_answered':
+      return 'request.answered';
+    case 'request_closed':
+      return 'request.closed';
   }
 }
 

@@ -24,18 +24,16 @@ export function createRequestEventRepository(db: Db): RequestEventStore {
       const { rows } = await sql<FactsRow>`
         select id, owner, token_hash, name, answered_at, closed_at, closed_reason, notify_owner_on_answer
         from request where id = any(${[...requestIds]}::uuid[])`.execute(db);
-      return rows.map(
-        (r): RequestFacts => ({
-          id: r.id,
-          owner: r.owner,
-          ref: r.token_hash.subarray(0, 8).toString('hex'),
-          name: r.name,
-          answeredAt: r.answered_at,
-          closedAt: r.closed_at,
-          closedReason: r.closed_reason,
-          notifyOwnerOnAnswer: r.notify_owner_on_answer,
-        }),
-      );
+      return rows.map((r): RequestFacts => ({
+        id: r.id,
+        owner: r.owner,
+        ref: r.token_hash.subarray(0, 8).toString('hex'),
+        name: r.name,
+        answeredAt: r.answered_at,
+        closedAt: r.closed_at,
+        closedReason: r.closed_reason,
+        notifyOwnerOnAnswer: r.notify_owner_on_answer,
+      }));
     },
 
     async queueAnsweredNotices(notices) {

@@ -85,6 +85,9 @@ export interface RequestAnswerCodeTable {
   attempts: Generated<number>;
   used_at: Date | null;
   created_at: ColumnType<Date, never, never>;
+  /** The code sealed for its email (migration 2026_11_27_0003), wiped once used. */
+  code_sealed: Buffer | null;
+  key_id: string | null;
 }
 
 export type RequestRow = Selectable<RequestTable>;

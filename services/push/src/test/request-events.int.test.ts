@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { sql } from 'kysely';
+import { KeyRing } from '@secret-push/key-ring';
+import { type MailCatcher, startMailCatcher } from '@secret-push/testing';
+import { loadPushConfig } from '../config';
+import { aad } from '../domain/push-sealing';
+import { generateUrlToken, hashUrlToken } from '../security/url-token';
+import { startTestWorker } from '../testing';
+import type { WorkerService } from '../worker-server';
+import { type Harness, bearer, harness, waitFor } from './support/helpers';
+import { type Receiver, startReceiver } from './support/webhook-receiver';
+
+// Requests' events, emails and codes through the real worker: close by time (its audit entry and
+// event), webhooks `request.answered` / `request.closed` to a local receiver, the owner's email and
+// the responder's link through the test SMTP server, the one-time codes of listed addresses.
+jest.setTimeout(90_000);
+
+let h: Harness;
+let catcher: MailCatcher;
+let worker: WorkerService;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  catcher = await startMailCatcher();
+  h = await harness({
+    env: {
+      PUSH_SMTP_URL: catcher.url,
+      PUSH_MAIL_FROM: 'secret-push <no-reply@mail.example.org>',
+      PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+    },
+  });
+  worker = await startTestWorker(h.push, {
+    PUSH_WEBHOOK_ALLOW_HTTP: 'true',
+    PUSH_WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
+    PUSH_WEBHOOK_INTERVAL_MS: '100',
+  });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await worker.close();
+  await h.stop();
+  await catcher.close();
+});
+beforeEach(() => {
+  catcher.clear();
+  receiver.received.length = 0;
+});
+
+const api = () => request(h.push.url);
+const db = () => h.push.db;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response and row bodies, checked by the assertions
+type Json = Record<string, any>;
+
+/** The client's principal as the API records it on what it owns. */
+async function ownerOfHarness(): Promise<string> {
+  const { rows } = await sql<{ owner: string }>`select owner from webhook_endpoint limit 1`.execute(db());
+  return rows[0]!.owner;
+}
+
+/** A request row as the create statement writes it (sealed token and message), for the worker's side. */
+async function insertRequest(over: { owner: string; outbox: boolean; closeAfter?: string; name?: string }) {
+  const ring = new KeyRing(loadPushConfig(h.push.env).encryptionKeys);
+  const id = randomUUID();
+  const token = generateUrlToken();
+  await sql`insert into request (id, token_hash, token_sealed, key_id, owner, message_sealed, name,
+      close_after_at, answer_expire_after_views, outbox)
+    values (${id}, ${hashUrlToken(token)}, ${ring.seal(token, aad(id, 'url_token'))}, ${ring.activeKeyId},
+      ${over.owner}, ${ring.seal('the message', aad(id, 'payload'))}, ${over.name ?? null},
+      now() + ${over.closeAfter ?? '1 day'}::interval, 1, ${over.outbox})`.execute(db());
+  return { id, token };
+}
+
+const requestRow = async (id: string) =>
+  (await sql<Json>`select * from request where id = ${id}`.execute(db())).rows[0]!;
+const auditKinds = async (id: string) =>
+  (
+    await sql<{
+      kind: string;
+    }>`select kind from request_audit_entry where request_id = ${id} order by id`.execute(db())
+  ).rows.map((r) => r.kind);
+
+const hook = (types: string[], path: string) =>
+  api()
+    .post('/api/v2/webhooks')
+    .set(bearer(h.token))
+    .send({ url: receiver.url(path), event_types: types });
+
+describe('close by time, through the worker', () => {
+  it('closes an open request past its window: closed_reason time, a close_by_time entry, a request.closed webhook', async () => {
+    const made = await hook(['request.closed'], '/closed');
+    expect(made.status).toBe(201);
+    const owner = await ownerOfHarness();
+    const r = await insertRequest({ owner, outbox: true, closeAfter: '-1 second', name: 'vendor key' });
+    const open = await insertRequest({ owner, outbox: true, closeAfter: '1 hour' });
+
+    await waitFor(async () => (await requestRow(r.id)).state === 'closed', 20_000);
+    const row = await requestRow(r.id);
+    expect(row).toMatchObject({ state: 'closed', closed_reason: 'time', audit_entries: 1 });
+    expect(row.closed_at.getTime()).toBeGreaterThanOrEqual(row.close_after_at.getTime());
+    expect(await auditKinds(r.id)).toEqual(['close_by_time']);
+
+    await waitFor(() => Promise.resolve(receiver.received.some((m) => m.path === '/closed')), 30_000);
+    const got = receiver.received.filter((m) => m.path === '/closed');
+    expect(got).toHaveLength(1);
+    const body = JSON.parse(got[0]!.body) as Json;
+    expect(body).toEqual({
+      type: 'request.closed',
+      timestamp: expect.any(String),
+      data: {
+        request_ref: hashUrlToken(r.token).subarray(0, 8).toString('hex'),
+        name: 'vendor key',
+        state: 'closed',
+        closed_reason: 'time',
+        answered_at: null,
+        closed_at: row.closed_at.toISOString(),
+      },
+    });
+    expect(got[0]!.body).not.toContain(r.token);
+    expect(got[0]!.body).not.toContain('the message');
+
+    // The one still in its window is left alone.
+    expect((await requestRow(open.id)).state).toBe('open');
+    await api().delete(`/api/v2/webhooks/${made.body.id}`).set(bearer(h.token));
+  });
+
+  it('closes an answered request too, and writes no event for a request nobody listens to', async () => {
+    const owner = 'client:nobody-listens';
+    const r = await insertRequest({ owner, outbox: false, closeAfter: '-1 second' });
+    await sql`update request set state = 'answered', answered_at = now() where id = ${r.id}`.execute(db());
+    await waitFor(async () => (await requestRow(r.id)).state === 'closed', 20_000);
+    expect(await requestRow(r.id)).toMatchObject({ closed_reason: 'time' });
+    expect(await auditKinds(r.id)).toEqual(['close_by_time']);
+    const { rows } = await sql`select 1 from push_event where request_id = ${r.id}`.execute(db());
+    expect(rows).toHaveLength(0);
+    const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+    expect(metrics).toMatch(/push_request_close_lag_seconds_count [1-9]/);
+  });
+
+  it('releases the requester’s attachments for purging when it closes', async () => {
+    const r = await insertRequest({ owner: 'client:files', outbox: false, closeAfter: '-1 second' });
+    await sql`insert into request_file (id, request_id, position, object_key, filename_sealed, content_type, size, key_sealed)
+      values (${randomUUID()}, ${r.id}, 0, ${`rq-${r.id}`}, '\\x00', 'text/plain', 1, '\\x00')`.execute(db());
+    await waitFor(async () => (await requestRow(r.id)).state === 'closed', 20_000);
+    const row = await requestRow(r.id);
+    expect(row.files_purge_after).not.toBeNull();
+    expect(row.files_purge_after.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+});
