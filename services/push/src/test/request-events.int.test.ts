@@ -5,6 +5,10 @@ import { KeyRing } from '@secret-push/key-ring';
 import { type MailCatcher, startMailCatcher } from '@secret-push/testing';
 import { loadPushConfig } from '../config';
 import { aad } from '../domain/push-sealing';
+import { createRequestCodes } from '../domain/request-code-service';
+import { EmailDailyLimitReached } from '../domain/errors';
+import { insertRequestSend } from '../storage/request-email-send.sql';
+import { createRequestCodeRepository, useAnswerCode } from '../storage/request-code.repository';
 import { generateUrlToken, hashUrlToken } from '../security/url-token';
 import { startTestWorker } from '../testing';
 import type { WorkerService } from '../worker-server';
@@ -146,5 +150,174 @@ describe('close by time, through the worker', () => {
     const row = await requestRow(r.id);
     expect(row.files_purge_after).not.toBeNull();
     expect(row.files_purge_after.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+});
+
+describe('one-time codes of listed addresses (the store, the worker’s email)', () => {
+  const ctx = { ip: '203.0.113.9', userAgent: 'test', referrer: '' };
+  const ring = () => new KeyRing(loadPushConfig(h.push.env).encryptionKeys);
+  const codes = () => createRequestCodes({ store: createRequestCodeRepository(db()), keyRing: ring() });
+  async function listedRequest() {
+    const r = await insertRequest({ owner: 'client:codes', outbox: false });
+    await sql`update request set answerable_by = 'emails', answerable_emails = '{a@example.org,b@example.org}'
+      where id = ${r.id}`.execute(db());
+    const subject = {
+      id: r.id,
+      state: 'open' as const,
+      answerableBy: 'emails' as const,
+      answerableEmails: ['a@example.org', 'b@example.org'],
+      closeAfterAt: new Date(Date.now() + 3_600_000),
+    };
+    return { ...r, subject };
+  }
+  const codeFrom = (text: string) => /Your code: (\d{6})/.exec(text)?.[1] ?? '';
+
+  it('mails a 6-digit code to a listed address (audited code_sent) and nothing to another', async () => {
+    const r = await listedRequest();
+    expect(await codes().send(r.subject, 'A@Example.org', ctx)).toBe(true);
+    expect(await codes().send(r.subject, 'stranger@example.org', ctx)).toBe(false);
+    const m = await catcher.waitFor((x) => x.envelope.to.includes('a@example.org'), 20_000);
+    const code = codeFrom(m.subject);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(m.text).toContain('valid for 15 minutes');
+    expect(m.text).not.toContain('the message');
+    expect(await auditKinds(r.id)).toEqual(['code_sent']);
+    const { rows } = await sql<Json>`select * from request_answer_code where request_id = ${r.id}`.execute(
+      db(),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.code_hash.toString('hex')).not.toContain(code);
+    expect(catcher.messages.some((x) => x.envelope.to.includes('stranger@example.org'))).toBe(false);
+  });
+
+  it('takes the right code once; a wrong one counts, five attempts spend it; a used or expired one is refused', async () => {
+    const r = await listedRequest();
+    await codes().send(r.subject, 'a@example.org', ctx);
+    const code = codeFrom(
+      (await catcher.waitFor((x) => x.envelope.to.includes('a@example.org'), 20_000)).subject,
+    );
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect(await codes().check(r.subject, { email: 'a@example.org', code: wrong }, ctx)).toEqual({
+      ok: false,
+    });
+    expect(await codes().check(r.subject, { email: 'b@example.org', code }, ctx)).toEqual({ ok: false });
+    expect(await codes().check(r.subject, { email: 'a@example.org' }, ctx)).toEqual({ ok: false });
+    const right = await codes().check(r.subject, { email: 'A@example.org', code }, ctx);
+    expect(right).toMatchObject({ ok: true, use: { address: 'a@example.org' } });
+    // The answer's transaction marks it used (once).
+    const use = (right as { use: { address: string; codeHash: Buffer } }).use;
+    expect(await useAnswerCode(db(), r.id, use)).toBe(true);
+    expect(await useAnswerCode(db(), r.id, use)).toBe(false);
+    expect(await codes().check(r.subject, { email: 'a@example.org', code }, ctx)).toEqual({ ok: false });
+    expect((await auditKinds(r.id)).filter((k) => k === 'answer_refused')).toHaveLength(4);
+
+    // Five tries spend a code, the right one included after them.
+    await sql`delete from request_answer_code where request_id = ${r.id}`.execute(db());
+    catcher.clear();
+    await codes().send(r.subject, 'b@example.org', ctx);
+    const code2 = codeFrom(
+      (await catcher.waitFor((x) => x.envelope.to.includes('b@example.org'), 20_000)).subject,
+    );
+    const wrong2 = code2 === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) await codes().check(r.subject, { email: 'b@example.org', code: wrong2 }, ctx);
+    expect(await codes().check(r.subject, { email: 'b@example.org', code: code2 }, ctx)).toEqual({
+      ok: false,
+    });
+
+    // An expired code is refused.
+    await sql`delete from request_answer_code where request_id = ${r.id}`.execute(db());
+    catcher.clear();
+    await codes().send(r.subject, 'b@example.org', ctx);
+    const code3 = codeFrom(
+      (await catcher.waitFor((x) => x.envelope.to.includes('b@example.org'), 20_000)).subject,
+    );
+    await sql`update request_answer_code set expires_at = now() - interval '1 second' where request_id = ${r.id}`.execute(
+      db(),
+    );
+    expect(await codes().check(r.subject, { email: 'b@example.org', code: code3 }, ctx)).toEqual({
+      ok: false,
+    });
+  });
+
+  it('asking again within a minute keeps the first code (one email); a closed request gets none', async () => {
+    const r = await listedRequest();
+    expect(await codes().send(r.subject, 'a@example.org', ctx)).toBe(true);
+    expect(await codes().send(r.subject, 'a@example.org', ctx)).toBe(false);
+    await sql`update request set state = 'closed', closed_at = now(), closed_reason = 'owner' where id = ${r.id}`.execute(
+      db(),
+    );
+    await sql`update request_answer_code set created_at = now() - interval '2 minutes' where request_id = ${r.id}`.execute(
+      db(),
+    );
+    expect(await codes().send(r.subject, 'a@example.org', ctx)).toBe(false);
+    expect(await auditKinds(r.id)).toEqual(['code_sent']);
+  });
+});
+
+describe('emails about requests, through the worker', () => {
+  it('sends the responder’s link (request_link): the responder page, who asks only when shown, never the message', async () => {
+    const r = await insertRequest({ owner: 'client:links', outbox: false, closeAfter: '3 days' });
+    await sql`update request set include_requestor = true, requestor_email = 'asker@example.org',
+      passphrase_hash = 'x' where id = ${r.id}`.execute(db());
+    await db()
+      .transaction()
+      .execute((trx) =>
+        insertRequestSend(
+          trx,
+          { id: r.id, owner: 'client:links' },
+          { recipients: ['resp@example.org'], locale: 'en', senderAddress: null, dailyLimit: 100 },
+        ),
+      );
+    const m = await catcher.waitFor((x) => x.envelope.to.includes('resp@example.org'), 20_000);
+    expect(m.subject).toBe('You are asked to send a secret');
+    expect(m.text).toContain(`${h.push.url}/respond/${r.token}`);
+    expect(m.text).toContain('asker@example.org asks you to send them a secret');
+    expect(m.text).toContain('Answering needs a passphrase');
+    expect(m.text).not.toContain('the message');
+  });
+
+  it('does not send a link once the request is closed', async () => {
+    const r = await insertRequest({ owner: 'client:links2', outbox: false });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await insertRequestSend(
+          trx,
+          { id: r.id, owner: 'client:links2' },
+          { recipients: ['late@example.org'], locale: 'en', senderAddress: null, dailyLimit: 100 },
+        );
+        await sql`update request set state = 'closed', closed_at = now(), closed_reason = 'owner' where id = ${r.id}`.execute(
+          trx,
+        );
+      });
+    await waitFor(async () => {
+      const { rows } = await sql<Json>`select status from push_email where request_id = ${r.id}`.execute(
+        db(),
+      );
+      return rows[0]?.status === 'failed';
+    }, 20_000);
+    const { rows } = await sql<Json>`select last_error from push_email where request_id = ${r.id}`.execute(
+      db(),
+    );
+    expect(rows[0]!.last_error).toContain('answered or closed before it was sent');
+  });
+
+  it('counts request links against the owner’s daily cap, with push links', async () => {
+    const r = await insertRequest({ owner: 'client:capped', outbox: false });
+    const send = (to: string[]) =>
+      db()
+        .transaction()
+        .execute((trx) =>
+          insertRequestSend(
+            trx,
+            { id: r.id, owner: 'client:capped' },
+            { recipients: to, locale: 'en', senderAddress: null, dailyLimit: 3 },
+          ),
+        );
+    await send(['c1@example.org', 'c2@example.org']);
+    await expect(send(['c3@example.org', 'c4@example.org'])).rejects.toThrow(EmailDailyLimitReached);
+    const { rows } =
+      await sql<Json>`select count(*)::int as n from push_email where request_id = ${r.id}`.execute(db());
+    expect(rows[0]!.n).toBe(2);
   });
 });
