@@ -10,6 +10,7 @@ import {
   sameCodeHash,
 } from './request-codes';
 import { answerCodeAad } from './request-email-delivery';
+import { isWellFormedUrlToken } from '../security/url-token';
 
 /** A code to store (its hash to check answers against, its sealed copy for the email). */
 export interface NewAnswerCode {
@@ -50,27 +51,41 @@ export interface CodeProof {
  * The one-time codes of requests answerable by listed addresses (domain/request-codes.ts holds the
  * rules): sending one, and checking one before an answer.
  */
-export function createRequestCodes(deps: { store: RequestCodeStore; keyRing: KeyRing; now?: () => Date }) {
+export function createRequestCodes(deps: {
+  store: RequestCodeStore;
+  keyRing: KeyRing;
+  /** The request of a url_token (the request store's lookup); undefined when unknown. */
+  findByToken?: (urlToken: string) => Promise<(CodeSubject & { id: string }) | undefined>;
+  now?: () => Date;
+}) {
   const now = deps.now ?? (() => new Date());
+  const send = async (request: CodeSubject & { id: string }, email: string, ctx: AuditContext) => {
+    const address = normalizeAddress(email);
+    if (!mayReceiveCode(request, address, now())) return false;
+    const code = generateAnswerCode();
+    return deps.store.issue(
+      {
+        requestId: request.id,
+        address,
+        codeHash: hashAnswerCode(request.id, address, code),
+        codeSealed: deps.keyRing.seal(code, answerCodeAad(request.id, address)),
+        keyId: deps.keyRing.activeKeyId,
+      },
+      ctx,
+    );
+  };
   return {
     /**
      * `POST /requests/:t/code`: a code for a listed address of an open request (else nothing, and the
      * caller answers the same). Whether one was issued (never told to the caller).
      */
-    async send(request: CodeSubject & { id: string }, email: string, ctx: AuditContext): Promise<boolean> {
-      const address = normalizeAddress(email);
-      if (!mayReceiveCode(request, address, now())) return false;
-      const code = generateAnswerCode();
-      return deps.store.issue(
-        {
-          requestId: request.id,
-          address,
-          codeHash: hashAnswerCode(request.id, address, code),
-          codeSealed: deps.keyRing.seal(code, answerCodeAad(request.id, address)),
-          keyId: deps.keyRing.activeKeyId,
-        },
-        ctx,
-      );
+    send,
+
+    /** The same from the responder's link: an unknown or malformed token sends nothing (and says so to nobody). */
+    async sendFor(urlToken: string, email: string, ctx: AuditContext): Promise<boolean> {
+      if (!isWellFormedUrlToken(urlToken) || !deps.findByToken) return false;
+      const request = await deps.findByToken(urlToken);
+      return request ? send(request, email, ctx) : false;
     },
 
     /**

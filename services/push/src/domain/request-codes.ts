@@ -83,3 +83,8 @@ export function judgeAnswerCode(stored: StoredAnswerCode | undefined, given: Buf
   if (stored.expiresAt.getTime() <= now.getTime()) return 'expired';
   return sameCodeHash(stored.codeHash, given) ? 'ok' : 'wrong';
 }
+
+/** Code requests (`POST /requests/:t/code`) per IP and per request in `CODE_RATE_WINDOW_SECONDS`. */
+export const CODE_RATE_WINDOW_SECONDS = 600;
+export const CODE_REQUESTS_PER_IP = 10;
+export const CODE_REQUESTS_PER_REQUEST = 15;
