@@ -1,4 +1,5 @@
 import type { KeyRing } from '@secret-push/key-ring';
+import { AnswerNotAllowed } from './errors';
 import type { AuditContext } from './push';
 import {
   type CodeSubject,
@@ -115,3 +116,20 @@ export function createRequestCodes(deps: {
 }
 
 export type RequestCodes = ReturnType<typeof createRequestCodes>;
+
+/**
+ * The respond hook (request-service.ts): for a request answerable by listed addresses, the code
+ * must check out, else `answer_refused` is audited and AnswerNotAllowed('code_required') thrown;
+ * returns what the answer's transaction marks used (null: the request needs no code).
+ */
+export async function checkAnswerCode(
+  codes: RequestCodes | undefined,
+  request: Pick<CodeSubject, 'answerableBy' | 'answerableEmails'> & { id: string },
+  proof: CodeProof,
+  ctx: AuditContext,
+): Promise<CodeUse | null> {
+  if (request.answerableBy !== 'emails' || !codes) return null;
+  const checked = await codes.check(request, proof, ctx);
+  if (!checked.ok) throw new AnswerNotAllowed('code_required');
+  return checked.use;
+}

@@ -12,6 +12,7 @@ import {
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { NewRequestRecord, RequestFileInfo, RequestStore, StoredRequest } from './ports/request-store';
 import type { PushEvents } from './push-events';
+import { type CodeProof, type RequestCodes, checkAnswerCode } from './request-code-service';
 import { aad, openerOf, sealPushRecord } from './push-sealing';
 import { filenameAad } from './file-service';
 import { safeFilename } from './file-names';
@@ -41,6 +42,8 @@ export interface RequestServiceDeps {
   emailEnabled: boolean;
   /** Observes the answer pushes (metrics), as creates are observed. */
   events?: PushEvents;
+  /** The one-time codes of requests answerable by listed addresses (absent: such answers are refused). */
+  codes?: RequestCodes;
 }
 
 /** A requester's attachment, its name opened. */
@@ -251,10 +254,13 @@ export function createRequestService(deps: RequestServiceDeps) {
       who: Responder,
       passphrase: string | null,
       ctx: AuditContext,
+      proof: CodeProof = {},
     ): Promise<RequestSnapshot> {
       const found = await findForResponder(urlToken);
       const { request } = found;
-      const decision = mayAnswer(request, who);
+      // Listed addresses only: the code is checked (and counted) first; refused → 403 code_required.
+      const code = await checkAnswerCode(deps.codes, request, proof, ctx);
+      const decision = mayAnswer(request, who, code !== null);
       if (!decision.ok) {
         await store.recordAudit(request.id, 'answer_refused', ctx, deps.maxAuditEntries);
         throw new AnswerNotAllowed(decision.reason);
@@ -265,7 +271,7 @@ export function createRequestService(deps: RequestServiceDeps) {
         owner: request.owner,
         outbox: false,
       });
-      const result = await store.answer(request.id, record, ctx);
+      const result = await store.answer(request.id, record, ctx, code);
       if (result.outcome === 'gone') throw new RequestNotFound();
       if (result.outcome === 'already_answered') throw new RequestAlreadyAnswered();
       await deps.events?.created(result.push.push);

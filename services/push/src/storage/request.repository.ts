@@ -4,6 +4,9 @@ import type { AnswerOutcome, NewRequestRecord, RequestStore } from '../domain/po
 import { type AuditContext, PAGE_SIZE } from '../domain/push';
 import { REQUEST_EVENT_TYPES, type RequestSnapshot } from '../domain/request';
 import type { PushDatabase } from './database';
+import { AnswerNotAllowed } from '../domain/errors';
+import type { CodeUse } from '../domain/request-code-service';
+import { useAnswerCode } from './request-code.repository';
 import { insertPush } from './push/insert.sql';
 import { listRequestAudit, recordRequestAudit, requestAuditValues } from './request/audit';
 import { type RequestRowWithNow, selectStored, storedRequest, toRequest } from './request/rows';
@@ -90,6 +93,7 @@ async function answerRequest(
   requestId: string,
   push: NewPushRecord,
   ctx: AuditContext,
+  code: CodeUse | null,
 ): Promise<AnswerOutcome> {
   return db.transaction().execute(async (trx) => {
     const { rows: locked } = await sql<{ state: string; open: boolean }>`
@@ -101,6 +105,7 @@ async function answerRequest(
       return { outcome: 'gone' };
     }
     if (current.state === 'answered') return { outcome: 'already_answered' };
+    if (code && !(await useAnswerCode(trx, requestId, code))) throw new AnswerNotAllowed('code_required');
     const created = await insertPush(trx, push, ctx);
     const { rows } = await sql<RequestRowWithNow>`
       with r as (
@@ -144,7 +149,7 @@ export function createRequestRepository(db: Db): RequestStore {
     listAuditEntries: (requestId, page) => listRequestAudit(db, requestId, page),
     recordAudit: (requestId, kind, ctx, max) => recordRequestAudit(db, requestId, kind, ctx, max),
     close: (requestId, ctx) => closeRequest(db, requestId, ctx),
-    answer: (requestId, push, ctx) => answerRequest(db, requestId, push, ctx),
+    answer: (requestId, push, ctx, code) => answerRequest(db, requestId, push, ctx, code ?? null),
     async filesOf(requestId) {
       const rows = await db
         .selectFrom('request_file as f')

@@ -1,5 +1,6 @@
 import type { PushSnapshot } from '../push';
 import type { NewPushRecord } from './push-store';
+import type { CodeUse } from '../request-code-service';
 import type {
   AnswerLimits,
   AnswerableBy,
@@ -100,6 +101,15 @@ export interface RequestStore {
   /** Closes an open or answered request (`owner`), audited `close`; undefined when it was closed already. */
   close(requestId: string, ctx: AuditContext): Promise<RequestSnapshot | undefined>;
   /** Stores the answer push (as a push create does) and marks the request answered, atomically. */
-  answer(requestId: string, push: NewPushRecord, ctx: AuditContext): Promise<AnswerOutcome>;
+  /**
+   * `code`: the listed address's one-time code, marked used in the same transaction (if it is no
+   * longer usable, AnswerNotAllowed('code_required') rolls the answer back).
+   */
+  answer(
+    requestId: string,
+    push: NewPushRecord,
+    ctx: AuditContext,
+    code?: CodeUse | null,
+  ): Promise<AnswerOutcome>;
   filesOf(requestId: string): Promise<RequestFileInfo[]>;
 }
