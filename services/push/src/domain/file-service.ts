@@ -48,7 +48,8 @@ export interface OpenedDownload {
   body: Readable;
 }
 
-const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
+/** What a file's sealed key and name are bound to (push files and request attachments alike). */
+export const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
 export const filenameAad = (fileId: string) => `${fileId}|filename`;
 
 /**

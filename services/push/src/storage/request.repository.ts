@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { NewFileRecord } from '../domain/ports/file-store';
 import type { NewPushRecord } from '../domain/ports/push-store';
 import type { AnswerOutcome, NewRequestRecord, RequestStore } from '../domain/ports/request-store';
 import { type AuditContext, PAGE_SIZE } from '../domain/push';
@@ -7,7 +8,8 @@ import type { PushDatabase } from './database';
 import { AnswerNotAllowed } from '../domain/errors';
 import type { CodeUse } from '../domain/request-code-service';
 import { useAnswerCode } from './request-code.repository';
-import { insertPush } from './push/insert.sql';
+import { insertFiles, insertPush } from './push/insert.sql';
+import { insertRequestFiles } from './request-file.repository';
 import { listRequestAudit, recordRequestAudit, requestAuditValues } from './request/audit';
 import { type RequestRowWithNow, selectStored, storedRequest, toRequest } from './request/rows';
 
@@ -93,7 +95,7 @@ async function answerRequest(
   requestId: string,
   push: NewPushRecord,
   ctx: AuditContext,
-  code: CodeUse | null,
+  { code = null, files }: { code?: CodeUse | null; files?: NewFileRecord[] } = {},
 ): Promise<AnswerOutcome> {
   return db.transaction().execute(async (trx) => {
     const { rows: locked } = await sql<{ state: string; open: boolean }>`
@@ -107,6 +109,8 @@ async function answerRequest(
     if (current.state === 'answered') return { outcome: 'already_answered' };
     if (code && !(await useAnswerCode(trx, requestId, code))) throw new AnswerNotAllowed('code_required');
     const created = await insertPush(trx, push, ctx);
+    // An answer with files: its rows with the push, its upload intents consumed (as a file push's).
+    if (files && files.length > 0) await insertFiles(trx, push, files);
     const { rows } = await sql<RequestRowWithNow>`
       with r as (
         update request set state = 'answered', answer_push_id = ${push.id}, answered_at = now(),
@@ -129,7 +133,14 @@ async function answerRequest(
 /** The request store over PostgreSQL (see the migration 2026_11_27_0002_requests). */
 export function createRequestRepository(db: Db): RequestStore {
   return {
-    insert: (record, ctx) => insertRequest(db, record, ctx),
+    insert: (record, ctx, files) =>
+      files && files.length > 0
+        ? db.transaction().execute(async (trx) => {
+            const created = await insertRequest(trx, record, ctx);
+            await insertRequestFiles(trx, record.id, files);
+            return created;
+          })
+        : insertRequest(db, record, ctx),
     async findByTokenHash(tokenHash) {
       const row = await selectStored(db).where('r.token_hash', '=', tokenHash).executeTakeFirst();
       return row ? storedRequest(row, row.db_now) : undefined;
@@ -149,7 +160,7 @@ export function createRequestRepository(db: Db): RequestStore {
     listAuditEntries: (requestId, page) => listRequestAudit(db, requestId, page),
     recordAudit: (requestId, kind, ctx, max) => recordRequestAudit(db, requestId, kind, ctx, max),
     close: (requestId, ctx) => closeRequest(db, requestId, ctx),
-    answer: (requestId, push, ctx, code) => answerRequest(db, requestId, push, ctx, code ?? null),
+    answer: (requestId, push, ctx, extras) => answerRequest(db, requestId, push, ctx, extras),
     async filesOf(requestId) {
       const rows = await db
         .selectFrom('request_file as f')

@@ -1,4 +1,5 @@
 import type { PushSnapshot } from '../push';
+import type { NewFileRecord } from './file-store';
 import type { NewPushRecord } from './push-store';
 import type { CodeUse } from '../request-code-service';
 import type {
@@ -88,7 +89,8 @@ export type AnswerOutcome =
   | { outcome: 'gone' };
 
 export interface RequestStore {
-  insert(record: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot>;
+  /** The request, and its requester's attachments (their upload intents consumed) in the same transaction. */
+  insert(record: NewRequestRecord, ctx: AuditContext, files?: NewFileRecord[]): Promise<RequestSnapshot>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredRequest | undefined>;
   listOwned(
     owner: string,
@@ -103,13 +105,14 @@ export interface RequestStore {
   /** Stores the answer push (as a push create does) and marks the request answered, atomically. */
   /**
    * `code`: the listed address's one-time code, marked used in the same transaction (if it is no
-   * longer usable, AnswerNotAllowed('code_required') rolls the answer back).
+   * longer usable, AnswerNotAllowed('code_required') rolls the answer back). `files`: the answer's
+   * file rows, inserted with the push.
    */
   answer(
     requestId: string,
     push: NewPushRecord,
     ctx: AuditContext,
-    code?: CodeUse | null,
+    extras?: { code?: CodeUse | null; files?: NewFileRecord[] },
   ): Promise<AnswerOutcome>;
   filesOf(requestId: string): Promise<RequestFileInfo[]>;
 }
