@@ -12,7 +12,7 @@ import {
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { NewRequestRecord, RequestFileInfo, RequestStore, StoredRequest } from './ports/request-store';
 import type { PushEvents } from './push-events';
-import { type CodeProof, type RequestCodes, checkAnswerCode } from './request-code-service';
+import { type CodeProof, type RequestCodes, checkAnswerCode, requestLinkSend } from './request-code-service';
 import { aad, openerOf, sealPushRecord } from './push-sealing';
 import { filenameAad } from './file-service';
 import { safeFilename } from './file-names';
@@ -44,6 +44,8 @@ export interface RequestServiceDeps {
   events?: PushEvents;
   /** The one-time codes of requests answerable by listed addresses (absent: such answers are refused). */
   codes?: RequestCodes;
+  /** PUSH_EMAIL_DAILY_LIMIT: the responder links count against the owner's daily cap (default 0: none sent). */
+  emailDailyLimit?: number;
 }
 
 /** A requester's attachment, its name opened. */
@@ -199,7 +201,10 @@ export function createRequestService(deps: RequestServiceDeps) {
   return {
     async create(input: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
       const urlToken = generateUrlToken();
-      const record = await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled);
+      const record = {
+        ...(await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled)),
+        emailSend: requestLinkSend(input, deps),
+      };
       const snapshot = await store.insert(record, options.audit);
       return { snapshot, urlToken, message: input.message, note: input.note, answer: null, files: [] };
     },

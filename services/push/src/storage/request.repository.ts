@@ -7,6 +7,7 @@ import type { PushDatabase } from './database';
 import { AnswerNotAllowed } from '../domain/errors';
 import type { CodeUse } from '../domain/request-code-service';
 import { useAnswerCode } from './request-code.repository';
+import { insertRequestSend } from './request-email-send.sql';
 import { insertPush } from './push/insert.sql';
 import { listRequestAudit, recordRequestAudit, requestAuditValues } from './request/audit';
 import { type RequestRowWithNow, selectStored, storedRequest, toRequest } from './request/rows';
@@ -24,6 +25,17 @@ const snapshotOf = (row: RequestRowWithNow): RequestSnapshot => ({
  * the owner that asks for a request event type, looked up by the same statement.
  */
 async function insertRequest(db: Db, r: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot> {
+  const { emailSend } = r;
+  if (!emailSend) return insertRequestRow(db, r, ctx);
+  // With `notify_emails_to`: the responder's links are queued in the create's transaction.
+  return db.transaction().execute(async (trx) => {
+    const snapshot = await insertRequestRow(trx, r, ctx);
+    await insertRequestSend(trx, { id: r.id, owner: r.owner }, emailSend);
+    return snapshot;
+  });
+}
+
+async function insertRequestRow(db: Db, r: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot> {
   const types = [...REQUEST_EVENT_TYPES];
   const { rows } = await sql<RequestRowWithNow>`
     with r as (
