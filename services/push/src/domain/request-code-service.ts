@@ -1,5 +1,7 @@
 import type { KeyRing } from '@secret-push/key-ring';
+import { DEFAULT_LOCALE, type EmailLocale, isSupportedLocale } from './email-rules';
 import { AnswerNotAllowed } from './errors';
+import type { NewEmailSend } from './ports/email-store';
 import type { AuditContext } from './push';
 import {
   type CodeSubject,
@@ -132,4 +134,24 @@ export async function checkAnswerCode(
   const checked = await codes.check(request, proof, ctx);
   if (!checked.ok) throw new AnswerNotAllowed('code_required');
   return checked.use;
+}
+
+/**
+ * The create hook (request-service.ts): `notify_emails_to` (validated by the schema: 1–5 addresses,
+ * email on) becomes the send queued with the request, in its language, never naming the requester
+ * (the email names them only through `include_requestor`), charged to the owner's daily cap.
+ */
+export function requestLinkSend(
+  input: { notifyEmailsTo: readonly string[]; emailLocale: string | null },
+  settings: { emailDailyLimit?: number },
+): NewEmailSend | null {
+  if (input.notifyEmailsTo.length === 0) return null;
+  const locale: EmailLocale =
+    input.emailLocale && isSupportedLocale(input.emailLocale) ? input.emailLocale : DEFAULT_LOCALE;
+  return {
+    recipients: [...input.notifyEmailsTo],
+    locale,
+    senderAddress: null,
+    dailyLimit: settings.emailDailyLimit ?? 0,
+  };
 }

@@ -14,7 +14,7 @@ import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { NewRequestRecord, RequestFileInfo, RequestStore, StoredRequest } from './ports/request-store';
 import type { NewPush } from './push';
 import type { PushEvents } from './push-events';
-import { type CodeProof, type RequestCodes, checkAnswerCode } from './request-code-service';
+import { type CodeProof, type RequestCodes, checkAnswerCode, requestLinkSend } from './request-code-service';
 import { aad, openerOf, sealPushRecord } from './push-sealing';
 import { filenameAad } from './file-service';
 import type { PreparedFiles } from './push-create';
@@ -51,6 +51,8 @@ export interface RequestServiceDeps {
   codes?: RequestCodes;
   /** Files in requests (domain/request-files.ts): absent without an object store. */
   requestFiles?: Pick<RequestFiles, 'attachmentRecords' | 'purgeOnClose'>;
+  /** PUSH_EMAIL_DAILY_LIMIT: the responder links count against the owner's daily cap (default 0: none sent). */
+  emailDailyLimit?: number;
 }
 
 /** A requester's attachment, its name opened. */
@@ -233,7 +235,10 @@ export function createRequestService(deps: RequestServiceDeps) {
   return {
     async create(input: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
       const urlToken = generateUrlToken();
-      const record = await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled);
+      const record = {
+        ...(await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled)),
+        emailSend: requestLinkSend(input, deps),
+      };
       const uploads = options.attachments?.uploads ?? [];
       const files =
         uploads.length > 0 && deps.requestFiles

@@ -8,6 +8,7 @@ import type { PushDatabase } from './database';
 import { AnswerNotAllowed } from '../domain/errors';
 import type { CodeUse } from '../domain/request-code-service';
 import { useAnswerCode } from './request-code.repository';
+import { insertRequestSend } from './request-email-send.sql';
 import { insertFiles, insertPush } from './push/insert.sql';
 import { insertRequestFiles } from './request-file.repository';
 import { listRequestAudit, recordRequestAudit, requestAuditValues } from './request/audit';
@@ -25,7 +26,26 @@ const snapshotOf = (row: RequestRowWithNow): RequestSnapshot => ({
  * database's now(). `outbox`: the listener the domain knows of, or an enabled webhook endpoint of
  * the owner that asks for a request event type, looked up by the same statement.
  */
-async function insertRequest(db: Db, r: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot> {
+async function insertRequest(
+  db: Db,
+  r: NewRequestRecord,
+  ctx: AuditContext,
+  files: Parameters<typeof insertRequestFiles>[2] | undefined,
+): Promise<RequestSnapshot> {
+  const { emailSend } = r;
+  const withFiles = files !== undefined && files.length > 0;
+  if (!emailSend && !withFiles) return insertRequestRow(db, r, ctx);
+  // With `notify_emails_to` (the responder's links) or attachments: queued and inserted in the
+  // create's transaction.
+  return db.transaction().execute(async (trx) => {
+    const snapshot = await insertRequestRow(trx, r, ctx);
+    if (emailSend) await insertRequestSend(trx, { id: r.id, owner: r.owner }, emailSend);
+    if (withFiles) await insertRequestFiles(trx, r.id, files);
+    return snapshot;
+  });
+}
+
+async function insertRequestRow(db: Db, r: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot> {
   const types = [...REQUEST_EVENT_TYPES];
   const { rows } = await sql<RequestRowWithNow>`
     with r as (
@@ -133,14 +153,7 @@ async function answerRequest(
 /** The request store over PostgreSQL (see the migration 2026_11_27_0002_requests). */
 export function createRequestRepository(db: Db): RequestStore {
   return {
-    insert: (record, ctx, files) =>
-      files && files.length > 0
-        ? db.transaction().execute(async (trx) => {
-            const created = await insertRequest(trx, record, ctx);
-            await insertRequestFiles(trx, record.id, files);
-            return created;
-          })
-        : insertRequest(db, record, ctx),
+    insert: (record, ctx, files) => insertRequest(db, record, ctx, files),
     async findByTokenHash(tokenHash) {
       const row = await selectStored(db).where('r.token_hash', '=', tokenHash).executeTakeFirst();
       return row ? storedRequest(row, row.db_now) : undefined;

@@ -8,6 +8,15 @@ import { aad } from '../domain/push-sealing';
 import { createRequestCodes } from '../domain/request-code-service';
 import { EmailDailyLimitReached } from '../domain/errors';
 import { insertRequestSend } from '../storage/request-email-send.sql';
+import type { Redis } from 'ioredis';
+import { createLogger } from '@secret-push/logger';
+import { createRedis } from '@secret-push/redis-kit';
+import { createRequestService } from '../domain/request-service';
+import type { NewRequest } from '../domain/request';
+import { createPassphraseLimiter } from '../http/rate-limits';
+import { DURATIONS } from '../http/push.schemas';
+import { createRequestRepository } from '../storage/request.repository';
+import { personWithToken } from './support/email';
 import { createRequestCodeRepository, useAnswerCode } from '../storage/request-code.repository';
 import { generateUrlToken, hashUrlToken } from '../security/url-token';
 import { startTestWorker } from '../testing';
@@ -319,5 +328,175 @@ describe('emails about requests, through the worker', () => {
     const { rows } =
       await sql<Json>`select count(*)::int as n from push_email where request_id = ${r.id}`.execute(db());
     expect(rows[0]!.n).toBe(2);
+  });
+});
+
+describe('a request’s create and answer (the request service over PostgreSQL) and what the worker makes of them', () => {
+  const ctx = { ip: '203.0.113.10', userAgent: 'test', referrer: '' };
+  let redis: Redis;
+  beforeAll(() => {
+    redis = createRedis(h.push.env.PUSH_REDIS_URL!, createLogger({ name: 'test', level: 'silent' }));
+  });
+  afterAll(() => redis.disconnect());
+
+  function service() {
+    const keyRing = new KeyRing(loadPushConfig(h.push.env).encryptionKeys);
+    const store = createRequestRepository(db());
+    return createRequestService({
+      store,
+      keyRing,
+      passphraseLimiter: createPassphraseLimiter(redis, {
+        prefix: h.push.env.PUSH_REDIS_PREFIX!,
+        perPush: 5,
+        perIp: 100,
+      }),
+      maxAuditEntries: 1000,
+      durations: DURATIONS,
+      emailEnabled: true,
+      emailDailyLimit: 100,
+      codes: createRequestCodes({
+        store: createRequestCodeRepository(db()),
+        keyRing,
+        findByToken: async (t) => (await store.findByTokenHash(hashUrlToken(t)))?.request,
+      }),
+    });
+  }
+  const newRequest = (over: Partial<NewRequest> = {}): NewRequest => ({
+    message: 'the message 5e1',
+    name: 'vendor key',
+    note: null,
+    passphrase: null,
+    window: {
+      closeAfterDuration: null,
+      expireAfterDays: 3,
+      expireAfterDuration: null,
+      ttlSeconds: 3 * 86_400,
+    },
+    answer: {
+      expireAfterViews: 1,
+      expireAfterDays: 3,
+      expireAfterDuration: null,
+      retrievalStep: false,
+      deletableByViewer: false,
+    },
+    responseFileAttachments: false,
+    includeRequestor: false,
+    answerableBy: 'anyone',
+    answerableEmails: [],
+    notifyOwnerOnAnswer: false,
+    attachmentDownloads: 3,
+    notifyEmailsTo: [],
+    emailLocale: null,
+    ...over,
+  });
+
+  it('queues the responder’s link with the create (notify_emails_to) and the worker sends it', async () => {
+    const made = await service().create(
+      newRequest({ notifyEmailsTo: ['first@example.org', 'second@example.org'] }),
+      {
+        owner: 'client:creator',
+        requestorEmail: null,
+        audit: ctx,
+      },
+    );
+    for (const to of ['first@example.org', 'second@example.org']) {
+      const m = await catcher.waitFor((x) => x.envelope.to.includes(to), 20_000);
+      expect(m.text).toContain(`/respond/${made.urlToken}`);
+      expect(m.text).toContain('Someone asks you to send them a secret');
+      expect(m.text).not.toContain('the message 5e1');
+    }
+  });
+
+  it('an answer: request.answered to the owner’s endpoint and the owner’s email, never the answer', async () => {
+    const person = await personWithToken(h.push);
+    const made = await api()
+      .post('/api/v2/webhooks')
+      .set(bearer(person.token))
+      .send({ url: receiver.url('/answered'), event_types: ['request.answered', 'request.closed'] });
+    expect(made.status).toBe(201);
+    const rs = service();
+    const created = await rs.create(newRequest({ notifyOwnerOnAnswer: true }), {
+      owner: `user:${person.userId}`,
+      requestorEmail: person.email,
+      audit: ctx,
+    });
+    expect((await requestRow(created.snapshot.request.id)).outbox).toBe(true);
+    await rs.respond(
+      created.urlToken,
+      { kind: 'text', payload: 'the-answer-88c' },
+      { kind: 'anonymous' },
+      null,
+      ctx,
+    );
+
+    const m = await catcher.waitFor((x) => x.envelope.to.includes(person.email!), 20_000);
+    expect(m.subject).toBe('Your request was answered: “vendor key”');
+    expect(m.text).toContain(`${h.push.url}/requests/${created.urlToken}`);
+    expect(m.text).not.toContain('the-answer-88c');
+    const answerToken = (await rs.view(created.urlToken, `user:${person.userId}`)).answer!.urlToken;
+    expect(m.text).not.toContain(answerToken);
+
+    await waitFor(() => Promise.resolve(receiver.received.some((r) => r.path === '/answered')), 30_000);
+    const body = JSON.parse(receiver.received.find((r) => r.path === '/answered')!.body) as Json;
+    expect(body).toMatchObject({
+      type: 'request.answered',
+      data: {
+        request_ref: hashUrlToken(created.urlToken).subarray(0, 8).toString('hex'),
+        name: 'vendor key',
+        state: 'answered',
+        closed_reason: null,
+        answered_at: expect.any(String),
+        closed_at: null,
+      },
+    });
+    for (const r of receiver.received) {
+      expect(r.body).not.toContain('the-answer-88c');
+      expect(r.body).not.toContain(answerToken);
+      expect(r.body).not.toContain(created.urlToken);
+    }
+  });
+
+  it('listed addresses: no code or a wrong one is refused (code_required), the right one answers once', async () => {
+    const rs = service();
+    const created = await rs.create(
+      newRequest({ answerableBy: 'emails', answerableEmails: ['listed@example.org'] }),
+      { owner: 'client:listed', requestorEmail: null, audit: ctx },
+    );
+    const answer = { kind: 'text' as const, payload: 'answer' };
+    const anon = { kind: 'anonymous' as const };
+    await expect(rs.respond(created.urlToken, answer, anon, null, ctx)).rejects.toMatchObject({
+      name: 'AnswerNotAllowed',
+      reason: 'code_required',
+    });
+    await createRequestCodes({
+      store: createRequestCodeRepository(db()),
+      keyRing: new KeyRing(loadPushConfig(h.push.env).encryptionKeys),
+      findByToken: async (t) =>
+        (await createRequestRepository(db()).findByTokenHash(hashUrlToken(t)))?.request,
+    }).sendFor(created.urlToken, 'Listed@example.org', ctx);
+    const code = /Your code: (\d{6})/.exec(
+      (await catcher.waitFor((x) => x.envelope.to.includes('listed@example.org'), 20_000)).subject,
+    )![1]!;
+    const wrong = code === '000000' ? '111111' : '000000';
+    await expect(
+      rs.respond(created.urlToken, answer, anon, null, ctx, {
+        proof: { email: 'listed@example.org', code: wrong },
+      }),
+    ).rejects.toMatchObject({ reason: 'code_required' });
+    const done = await rs.respond(created.urlToken, answer, anon, null, ctx, {
+      proof: { email: 'listed@example.org', code },
+    });
+    expect(done.request.state).toBe('answered');
+    const { rows } = await sql<Json>`select used_at, code_sealed from request_answer_code
+      where request_id = ${created.snapshot.request.id}`.execute(db());
+    expect(rows[0]!.used_at).not.toBeNull();
+    expect(rows[0]!.code_sealed).toBeNull();
+    expect(await auditKinds(created.snapshot.request.id)).toEqual([
+      'creation',
+      'answer_refused',
+      'code_sent',
+      'answer_refused',
+      'answer',
+    ]);
   });
 });

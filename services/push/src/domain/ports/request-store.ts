@@ -1,6 +1,7 @@
 import type { PushSnapshot } from '../push';
 import type { NewFileRecord } from './file-store';
 import type { NewPushRecord } from './push-store';
+import type { NewEmailSend } from './email-store';
 import type { CodeUse } from '../request-code-service';
 import type {
   AnswerLimits,
@@ -44,6 +45,8 @@ export interface NewRequestRecord {
    * enabled webhook endpoints that ask for a request event type.
    */
   outbox: boolean;
+  /** `notify_emails_to`: the responder's link queued in the create's transaction (the daily cap applies). */
+  emailSend?: NewEmailSend | null;
 }
 
 /** A request's sealed secrets, opened by the domain with the key ring. */
