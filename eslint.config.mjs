@@ -62,6 +62,7 @@ const restrict = (files, patterns, { ignores = [], paths } = {}) => ({
 const COMPOSITION = [
   'app',
   'server',
+  'server-requests',
   'worker-server',
   'main-api',
   'main-worker',

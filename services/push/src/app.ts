@@ -15,6 +15,7 @@ import { type PushMetrics, observeRequests } from './http/metrics';
 import { pushRoutes } from './http/push.routes';
 import { notifyEmailsRoutes } from './http/notify-emails.routes';
 import { webhookRoutes } from './http/webhook.routes';
+import { type RequestRoutesDeps, requestRoutes } from './http/request.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -36,6 +37,8 @@ export interface AppDeps {
   pushes: PushService;
   /** The owners' webhook endpoints (/webhooks). */
   webhooks: WebhookService;
+  /** Requests (/requests): absent when PUSH_REQUESTS_ENABLED is false (every /requests route is then a 404). */
+  requests?: Omit<RequestRoutesDeps, 'publicUrl' | 'rules'>;
   verifier: TokenVerifier;
   /** Limits invalid bearer tokens per IP (absent: unlimited, as in tests of other behaviour). */
   invalidTokens?: InvalidTokenLimiter;
@@ -83,6 +86,9 @@ function gate(anonymousAccess: boolean): RequestHandler {
     next(anonymousAccess || need(res, 'principal') ? undefined : authenticationRequired());
 }
 
+const requestsDisabled: RequestHandler = (_req, _res, next) =>
+  next(new HttpError(404, 'not_found', 'Requests are disabled on this instance.'));
+
 const pushesDisabled: RequestHandler = (_req, _res, next) =>
   next(new HttpError(404, 'not_found', 'Pushes are disabled on this instance.'));
 
@@ -108,6 +114,7 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
       fileRoutes({ files: deps.files.service, rateLimit: deps.rateLimits.retrieve, logger: deps.logger }),
     );
   }
+  if (!deps.requests) api.use('/requests', requestsDisabled);
   // Bodies are parsed by the routes that take one, after their cheap checks.
   api.use(authenticate(deps.verifier, deps.invalidTokens));
   api.use(gate(deps.features.anonymousAccess));
@@ -133,6 +140,9 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
     }),
   );
   api.use(webhookRoutes({ webhooks: deps.webhooks, rateLimit: deps.rateLimits.lookup }));
+  if (deps.requests) {
+    api.use(requestRoutes({ ...deps.requests, publicUrl: deps.publicUrl, rules: deps.rules }));
+  }
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   return api;
 }

@@ -46,6 +46,7 @@ import {
 import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
+import { answerRateLimits, requestRoutesDeps, wireRequestService } from './server-requests';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
@@ -103,16 +104,17 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
       downloadsPerView: config.files.downloadsPerView,
       maxAuditEntries: config.limits.maxAuditEntries,
     });
+  const passphraseLimiter = createPassphraseLimiter(redis, {
+    prefix: config.redis.prefix,
+    perPush: config.rateLimits.passphrasePerPush,
+    perIp: config.rateLimits.passphrasePerIp,
+  });
   const pushes = createPushService({
     store: pushStore,
     keyRing,
     files,
     fileGraceSeconds: config.files.graceSeconds,
-    passphraseLimiter: createPassphraseLimiter(redis, {
-      prefix: config.redis.prefix,
-      perPush: config.rateLimits.passphrasePerPush,
-      perIp: config.rateLimits.passphrasePerIp,
-    }),
+    passphraseLimiter,
     events,
     maxAuditEntries: config.limits.maxAuditEntries,
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
@@ -124,6 +126,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     emailStore: createEmailRepository(db),
     email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
+  const requests = wireRequestService(config, db, keyRing, passphraseLimiter, events);
   const users = createUserTokenService({ store: createUserRepository(db) });
   const webhookEndpoints = createWebhookEndpointRepository(db);
   const webhooks = createWebhookService({
@@ -132,7 +135,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     keyRing,
     allowHttp: config.webhooks.allowHttp,
   });
-  return { objectStore, files, pushes, users, webhooks, webhookEndpoints };
+  return { objectStore, files, pushes, requests, users, webhooks, webhookEndpoints };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -256,6 +259,7 @@ function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
       logger,
     ),
     lookup: perIpRateLimit(redis, { prefix, name: 'lookup', perMinute: perMinute.lookupPerMinute }, logger),
+    ...answerRateLimits(config, redis, logger),
   };
 }
 
@@ -272,12 +276,17 @@ function wireApp(
   if (f.urlPushes) enabledKinds.add('url');
   if (f.qrPushes) enabledKinds.add('qr');
   if (f.filePushes) enabledKinds.add('file');
-  const { invalidTokens, ...rateLimits } = wireRateLimits(config, redis, logger);
+  const { invalidTokens, answer, answerPerRequest, ...rateLimits } = wireRateLimits(config, redis, logger);
   const openapi = buildOpenApi(config);
   const { files, objectStore } = services;
   return createApp({
     pushes: services.pushes,
     webhooks: services.webhooks,
+    ...(f.requestsEnabled
+      ? {
+          requests: requestRoutesDeps(config, services.requests, { ...rateLimits, answer, answerPerRequest }),
+        }
+      : {}),
     verifier,
     invalidTokens,
     logger,

@@ -15,6 +15,9 @@ export const featuresSection = envSection(
         'endpoint but `/version` needs a token.',
     ),
     PUSH_PUSHES_ENABLED: on('Push API on/off (`features.pushes.enabled`)'),
+    PUSH_REQUESTS_ENABLED: on(
+      'Requests API and pages on/off (`features.requests.enabled`; `/version` says edition `commercial` while on)',
+    ),
     PUSH_URL_PUSHES_ENABLED: on('Pushes of kind `url`'),
     PUSH_QR_PUSHES_ENABLED: on('Pushes of kind `qr`'),
     PUSH_FILE_PUSHES_ENABLED: envBoolean()
@@ -31,6 +34,7 @@ export const featuresSection = envSection(
     features: {
       anonymousAccess: v.PUSH_ANONYMOUS_ACCESS,
       pushesEnabled: v.PUSH_PUSHES_ENABLED,
+      requestsEnabled: v.PUSH_REQUESTS_ENABLED,
       urlPushes: v.PUSH_URL_PUSHES_ENABLED,
       qrPushes: v.PUSH_QR_PUSHES_ENABLED,
       // On by default wherever an object store is configured.

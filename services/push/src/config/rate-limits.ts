@@ -33,6 +33,15 @@ export const rateLimitsSection = envSection(
           'past it, 429 before an unknown token is looked up (auth service or database); fails open ' +
           'without Redis',
       ),
+    PUSH_RATE_LIMIT_ANSWERS_PER_MINUTE: envInt(1, 1_000_000)
+      .default(30)
+      .describe(
+        "Requests' responder calls (the responder view and answers) per minute per client, user or IP; " +
+          'fails open without Redis',
+      ),
+    PUSH_RATE_LIMIT_ANSWERS_PER_REQUEST_PER_MINUTE: envInt(1, 1_000_000)
+      .default(10)
+      .describe('Answer attempts per minute per request, whoever sends them; fails open without Redis'),
     PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH: envInt(1, 1000)
       .default(5)
       .describe(
@@ -49,6 +58,8 @@ export const rateLimitsSection = envSection(
       lookupPerMinute: v.PUSH_RATE_LIMIT_LOOKUP_PER_MINUTE ?? 2 * v.PUSH_RATE_LIMIT_CREATE_PER_MINUTE,
       invalidTokensPerMinute: v.PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE,
       notifyEmailsPerMinute: v.PUSH_RATE_LIMIT_NOTIFY_EMAILS_PER_MINUTE,
+      answersPerMinute: v.PUSH_RATE_LIMIT_ANSWERS_PER_MINUTE,
+      answersPerRequestPerMinute: v.PUSH_RATE_LIMIT_ANSWERS_PER_REQUEST_PER_MINUTE,
       passphrasePerPush: v.PUSH_PASSPHRASE_ATTEMPTS_PER_PUSH,
       passphrasePerIp: v.PUSH_PASSPHRASE_ATTEMPTS_PER_IP,
     },

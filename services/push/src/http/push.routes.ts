@@ -30,7 +30,7 @@ const passphraseOf = (req: Request): string | undefined => {
 };
 
 /** RFC 8288 `Link` with next/prev pages; `next` only when this page is full. */
-function setPageLinks(req: Request, res: Response, base: string, page: number, count: number): void {
+export function setPageLinks(req: Request, res: Response, base: string, page: number, count: number): void {
   const url = (p: number) => `<${base}/api/v2${req.path}?page=${p}>`;
   const links: string[] = [];
   if (count === PAGE_SIZE && page < 200) links.push(`${url(page + 1)}; rel="next"`);

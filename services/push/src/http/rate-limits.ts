@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '@secret-push/http-kit';
@@ -50,7 +51,7 @@ export function createPassphraseLimiter(
  */
 export function perIpRateLimit(
   redis: Redis,
-  options: { prefix: string; name: string; perMinute: number },
+  options: { prefix: string; name: string; perMinute: number; keyOf?: (req: Request) => string },
   logger: Logger,
 ): RequestHandler {
   const limiter = new RateLimiterRedis({
@@ -61,7 +62,7 @@ export function perIpRateLimit(
   });
   return async (req, res, next) => {
     try {
-      await limiter.consume(principalOf(res)?.id ?? `ip:${req.ip ?? 'unknown'}`);
+      await limiter.consume(options.keyOf?.(req) ?? principalOf(res)?.id ?? `ip:${req.ip ?? 'unknown'}`);
     } catch (err) {
       if (err instanceof RateLimiterRes) {
         const wait = retryAfter(err);
@@ -172,3 +173,7 @@ export function notifyEmailsRateLimit(
     next();
   };
 }
+
+/** A request's answers per minute, whoever sends them: keyed by its url_token's SHA-256 (never the token). */
+export const perRequestKey = (req: Request): string =>
+  `request:${createHash('sha256').update(String(req.params.url_token)).digest('hex')}`;

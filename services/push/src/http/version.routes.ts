@@ -10,7 +10,8 @@ export function versionBody(
   return {
     application_version: applicationVersion,
     api_version: '2.1',
-    edition: 'oss',
+    // Requests are Password Pusher Pro's (its clients look for `commercial` before using them).
+    edition: features.requestsEnabled ? 'commercial' : 'oss',
     features: {
       anonymous_access: features.anonymousAccess,
       api_token_authentication: true,
@@ -26,7 +27,7 @@ export function versionBody(
         url_pushes: { enabled: features.urlPushes },
         qr_code_pushes: { enabled: features.qrPushes },
       },
-      requests: { enabled: false },
+      requests: { enabled: features.requestsEnabled, email_auto_dispatch: email.emailAutoDispatch },
     },
   };
 }

@@ -286,7 +286,7 @@ describe('GET /api/v2/version', () => {
       expect(res.body).toEqual({
         application_version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
         api_version: '2.1',
-        edition: 'oss',
+        edition: 'commercial',
         features: {
           anonymous_access: true,
           api_token_authentication: true,
@@ -298,7 +298,7 @@ describe('GET /api/v2/version', () => {
             url_pushes: { enabled: true },
             qr_code_pushes: { enabled: true },
           },
-          requests: { enabled: false },
+          requests: { enabled: true, email_auto_dispatch: false },
         },
       });
     }

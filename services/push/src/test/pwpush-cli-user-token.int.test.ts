@@ -74,7 +74,7 @@ describe('the pwpush CLI with a personal token and its user’s email', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       api_version: '2.1',
-      edition: 'oss',
+      edition: 'commercial',
       features: { api_token_authentication: true },
     });
     expect(res.body.features.pushes.email_auto_dispatch).toBe(false);
