@@ -3,6 +3,7 @@ import type { CreatedPush, RetrieveResult } from './domain/push-service';
 import type { WebCaller } from './session/web-session';
 import type { UploadState } from './uploads/upload-state';
 import type { Principal } from './http/principal';
+import type { RespondTarget } from './http/request-upload-forms';
 
 /*
  * What the steps of a request put on `res.locals`, declared once for the whole service (the API's
@@ -33,6 +34,8 @@ declare global {
       revealId?: string | null;
       /** `retrievePush`: the view's outcome. */
       result?: RetrieveResult;
+      /** `loadRespondTarget` (http/request-files.routes.ts): the request an answer is for, before its files. */
+      respondTarget?: RespondTarget;
     }
   }
 }

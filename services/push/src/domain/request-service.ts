@@ -286,6 +286,12 @@ export function createRequestService(deps: RequestServiceDeps) {
       return owned(await find(urlToken), urlToken);
     },
 
+    /**
+     * The request a responder's step is about, read only (nothing audited): not found when gone,
+     * refused when answered (the download of an attachment, the check before an answer's files).
+     */
+    forResponder: findForResponder,
+
     /** The responder's page: audited `link_opened`, nothing spent. */
     async responderView(urlToken: string, ctx: AuditContext): Promise<ResponderView> {
       const found = await findForResponder(urlToken);
