@@ -16,6 +16,8 @@ import { pushRoutes } from './http/push.routes';
 import { notifyEmailsRoutes } from './http/notify-emails.routes';
 import { webhookRoutes } from './http/webhook.routes';
 import { type RequestRoutesDeps, requestRoutes } from './http/request.routes';
+import { type RequestFileRouteDeps, requestFileRoutes } from './http/request-files.routes';
+import { type RequestCodeRouteDeps, requestCodeRoutes } from './http/request-code.routes';
 import { refuseConsumingHead } from './http/head-guard';
 import { securityHeaders } from './http/security-headers';
 import type { CreateRules } from './http/push.schemas';
@@ -33,12 +35,20 @@ import { pagesRoutes } from './pages/pages.routes';
 import { need } from './http/context-guard';
 import type { UploadPipeline } from './uploads/pipeline';
 
+/** What is mounted beside the request routes. */
+export interface RequestExtras {
+  files?: RequestFileRouteDeps;
+  code?: RequestCodeRouteDeps;
+}
+
 export interface AppDeps {
   pushes: PushService;
-  /** The owners' webhook endpoints (/webhooks). */
+/** The owners' webhook endpoints (/webhooks). */
   webhooks: WebhookService;
   /** Requests (/requests): absent when PUSH_REQUESTS_ENABLED is false (every /requests route is then a 404). */
   requests?: Omit<RequestRoutesDeps, 'publicUrl' | 'rules'>;
+  /** Beside the request routes: attachment downloads (with an object store), one-time codes (with email). */
+  requestExtras?: RequestExtras;
   verifier: TokenVerifier;
   /** Limits invalid bearer tokens per IP (absent: unlimited, as in tests of other behaviour). */
   invalidTokens?: InvalidTokenLimiter;
@@ -141,6 +151,9 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
   );
   api.use(webhookRoutes({ webhooks: deps.webhooks, rateLimit: deps.rateLimits.lookup }));
   if (deps.requests) {
+    const extras = deps.requestExtras ?? {};
+    if (extras.files) api.use(requestFileRoutes(extras.files));
+    if (extras.code) api.use(requestCodeRoutes(extras.code));
     api.use(requestRoutes({ ...deps.requests, publicUrl: deps.publicUrl, rules: deps.rules }));
   }
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path

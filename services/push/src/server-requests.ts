@@ -12,30 +12,90 @@ import type { RequestRoutesDeps } from './http/request.routes';
 import { perIpRateLimit, perRequestKey } from './http/rate-limits';
 import type { PushDatabase } from './storage/database';
 import { createRequestRepository } from './storage/request.repository';
+import type { FileService } from './domain/file-service';
+import type { ObjectStore } from './domain/ports/object-store';
+import { newPushId } from './domain/push-service';
+import { type RequestCodes, createRequestCodes } from './domain/request-code-service';
+import { type RequestFiles, createRequestFiles } from './domain/request-files';
+import { type RequestUploadSteps, requestUploadSteps } from './http/request-files.routes';
+import { requestCodeRateLimit } from './http/request-code.routes';
+import type { RequestExtras } from './app';
+import type { AuditContext } from './domain/push';
+import { hashUrlToken } from './security/url-token';
+import { createRequestCodeRepository } from './storage/request-code.repository';
+import { createRequestFileRepository } from './storage/request-file.repository';
+import { uploadPipeline } from './uploads/pipeline';
+
+/** The request service and its parts: files (with an object store) and one-time codes (with email). */
+export interface RequestParts {
+  requests: RequestService;
+  requestFiles?: RequestFiles;
+  codes?: RequestCodes;
+  /** The upload steps of /requests (with an object store). */
+  uploads?: RequestUploadSteps;
+}
 
 /** The request service over the database (server.ts's createServices). */
 export function wireRequestService(
   config: PushConfig,
   db: Kysely<PushDatabase>,
   keyRing: KeyRing,
-  passphraseLimiter: AttemptLimiter,
-  events: PushEvents,
-): RequestService {
-  return createRequestService({
-    store: createRequestRepository(db),
+  shared: { passphraseLimiter: AttemptLimiter; events: PushEvents; files?: FileService; objectStore?: ObjectStore },
+): RequestParts {
+  const { files, objectStore } = shared;
+  const store = createRequestRepository(db);
+  const maxAuditEntries = config.limits.maxAuditEntries;
+  const requestFiles =
+    files && objectStore
+      ? createRequestFiles({
+          requestFiles: createRequestFileRepository(db),
+          files,
+          keyRing,
+          store: objectStore,
+          audit: (id, ctx) => store.recordAudit(id, 'attachment_download', ctx, maxAuditEntries),
+        })
+      : undefined;
+  const codes = config.mail
+    ? createRequestCodes({
+        store: createRequestCodeRepository(db),
+        keyRing,
+        findByToken: async (t) => (await store.findByTokenHash(hashUrlToken(t)))?.request,
+      })
+    : undefined;
+  const requests = createRequestService({
+    store,
     keyRing,
-    passphraseLimiter,
-    maxAuditEntries: config.limits.maxAuditEntries,
+    passphraseLimiter: shared.passphraseLimiter,
+    maxAuditEntries,
     durations: DURATIONS,
     emailEnabled: config.mail !== null,
-    events,
+    events: shared.events,
+    ...(codes ? { codes, emailDailyLimit: config.emailLimits.dailyLimit } : {}),
+    ...(requestFiles ? { requestFiles } : {}),
   });
+  const uploads =
+    files && objectStore
+      ? requestUploadSteps({
+          files,
+          uploads: uploadPipeline(
+            files,
+            objectStore,
+            {
+              ...config.files,
+              maxTotalBytes: Math.min(config.files.maxTotalBytes, config.requestFiles.maxTotalBytes),
+            },
+            newPushId,
+          ),
+          findForResponder: requests.forResponder,
+        })
+      : undefined;
+  return { requests, requestFiles, codes, uploads };
 }
 
 /** The /requests routes' settings (PUSH_REQUESTS_ENABLED on). */
 export function requestRoutesDeps(
   config: PushConfig,
-  requests: RequestService,
+  { requests, codes, uploads }: RequestParts,
   rateLimits: {
     create: RequestHandler;
     lookup: RequestHandler;
@@ -45,8 +105,8 @@ export function requestRoutesDeps(
 ): Omit<RequestRoutesDeps, 'publicUrl' | 'rules'> {
   return {
     requests,
-    // `answerable_by: emails` needs the one-time code, which is not served yet.
-    context: { emailEnabled: config.mail !== null, emailAnswersSupported: false },
+    // `answerable_by: emails` needs the one-time code, sent by email.
+    context: { emailEnabled: config.mail !== null, emailAnswersSupported: codes !== undefined },
     limits: {
       max_payload_bytes: MAX_TEXT_PAYLOAD,
       max_files: config.files.maxCount,
@@ -54,6 +114,7 @@ export function requestRoutesDeps(
       max_total_bytes: config.files.maxTotalBytes,
     },
     rateLimits,
+    ...(uploads ? { uploads } : {}),
   };
 }
 
@@ -72,5 +133,35 @@ export function answerRateLimits(
       { prefix, name: 'answer-request', perMinute: limits.answersPerRequestPerMinute, keyOf: perRequestKey },
       logger,
     ),
+  };
+}
+
+/** The routes beside /requests: the responder's attachment downloads and the one-time codes. */
+export function requestExtrasOf(
+  config: PushConfig,
+  { requests, requestFiles, codes }: RequestParts,
+  { redis, logger, rateLimits }: { redis: Redis; logger: Logger; rateLimits: { retrieve: RequestHandler } },
+): RequestExtras {
+  return {
+    ...(requestFiles
+      ? {
+          files: {
+            requestFiles,
+            findForResponder: requests.forResponder,
+            rateLimit: rateLimits.retrieve,
+            logger,
+          },
+        }
+      : {}),
+    ...(codes
+      ? {
+          code: {
+            sendCode: (t: string, email: string, ctx: AuditContext) => codes.sendFor(t, email, ctx),
+            // Mounted after the anonymous-access gate (app.ts): nothing more to check here.
+            responderAccess: (_req, _res, next) => next(),
+            rateLimit: requestCodeRateLimit(redis, config.redis.prefix, logger),
+          },
+        }
+      : {}),
   };
 }

@@ -46,7 +46,7 @@ import {
 import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
-import { answerRateLimits, requestRoutesDeps, wireRequestService } from './server-requests';
+import { answerRateLimits, requestExtrasOf, requestRoutesDeps, wireRequestService } from './server-requests';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
@@ -126,7 +126,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     emailStore: createEmailRepository(db),
     email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
-  const requests = wireRequestService(config, db, keyRing, passphraseLimiter, events);
+  const requests = wireRequestService(config, db, keyRing, { passphraseLimiter, events, files, objectStore });
   const users = createUserTokenService({ store: createUserRepository(db) });
   const webhookEndpoints = createWebhookEndpointRepository(db);
   const webhooks = createWebhookService({
@@ -285,6 +285,7 @@ function wireApp(
     ...(f.requestsEnabled
       ? {
           requests: requestRoutesDeps(config, services.requests, { ...rateLimits, answer, answerPerRequest }),
+          requestExtras: requestExtrasOf(config, services.requests, { redis, logger, rateLimits }),
         }
       : {}),
     verifier,

@@ -1,4 +1,4 @@
-import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import multer from 'multer';
 import { HttpError } from '@secret-push/http-kit';
 import { mayCreateRequest } from '../domain/create-policy';
@@ -20,6 +20,7 @@ import {
 } from './request.presenter';
 import { type RequestCreateContext, parseRequestCreate, parseResponse } from './request.schemas';
 import { acceptFormOrJson, readBody } from './request-body';
+import type { RequestUploadSteps } from './request-files.routes';
 
 export interface RequestRoutesDeps {
   requests: RequestService;
@@ -35,6 +36,8 @@ export interface RequestRoutesDeps {
     /** Answers per request (PUSH_RATE_LIMIT_ANSWERS_PER_REQUEST_PER_MINUTE). */
     answerPerRequest: RequestHandler;
   };
+  /** Files in requests (http/request-files.routes.ts): absent without an object store (a file part → 422). */
+  uploads?: RequestUploadSteps;
 }
 
 const urlToken = (req: Request) => String(req.params.url_token);
@@ -61,13 +64,19 @@ const readMultipartFields: RequestHandler = (req, res, next) => {
   });
 };
 
-/** JSON, urlencoded, or multipart fields. */
-const readAnyBody: RequestHandler[] = [
-  (req, res, next) => (req.is('multipart/form-data') ? next() : acceptFormOrJson(req, res, next)),
-  (req, res, next) => (req.is('multipart/form-data') ? readMultipartFields(req, res, next) : next()),
-  ...readBody,
-  tokensOnlyInHeader,
-];
+/** JSON, urlencoded, or multipart (its fields only, or with the upload steps that take its files). */
+function readAnyBody(multipart: RequestHandler[] = [readMultipartFields]): RequestHandler[] {
+  const onlyMultipart =
+    (step: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      req.is('multipart/form-data') ? step(req, res, next) : next();
+  return [
+    (req, res, next) => (req.is('multipart/form-data') ? next() : acceptFormOrJson(req, res, next)),
+    ...multipart.map(onlyMultipart),
+    ...readBody,
+    tokensOnlyInHeader,
+  ];
+}
 
 function responderOf(principal: Principal | null): Responder {
   if (!principal) return { kind: 'anonymous' };
@@ -84,16 +93,27 @@ export function requestRoutes(deps: RequestRoutesDeps): Router {
     const decision = mayCreateRequest(actorOf(need(res, 'principal')));
     next(decision.ok ? undefined : createRefusal(decision));
   };
-  router.post('/requests', mayCreate, deps.rateLimits.create, ...readAnyBody, async (req, res) => {
+  const { uploads } = deps;
+  const discard: ErrorRequestHandler[] = uploads ? [uploads.discard] : [];
+  const create = async (req: Request, res: Response) => {
     const input = parseRequestCreate(req.body, deps.rules, deps.context);
     const principal = scopedPrincipal(res);
     const created = await requests.create(input, {
       owner: principal.id,
       requestorEmail: principal.kind === 'user' && principal.emailVerified ? principal.email : null,
       audit: auditContext(req),
+      attachments: uploads?.storedFiles(res),
     });
     res.status(201).json(presentRequest(created, publicUrl));
-  });
+  };
+  router.post(
+    '/requests',
+    mayCreate,
+    deps.rateLimits.create,
+    ...readAnyBody(uploads?.create),
+    create,
+    ...discard,
+  );
 
   const list =
     (which: RequestList): RequestHandler =>
@@ -135,18 +155,25 @@ export function requestRoutes(deps: RequestRoutesDeps): Router {
     res.json(presentResponderView(view, deps.limits));
   });
   const answer = async (req: Request, res: Response) => {
-    const filesAllowed = false;
-    const parsed = parseResponse(req.body, filesAllowed);
+    const files = uploads?.storedFiles(res);
+    const parsed = parseResponse(req.body, files !== undefined);
     const answered = await requests.respond(
       urlToken(req),
       parsed.answer,
       responderOf(need(res, 'principal')),
       parsed.passphrase,
       auditContext(req),
+      { files, proof: { email: parsed.email, code: parsed.code } },
     );
     res.status(201).json(presentAnswered(answered));
   };
-  const answerChain = [deps.rateLimits.answer, deps.rateLimits.answerPerRequest, ...readAnyBody, answer];
+  const answerChain = [
+    deps.rateLimits.answer,
+    deps.rateLimits.answerPerRequest,
+    ...readAnyBody(uploads?.respond),
+    answer,
+    ...discard,
+  ];
   router.post('/requests/:url_token/respond', ...answerChain);
   router.patch('/requests/:url_token/respond', ...answerChain);
 
