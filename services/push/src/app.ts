@@ -43,7 +43,7 @@ export interface RequestExtras {
 
 export interface AppDeps {
   pushes: PushService;
-/** The owners' webhook endpoints (/webhooks). */
+  /** The owners' webhook endpoints (/webhooks). */
   webhooks: WebhookService;
   /** Requests (/requests): absent when PUSH_REQUESTS_ENABLED is false (every /requests route is then a 404). */
   requests?: Omit<RequestRoutesDeps, 'publicUrl' | 'rules'>;

@@ -40,7 +40,12 @@ export function wireRequestService(
   config: PushConfig,
   db: Kysely<PushDatabase>,
   keyRing: KeyRing,
-  shared: { passphraseLimiter: AttemptLimiter; events: PushEvents; files?: FileService; objectStore?: ObjectStore },
+  shared: {
+    passphraseLimiter: AttemptLimiter;
+    events: PushEvents;
+    files?: FileService;
+    objectStore?: ObjectStore;
+  },
 ): RequestParts {
   const { files, objectStore } = shared;
   const store = createRequestRepository(db);
