@@ -25,7 +25,9 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
   const account = h.user
-    ? html`<a href="/pushes">Your pushes</a>
+    ? html`<a href="/requests/new">Request a secret</a>
+        <a href="/pushes">Your pushes</a>
+        <a href="/requests">Your requests</a>
         <a href="/users/token">API tokens</a>
         <a href="/users/webhooks">Webhooks</a>
         <a href="/account">Account</a>
