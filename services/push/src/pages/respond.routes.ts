@@ -74,6 +74,9 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
     const header = headerFor(res)!;
     // Only the page's GET is a visit (audited `link_opened`); a form shown again is not another.
     const request = await requests.open(token(req), req.method === 'GET' ? auditContext(req) : null);
+    if (request.answerableBy === 'users' && webCallerOf(res).kind !== 'signed-in') {
+      return sendPage(res, 401, signInToAnswerPage(sessions !== undefined, header));
+    }
     const csrf = csrfOf(res);
     sendPage(
       res,
