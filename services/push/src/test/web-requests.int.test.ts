@@ -32,7 +32,9 @@ const tokenOf = (link: string) => /\/respond\/([\w-]+)$/.exec(link)![1]!;
 
 const body = (fields: Record<string, string | string[]>) =>
   new URLSearchParams(
-    Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x])),
+    Object.entries(fields).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
+    ),
   ).toString();
 
 interface Person {
@@ -58,7 +60,12 @@ const post = (b: Browser, path: string, fields: Record<string, string | string[]
 
 const countRequests = async () =>
   Number(
-    (await push.db.selectFrom('request').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+    (
+      await push.db
+        .selectFrom('request')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
   );
 
 function expectPageHeaders(res: Response) {
@@ -139,7 +146,11 @@ describe('requester pages', () => {
     // Sent from another site with the person's cookies (a browser says so in Sec-Fetch-Site).
     const forged = await fetch(`${push.url}/requests/new`, {
       method: 'POST',
-      headers: { ...FORM_TYPE, 'sec-fetch-site': 'cross-site', cookie: [...p.b.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: {
+        ...FORM_TYPE,
+        'sec-fetch-site': 'cross-site',
+        cookie: [...p.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
       body: body({ csrf: p.csrf, idempotency_key: keyOf(form.body), request: 'x' }),
       redirect: 'manual',
     });
@@ -166,7 +177,11 @@ describe('requester pages', () => {
 });
 
 const requestRow = (token: string) =>
-  push.db.selectFrom('request').selectAll().where('token_hash', '=', hashUrlToken(token)).executeTakeFirstOrThrow();
+  push.db
+    .selectFrom('request')
+    .selectAll()
+    .where('token_hash', '=', hashUrlToken(token))
+    .executeTakeFirstOrThrow();
 const auditKinds = async (token: string) => {
   const row = await requestRow(token);
   const entries = await push.db
@@ -191,7 +206,9 @@ describe('the responder page', () => {
     expect(page.status).toBe(200);
     expectPageHeaders(page);
     const html = await page.text();
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; &lt;img src=x onerror=alert(2)&gt;');
+    expect(html).toContain(
+      '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; &lt;img src=x onerror=alert(2)&gt;',
+    );
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('named'); // the name is the owner's
     expect(html).not.toContain(user.email); // include_requestor is off
@@ -341,14 +358,20 @@ describe('the owner: lists, detail, close', () => {
     expect(noCsrf.status).toBe(403);
     expect((await requestRow(open.token)).state).toBe('open');
 
-    const closed = await post(p.b, `/requests/${open.token}/close`, { csrf: p.csrf, back: '/requests?state=open' });
+    const closed = await post(p.b, `/requests/${open.token}/close`, {
+      csrf: p.csrf,
+      back: '/requests?state=open',
+    });
     expect(closed.headers.get('location')).toBe('/requests?state=open&done=closed');
     const after = await p.b.follow(`${push.url}/requests?state=open&done=closed`);
     expect(after.body).toContain('The request was closed.');
     const closedList = await p.b.follow(`${push.url}/requests?state=closed`);
     expect(closedList.body).toContain('still open');
     expect(closedList.body).not.toContain(`action="/requests/${open.token}/close"`);
-    const offsite = await post(p.b, `/requests/${answered.token}/close`, { csrf: p.csrf, back: 'https://evil.example/' });
+    const offsite = await post(p.b, `/requests/${answered.token}/close`, {
+      csrf: p.csrf,
+      back: 'https://evil.example/',
+    });
     expect(offsite.headers.get('location')).toBe('/requests?done=closed');
   });
 });
