@@ -45,10 +45,11 @@ export interface RequestPages {
   close(token: string, owner: Actor, audit: AuditContext): Promise<void>;
 
   /**
-   * The responder's view, nothing spent; audited `link_opened` when `audit` is given (null: the
-   * form shown again after a refused answer). Closed/unknown: not found; answered: already answered.
+   * The responder's view, nothing spent, audited `link_opened` (also when the form is shown again
+   * after a refused answer: the request was shown again). Closed/unknown: not found; answered:
+   * already answered.
    */
-  open(token: string, audit: AuditContext | null): Promise<ResponderRequest>;
+  open(token: string, audit: AuditContext): Promise<ResponderRequest>;
   respond(token: string, actor: Actor, answer: AnswerInput, audit: AuditContext): Promise<void>;
   /** Sends a one-time code when `email` may answer (answerable by emails); absent: no codes here. */
   sendCode?: (token: string, email: string, audit: AuditContext) => Promise<void>;

@@ -72,8 +72,7 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
     extra: { values?: AnswerValues; errors?: FieldErrors; codeSent?: boolean } = {},
   ) {
     const header = headerFor(res)!;
-    // Only the page's GET is a visit (audited `link_opened`); a form shown again is not another.
-    const request = await requests.open(token(req), req.method === 'GET' ? auditContext(req) : null);
+    const request = await requests.open(token(req), auditContext(req));
     if (request.answerableBy === 'users' && webCallerOf(res).kind !== 'signed-in') {
       return sendPage(res, 401, signInToAnswerPage(sessions !== undefined, header));
     }

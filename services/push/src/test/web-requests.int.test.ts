@@ -280,7 +280,8 @@ describe('the responder page', () => {
     expect(again).toContain('kept answer');
     expect(again).not.toContain('nope');
     expect((await requestRow(token)).state).toBe('open');
-    expect(await auditKinds(token)).toEqual(['creation', 'link_opened', 'failed_passphrase']);
+    // The form shown again is the request shown again (link_opened).
+    expect(await auditKinds(token)).toEqual(['creation', 'link_opened', 'failed_passphrase', 'link_opened']);
     const right = await answer(token, { payload: 'kept answer', passphrase: 'open sesame' });
     expect(right.status).toBe(303);
     expect((await requestRow(token)).state).toBe('answered');
