@@ -54,12 +54,19 @@ import { createPushRepository } from './storage/push.repository';
 import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
 import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import { createUserRepository } from './storage/user.repository';
+import { createRequestRepository } from './storage/request.repository';
+import { maskRequestPaths, requestPagesOf, requestServiceOf } from './pages/request-pages.adapter';
 
 export const APPLICATION_VERSION = '0.1.0';
 
 /** A url_token reads the secret: it never reaches the logs (`/api/v2/pushes/…/audit`). */
 export const maskUrlToken = (path: string) =>
-  path.replace(/(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i, '$1…');
+  maskRequestPaths(
+    path.replace(
+      /(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i,
+      '$1…',
+    ),
+  );
 
 export interface PushServer {
   url: string;
@@ -103,16 +110,17 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
       downloadsPerView: config.files.downloadsPerView,
       maxAuditEntries: config.limits.maxAuditEntries,
     });
+  const passphraseLimiter = createPassphraseLimiter(redis, {
+    prefix: config.redis.prefix,
+    perPush: config.rateLimits.passphrasePerPush,
+    perIp: config.rateLimits.passphrasePerIp,
+  });
   const pushes = createPushService({
     store: pushStore,
     keyRing,
     files,
     fileGraceSeconds: config.files.graceSeconds,
-    passphraseLimiter: createPassphraseLimiter(redis, {
-      prefix: config.redis.prefix,
-      perPush: config.rateLimits.passphrasePerPush,
-      perIp: config.rateLimits.passphrasePerIp,
-    }),
+    passphraseLimiter,
     events,
     maxAuditEntries: config.limits.maxAuditEntries,
     idempotencyTtlSeconds: config.idempotency.ttlSeconds,
@@ -124,6 +132,12 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     emailStore: createEmailRepository(db),
     email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
   });
+  const requests = requestServiceOf(config, {
+    store: createRequestRepository(db),
+    keyRing,
+    passphraseLimiter,
+    events,
+  });
   const users = createUserTokenService({ store: createUserRepository(db) });
   const webhookEndpoints = createWebhookEndpointRepository(db);
   const webhooks = createWebhookService({
@@ -132,7 +146,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     keyRing,
     allowHttp: config.webhooks.allowHttp,
   });
-  return { objectStore, files, pushes, users, webhooks, webhookEndpoints };
+  return { objectStore, files, pushes, requests, keyRing, users, webhooks, webhookEndpoints };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -323,6 +337,7 @@ function wireApp(
       files && objectStore
         ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }
         : undefined,
+    requestPages: requestPagesOf(config, services, redis),
     readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),

@@ -88,6 +88,8 @@ export interface NewRequest {
   answerableEmails: string[];
   notifyOwnerOnAnswer: boolean;
   attachmentDownloads: number;
+  /** `notify_emails_to`: the addresses the responder's link is sent to (queued by the email helper). */
+  notifyEmailsTo: string[];
   emailLocale: string | null;
 }
 

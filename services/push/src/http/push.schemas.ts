@@ -48,7 +48,7 @@ export function exceedsCodePoints(s: string, max: number): boolean {
 }
 
 /** A string of at most `max` code points; JSON Schema's `maxLength` counts code points too. */
-const boundedString = (max: number, message: string) =>
+export const boundedString = (max: number, message: string) =>
   z
     .string({ error: 'must be a string' })
     .refine((s) => !exceedsCodePoints(s, max), { error: message, abort: true })
@@ -65,7 +65,7 @@ export const DURATIONS = [
 ] as const; // prettier-ignore
 
 /** Integers, also as integer strings ("5"), as clients send them in forms and sometimes in JSON. */
-function intIn(min: number, max: number) {
+export function intIn(min: number, max: number) {
   const message = `must be an integer from ${min} to ${max}`;
   return z
     .union(
@@ -94,7 +94,7 @@ const WORDS = new Set([...TRUE_WORDS, ...FALSE_WORDS]);
 const BOOL_WORD_MAX = Math.max(...[...WORDS].map((w) => w.length));
 
 /** Booleans, also as `true/false/1/0/yes/no/on/off/checked` strings (any case) and 1/0 numbers. */
-const boolLike = z.union(
+export const boolLike = z.union(
   [
     z.boolean(),
     z.union([z.literal(0), z.literal(1)]).transform((n) => n === 1),
@@ -107,13 +107,14 @@ const boolLike = z.union(
   { error: BOOL_MESSAGE },
 );
 
-const label = (what: string) => boundedString(MAX_LABEL, `${what} must be at most ${MAX_LABEL} characters`);
+export const label = (what: string) =>
+  boundedString(MAX_LABEL, `${what} must be at most ${MAX_LABEL} characters`);
 /**
  * A label stored as text (the name): PostgreSQL text cannot hold U+0000, so it is refused here
  * (422) rather than failing the insert. Sealed fields (payload, note) and the hashed passphrase
  * are bytes at rest and may contain it.
  */
-const storedLabel = (what: string) =>
+export const storedLabel = (what: string) =>
   label(what).refine((s) => !s.includes('\u0000'), { error: `${what} must not contain NUL characters` });
 
 /** Email fields of a create (and of `notify_emails`): their syntax; emailFieldsOf checks their content. */

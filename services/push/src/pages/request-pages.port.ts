@@ -33,7 +33,7 @@ export interface RequestPages {
    * Creates a request from the API's `{request: …}` body (parsed by the API's own schema: its
    * refusals are 422 with `fields`). Returns the new request's url_token.
    */
-  create(body: { request: Record<string, unknown> }, ctx: RequestCreateContext): Promise<string>;
+  create(body: { request: Record<string, unknown> }, ctx: RequestCreateContext): Promise<void>;
   /** The request the form key made, within `seconds` of its create (the created page). */
   createdWith(
     idempotency: { scope: string; key: string },

@@ -35,7 +35,14 @@ export interface RespondPagesDeps {
   uploads?: { parser: RequestHandler; respond: RequestHandler };
 }
 
-const token = (req: Request) => String(req.params.token);
+/**
+ * The request's url_token, from the path: also in the error steps, where Express no longer has
+ * the route's params (`router.use` layers have their own).
+ */
+const token = (req: Request) =>
+  typeof req.params.token === 'string'
+    ? req.params.token
+    : decodeURIComponent(/^\/respond\/([^/?]+)/.exec(req.originalUrl)?.[1] ?? '');
 
 /** The responder's pages have the recipient pages' CSP; a form with files also connects to us. */
 const PAGE = { connectsToSelf: true };

@@ -81,6 +81,7 @@ function input(over: Partial<NewRequest> = {}): NewRequest {
     answerableEmails: [],
     notifyOwnerOnAnswer: false,
     attachmentDownloads: 3,
+    notifyEmailsTo: [],
     emailLocale: null,
     ...over,
   };

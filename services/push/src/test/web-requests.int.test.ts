@@ -157,18 +157,25 @@ describe('requester pages', () => {
     expect(forged.status).toBe(403);
     expect(await countRequests()).toBe(before);
 
+    const blank = await post(p.b, '/requests/new', {
+      csrf: p.csrf,
+      idempotency_key: keyOf(form.body),
+      request: '  ',
+    });
+    expect(blank.status).toBe(422);
+    expect(await blank.text()).toContain('id="request-error"');
     const bad = await post(p.b, '/requests/new', {
       csrf: p.csrf,
       idempotency_key: keyOf(form.body),
-      request: '',
+      request: 'kept request',
       name: 'kept <name>',
       expire_after_days: '9999',
       passphrase: 'typed once',
     });
     expect(bad.status).toBe(422);
     const page = await bad.text();
-    expect(page).toContain('id="request-error"');
     expect(page).toContain('id="expire_after_days-error"');
+    expect(page).toContain('kept request</textarea');
     expect(page).toContain('value="kept &lt;name&gt;"');
     expect(page).toContain('Enter the passphrase again');
     expect(page).not.toContain('typed once');
@@ -326,6 +333,7 @@ describe('the owner: lists, detail, close', () => {
     const p = await signedIn(await newUser('lists@example.org'));
     const open = await create(p, { name: 'still open' });
     const answered = await create(p, { name: 'got it', expire_after_views: '2' });
+    expect((await fetch(`${push.url}/respond/${answered.token}`)).status).toBe(200);
     expect((await answer(answered.token, { payload: 'the answer' })).status).toBe(303);
 
     const openList = await p.b.follow(`${push.url}/requests`);
