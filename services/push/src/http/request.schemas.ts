@@ -131,8 +131,9 @@ function toNewRequest(input: RequestInput, rules: CreateRules, context: RequestC
       fail('answerable_emails', `can name at most ${MAX_ANSWERABLE_EMAILS} email addresses`);
     }
     if (!context.emailEnabled) fail('answerable_by', 'emails needs email, which this instance does not send');
-    else if (!context.emailAnswersSupported)
+    else if (!context.emailAnswersSupported) {
       fail('answerable_by', 'emails is not available on this instance yet');
+    }
   } else if (emails.length > 0) {
     fail('answerable_emails', 'only with answerable_by emails');
   }
