@@ -13,6 +13,7 @@ import {
 import type { WorkerConfig } from './config';
 import { createExpiry } from './domain/expiry';
 import { createFilePurger } from './domain/file-purger';
+import { createRequestFileRepository } from './storage/request-file.repository';
 import type { OutboxConsumer } from './domain/outbox';
 import type { OutboxStore } from './domain/ports/outbox-store';
 import { webhookFanout } from './domain/webhook-fanout';
@@ -149,7 +150,13 @@ function wireTicker(
   const { db, pushStore, store } = stores;
   const jobs = tickJobs({
     expiry: createExpiry({ store: pushStore }),
-    purger: store && createFilePurger({ files: createFileRepository(db), store }),
+    purger:
+      store &&
+      createFilePurger({
+        files: createFileRepository(db),
+        store,
+        requestFiles: createRequestFileRepository(db),
+      }),
     batchSize: config.tick.batchSize,
     maxBatchesPerTick: config.tick.maxBatches,
     sweepIntervalMs: config.sweep.intervalSeconds * 1000,

@@ -5,6 +5,7 @@ import { encryptionKeysSection } from './encryption-keys';
 import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
+import { requestFilesSection } from './request-files';
 import { revealsSection } from './reveals';
 import { webhookDestinationsSection } from './webhooks-env';
 import {
@@ -33,6 +34,7 @@ export const pushConfig = defineConfig([
   featuresSection,
   limitsSection,
   filesSection,
+  requestFilesSection,
   rateLimitsSection,
   idempotencySection,
   revealsSection,

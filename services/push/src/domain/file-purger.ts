@@ -1,5 +1,6 @@
 import type { FileStore } from './ports/file-store';
 import type { ObjectStore } from './ports/object-store';
+import type { RequestFileStore } from './ports/request-file-store';
 
 export interface PurgeDueOptions {
   /** Statements that find due pushes, at most; what is left stays for the next call. Default 1000. */
@@ -11,23 +12,57 @@ export interface PurgeDueOptions {
 }
 
 export interface PurgeDueResult {
-  /** Pushes whose files were purged. */
+  /** Pushes (and requests: their attachments) whose files were purged. */
   purged: number;
   /** Objects deleted for them. */
   objects: number;
-  /** The push whose purge failed, which ended the call (the store is likely down). */
+  /** The push (or request) whose purge failed, which ended the call (the store is likely down). */
   failed?: { pushId: string; error: Error };
+}
+
+/** Who owns purgeable files: file pushes, and requests (the requester's attachments). */
+interface PurgeSource {
+  due(batch: number, exclude: readonly string[]): Promise<{ id: string; objectKeys: string[] }[]>;
+  markPurged(id: string): Promise<void>;
 }
 
 /**
  * Deletes the stored files of expired file pushes once they are due (`files_purge_after`, by the
  * database's clock: a time expiry or a DELETE makes them due at once, a last view after the grace
  * period): objects first, then rows, so a purge interrupted half-way is simply run again. No job
- * per push: the worker's tick asks for whatever is due. Also deletes the objects of uploads a crash
- * left behind (the worker's periodic sweep).
+ * per push: the worker's tick asks for whatever is due. The requester's attachments of requests
+ * are purged the same way once a close made them due (`request.files_purge_after`), after the
+ * pushes. Also deletes the objects of uploads a crash left behind (the worker's periodic sweep).
  */
-export function createFilePurger(deps: { files: FileStore; store: ObjectStore }) {
-  const { files, store } = deps;
+export function createFilePurger(deps: {
+  files: FileStore;
+  store: ObjectStore;
+  /** The requester's attachments of closed requests (absent: pushes only). */
+  requestFiles?: Pick<RequestFileStore, 'requestsWithFilesDue' | 'markRequestFilesPurged'>;
+}) {
+  const { files, store, requestFiles } = deps;
+  const sources: PurgeSource[] = [
+    {
+      due: async (batch, exclude) =>
+        (await files.pushesWithFilesDue(batch, exclude)).map((d) => ({
+          id: d.pushId,
+          objectKeys: d.objectKeys,
+        })),
+      markPurged: (id) => files.markFilesPurged(id),
+    },
+    ...(requestFiles
+      ? [
+          {
+            due: async (batch: number, exclude: readonly string[]) =>
+              (await requestFiles.requestsWithFilesDue(batch, exclude)).map((d) => ({
+                id: d.requestId,
+                objectKeys: d.objectKeys,
+              })),
+            markPurged: (id: string) => requestFiles.markRequestFilesPurged(id),
+          },
+        ]
+      : []),
+  ];
 
   return {
     /**
@@ -38,20 +73,22 @@ export function createFilePurger(deps: { files: FileStore; store: ObjectStore })
     async purgeDue(batch: number, options: PurgeDueOptions = {}): Promise<PurgeDueResult> {
       const { maxBatches = 1000, exclude = [], shouldStop = () => false } = options;
       const result: PurgeDueResult = { purged: 0, objects: 0 };
-      for (let i = 0; i < maxBatches && !shouldStop(); i++) {
-        const due = await files.pushesWithFilesDue(batch, exclude);
-        for (const { pushId, objectKeys } of due) {
-          if (shouldStop()) return result;
-          try {
-            await store.delete(objectKeys);
-            await files.markFilesPurged(pushId);
-          } catch (err) {
-            return { ...result, failed: { pushId, error: err as Error } };
+      for (const source of sources) {
+        for (let i = 0; i < maxBatches && !shouldStop(); i++) {
+          const due = await source.due(batch, exclude);
+          for (const { id, objectKeys } of due) {
+            if (shouldStop()) return result;
+            try {
+              await store.delete(objectKeys);
+              await source.markPurged(id);
+            } catch (err) {
+              return { ...result, failed: { pushId: id, error: err as Error } };
+            }
+            result.purged++;
+            result.objects += objectKeys.length;
           }
-          result.purged++;
-          result.objects += objectKeys.length;
+          if (due.length < batch) break;
         }
-        if (due.length < batch) break;
       }
       return result;
     },

@@ -48,8 +48,9 @@ export interface OpenedDownload {
   body: Readable;
 }
 
-const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
-const filenameAad = (fileId: string) => `${fileId}|filename`;
+/** What a file's sealed key and name are bound to (push files and request attachments alike). */
+export const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
+export const filenameAad = (fileId: string) => `${fileId}|filename`;
 
 /**
  * Files of file pushes: uploads streamed encrypted into the object store with an intent recorded

@@ -34,7 +34,10 @@ export const isEventKind = (kind: AuditKind): kind is AuditedEventKind =>
 export interface OutboxEvent {
   /** The stable event id: the same on every delivery of this event, whatever consumes it. */
   id: string;
-  pushId: string;
+  /** The push it is about; null for an event about a request (`requestId`). */
+  pushId: string | null;
+  /** The request it is about (`request_answered`, `request_closed`); null for a push's event. */
+  requestId: string | null;
   kind: EventKind;
   /** The audit entry it came with (`view_refunded`: the view entry that was refunded). */
   auditId: string | null;

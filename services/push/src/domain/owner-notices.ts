@@ -36,13 +36,17 @@ export function ownerNoticesConsumer(deps: {
   return {
     name: 'owner-notices',
     async accept(events: readonly OutboxEvent[]) {
-      const targets = await deps.store.noticeTargets([...new Set(events.map((e) => e.pushId))]);
+      const targets = await deps.store.noticeTargets([
+        ...new Set(events.flatMap((e) => (e.pushId ? [e.pushId] : []))),
+      ]);
       const byPush = new Map(targets.map((t) => [t.pushId, t]));
       const notices: NewNotice[] = [];
       for (const e of events) {
-        const push = byPush.get(e.pushId);
+        const push = e.pushId ? byPush.get(e.pushId) : undefined;
         const purpose = push && noticeFor(e.kind, push);
-        if (purpose) notices.push({ eventId: e.id, pushId: e.pushId, auditId: e.auditId, purpose });
+        if (push && purpose) {
+          notices.push({ eventId: e.id, pushId: push.pushId, auditId: e.auditId, purpose });
+        }
       }
       if (notices.length === 0) return;
       const { skipped } = await deps.store.queueNotices(notices, {

@@ -14,7 +14,9 @@ export function webhookFanout(deps: { deliveries: WebhookDeliveryStore }): Outbo
     async accept(events: readonly OutboxEvent[]) {
       if (events.length === 0) return;
       const pushes = new Map(
-        (await deliveries.pushFacts([...new Set(events.map((e) => e.pushId))])).map((p) => [p.id, p]),
+        (await deliveries.pushFacts([...new Set(events.flatMap((e) => (e.pushId ? [e.pushId] : [])))])).map(
+          (p) => [p.id, p],
+        ),
       );
       const owners = [...new Set([...pushes.values()].map((p) => p.owner))];
       if (owners.length === 0) return;
@@ -24,7 +26,7 @@ export function webhookFanout(deps: { deliveries: WebhookDeliveryStore }): Outbo
       const emails = new Map((await deliveries.failedEmails(emailIds)).map((m) => [m.id, m]));
       const queued: NewDelivery[] = [];
       for (const event of events) {
-        const push = pushes.get(event.pushId);
+        const push = event.pushId ? pushes.get(event.pushId) : undefined;
         if (!push) continue;
         const type = eventTypeOf(event.kind);
         const wanting = endpoints.filter((e) => e.owner === push.owner && e.eventTypes.includes(type));

@@ -10,6 +10,12 @@ import type {
 import type { AppUserTable, PersonalTokenTable } from './user.table';
 import type { PushEmailBatchTable, PushEmailTable } from './email.table';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhook.table';
+import type {
+  RequestAnswerCodeTable,
+  RequestAuditEntryTable,
+  RequestFileTable,
+  RequestTable,
+} from './request.table';
 
 export interface PushDatabase {
   push: PushTable;
@@ -25,4 +31,8 @@ export interface PushDatabase {
   push_email: PushEmailTable;
   webhook_endpoint: WebhookEndpointTable;
   webhook_delivery: WebhookDeliveryTable;
+  request: RequestTable;
+  request_audit_entry: RequestAuditEntryTable;
+  request_file: RequestFileTable;
+  request_answer_code: RequestAnswerCodeTable;
 }

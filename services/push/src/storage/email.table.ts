@@ -3,7 +3,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 /** One send (a `creation_email_send` entry): Password Pusher's `notify_by_email` (see the migration). */
 export interface PushEmailBatchTable {
   id: Generated<string>;
-  push_id: string;
+  /** Exactly one of `push_id` and `request_id` (a `request_link` send). */
+  push_id: string | null;
+  request_id: string | null;
   audit_id: string | null;
   owner: string;
   recipients: string[];
@@ -24,8 +26,9 @@ export interface PushEmailTable {
   sent_at: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: Generated<Date>;
-  /** Null only for `notice_webhook_disabled` (about an endpoint, not a push). */
+  /** Null for `notice_webhook_disabled` (about an endpoint) and the request purposes (`request_id`). */
   push_id: string | null;
+  request_id: string | null;
   owner: string;
   purpose: string;
   locale: string;

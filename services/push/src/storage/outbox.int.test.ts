@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_event, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+  await sql`truncate push, audit_entry, push_event, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email, request, request_audit_entry, request_file, request_answer_code`.execute(
     db,
   );
 });
@@ -227,7 +227,7 @@ describe('draining', () => {
     });
     await seqTaken;
     const second = await create({ name: 'second' });
-    const seen: string[] = [];
+    const seen: (string | null)[] = [];
     const handle = (e: readonly OutboxEvent[]) => Promise.resolve(void seen.push(...e.map((x) => x.pushId)));
     await outbox().drain(10, handle);
     expect(seen).toEqual([second.id]);

@@ -19,7 +19,7 @@ export function createOutboxRepository(db: Kysely<PushDatabase>): OutboxStore {
       return db.transaction().execute(async (trx) => {
         const rows = await trx
           .selectFrom('push_event')
-          .select(['id', 'push_id', 'kind', 'audit_id', 'email_id', 'created_at'])
+          .select(['id', 'push_id', 'request_id', 'kind', 'audit_id', 'email_id', 'created_at'])
           .orderBy('seq')
           .limit(limit)
           .forUpdate()
@@ -29,6 +29,7 @@ export function createOutboxRepository(db: Kysely<PushDatabase>): OutboxStore {
         const events: OutboxEvent[] = rows.map((r) => ({
           id: r.id,
           pushId: r.push_id,
+          requestId: r.request_id,
           kind: r.kind as EventKind,
           auditId: r.audit_id,
           emailId: r.email_id,

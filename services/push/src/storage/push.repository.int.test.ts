@@ -33,7 +33,7 @@ afterAll(async () => {
   await database.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email`.execute(
+  await sql`truncate push, audit_entry, push_file, upload_intent, file_download, idempotency_key, push_email_batch, push_email, request, request_audit_entry, request_file, request_answer_code`.execute(
     db,
   );
 });

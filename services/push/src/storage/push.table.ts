@@ -44,7 +44,9 @@ export interface PushTable {
 export interface PushEventTable {
   id: Generated<string>;
   seq: ColumnType<string, never, never>;
-  push_id: string;
+  /** Null for an event about a request (`request_id`): exactly one of the two is set. */
+  push_id: string | null;
+  request_id: string | null;
   kind: string;
   audit_id: string | null;
   /** `email_failed`: the push_email row that failed for good. */

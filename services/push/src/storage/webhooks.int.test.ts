@@ -27,7 +27,9 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_event, webhook_endpoint, webhook_delivery cascade`.execute(db);
+  await sql`truncate push, audit_entry, push_event, webhook_endpoint, webhook_delivery, request cascade`.execute(
+    db,
+  );
 });
 
 async function create(owner: string | null, over: Partial<NewPushRecord> = {}): Promise<string> {

@@ -23,7 +23,7 @@ afterAll(async () => {
   await world.drop();
 });
 beforeEach(async () => {
-  await sql`truncate push, audit_entry, push_event, webhook_endpoint, webhook_delivery cascade`.execute(
+  await sql`truncate push, audit_entry, push_event, webhook_endpoint, webhook_delivery, request cascade`.execute(
     world.db,
   );
   receiver.received.length = 0;
@@ -199,6 +199,7 @@ describe('at least once, each message with its stable webhook-id', () => {
     const batch = events.map((ev) => ({
       id: ev.id,
       pushId: ev.push_id,
+      requestId: ev.request_id,
       kind: ev.kind as 'creation',
       auditId: ev.audit_id,
       emailId: null,

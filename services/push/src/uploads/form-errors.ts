@@ -77,7 +77,7 @@ function multerError(err: MulterError, limits: UploadLimits, form: UploadForm): 
     }
     case 'LIMIT_FILE_COUNT':
       return HttpError.validation({
-        files: [`You can only attach up to ${limits.maxCount} files per push.`],
+        files: [`You can only attach up to ${limits.maxCount} files per ${form.filesPer ?? 'push'}.`],
       });
     case 'LIMIT_FIELD_VALUE': {
       const name = err.field ?? 'a form field';
@@ -85,7 +85,7 @@ function multerError(err: MulterError, limits: UploadLimits, form: UploadForm): 
       return tooLarge(`The form field ${fieldLabel(name)} exceeds ${fmtBytes(bound)}.`);
     }
     case 'LIMIT_FIELD_COUNT':
-      return tooLarge(`The form has more than ${FORM_LIMITS.fields} fields.`);
+      return tooLarge(`The form has more than ${form.maxFields ?? FORM_LIMITS.fields} fields.`);
     case 'LIMIT_PART_COUNT':
       return tooLarge('The form has too many parts.');
     case 'LIMIT_FIELD_KEY':

@@ -24,6 +24,10 @@ export interface UploadForm {
    * what the earlier steps put on `res.locals` (the caller).
    */
   admitFiles(req: Request, res: Response): Error | undefined;
+  /** What the files are attached to, as the count limit's message words it (default `push`). */
+  filesPer?: string;
+  /** Non-file fields this form may have (default FORM_LIMITS.fields). */
+  maxFields?: number;
 }
 
 const KIB = 1024;

@@ -47,6 +47,7 @@ function parserOptions(
   form: UploadForm,
 ): ParserOptions {
   const maxBodyBytes = maxFormBytes(limits);
+  const fields = form.maxFields ?? FORM_LIMITS.fields;
   return {
     // Browsers send file names as raw UTF-8 (busboy would read them as latin1).
     defParamCharset: 'utf8',
@@ -55,11 +56,11 @@ function parserOptions(
       files: limits.maxCount,
       fileSize: limits.maxFileBytes,
       fieldSize: FORM_LIMITS.payloadBytes, // the largest field; the others: checkField
-      fields: FORM_LIMITS.fields,
+      fields,
       fieldNameSize: FORM_LIMITS.nameLength,
       fieldNestingDepth: FORM_LIMITS.nestingDepth,
       fieldArrayIndexLimit: FORM_LIMITS.arrayIndex,
-      parts: limits.maxCount + FORM_LIMITS.fields,
+      parts: limits.maxCount + fields,
     },
     streamHandler(req, busboy) {
       const state = uploadStateOf(req);

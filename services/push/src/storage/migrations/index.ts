@@ -9,6 +9,7 @@ import * as pushOutbox from './2026_11_26_0003_push_outbox';
 import * as pushEmail from './2026_11_26_0004_push_email';
 import * as webhooks from './2026_11_26_0010_webhooks';
 import * as webhookEmail from './2026_11_27_0001_webhook_email';
+import * as requests from './2026_11_27_0002_requests';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -22,4 +23,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_26_0004_push_email': pushEmail,
   '2026_11_26_0010_webhooks': webhooks,
   '2026_11_27_0001_webhook_email': webhookEmail,
+  '2026_11_27_0002_requests': requests,
 };

@@ -7,6 +7,7 @@ const silent = createLogger({ name: 't', level: 'silent' });
 const event = (n: number): OutboxEvent => ({
   id: `e${n}`,
   pushId: 'p',
+  requestId: null,
   kind: 'view',
   auditId: null,
   emailId: null,
