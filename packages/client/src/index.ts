@@ -36,4 +36,10 @@ export type { CallOptions } from './transport.ts';
 export type * from './types.ts';
 export type * from './request-types.ts';
 export { DELIVERIES_PAGE_SIZE, WEBHOOK_EVENT_TYPES } from './webhook-admin.ts';
-export { type WebhookMessage, WebhookVerificationError, pushReference, verifyWebhook } from './webhooks.ts';
+export {
+  type WebhookMessage,
+  WebhookVerificationError,
+  pushReference,
+  requestReference,
+  verifyWebhook,
+} from './webhooks.ts';
