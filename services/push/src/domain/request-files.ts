@@ -24,16 +24,6 @@ export interface RequestFilesDeps {
   audit(requestId: string, ctx: AuditContext): Promise<void>;
 }
 
-/** A requester's attachment as the owner's and the responder's views list it. */
-export interface AttachmentView {
-  id: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  /** How many more times the responder may download it. */
-  downloads_left: number;
-}
-
 /** The request an attachment download is about, as the responder's lookup found it. */
 export interface AttachmentRequest {
   id: string;
@@ -48,8 +38,8 @@ export type AttachmentDownload =
 
 /**
  * The requester's attachments (issue 28): stored like a push's files (streamed, encrypted with a
- * key of their own, name and key sealed under the request's key id), listed in the request's
- * views, downloaded by the responder a stated number of times (counted atomically, given back if
+ * key of their own, name and key sealed under the request's key id; the request service lists
+ * them in its views), downloaded by the responder a stated number of times (counted atomically, given back if
  * the store's read does not start), and purged when the request closes.
  */
 export function createRequestFiles(deps: RequestFilesDeps) {
@@ -61,20 +51,6 @@ export function createRequestFiles(deps: RequestFilesDeps) {
     /** The rows of a new request's attachments, sealed under its key id (in the request's insert). */
     attachmentRecords: (uploads: StoredUpload[], keyId: string): NewFileRecord[] =>
       deps.files.fileRecords(uploads, keyId),
-
-    /** The request's attachments, names opened, with the downloads each has left. */
-    async attachmentsOf(
-      request: AttachmentRequest & { downloadsAllowed: number },
-    ): Promise<AttachmentView[]> {
-      const rows = await requestFiles.listAttachments(request.id);
-      return rows.map((r) => ({
-        id: r.id,
-        filename: nameOf(request.keyId, r.id, r.filenameSealed),
-        content_type: r.contentType,
-        size: r.size,
-        downloads_left: Math.max(0, request.downloadsAllowed - r.downloads),
-      }));
-    },
 
     /**
      * One download by the responder: counted first (so concurrent downloads cannot exceed the
@@ -115,18 +91,18 @@ export function createRequestFiles(deps: RequestFilesDeps) {
     },
 
     /**
-     * A close: the attachments become due, then are purged at once (objects, then rows). If the
-     * store fails now, they stay due and the worker's purge pass deletes them (the file purger).
-     * Never throws for the store: the close has happened whatever the purge does.
+     * After a close (whose statement made the attachments due: `files_purge_after`): purges them
+     * at once, objects then rows. If the store fails now they stay due, and the worker's purge pass
+     * (the file purger) deletes them. Never throws: the close has happened whatever the purge does.
      */
     async purgeOnClose(requestId: string): Promise<void> {
-      await requestFiles.releaseFilesNow(requestId);
       try {
         const rows = await requestFiles.listAttachments(requestId);
+        if (rows.length === 0) return;
         await store.delete(rows.map((r) => r.objectKey));
         await requestFiles.markRequestFilesPurged(requestId);
       } catch {
-        // left to the worker's purge pass (files_purge_after has passed)
+        // left to the worker's purge pass
       }
     },
   };
