@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -106,6 +107,49 @@ test(
 
     const got = await cli(['request', 'answer', parseRequestRef(link).urlToken], requester());
     expect(got).toMatchObject({ code: 0, stdout: 'proved by email\n' });
+  },
+  TIMEOUT,
+);
+
+const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+test(
+  'show, list, audit; the responder reads the request and saves its attachment; close, then 4',
+  async () => {
+    const attached = randomBytes(100_000);
+    const attachedPath = join(dir, 'form.bin');
+    writeFileSync(attachedPath, attached);
+    const made = await cli(
+      ['request', 'create', 'Fill in the form', '--name', 'form', '--attach', attachedPath, '--json'],
+      requester(),
+    );
+    expect(made.code).toBe(0);
+    const { html_url: link, files } = JSON.parse(made.stdout) as { html_url: string; files: unknown[] };
+    expect(files).toHaveLength(1);
+
+    const shown = await cli(['respond', link, '--show'], home());
+    expect(shown).toMatchObject({ code: 0 });
+    expect(shown.stdout).toMatch(/^Fill in the form\n\n/);
+    expect(shown.stdout).toContain('attached: form.bin');
+    const saveDir = join(dir, 'attachments');
+    expect((await cli(['respond', link, '--save-attachments', saveDir], home())).code).toBe(0);
+    expect(digest(readFileSync(join(saveDir, 'form.bin')))).toBe(digest(attached));
+
+    const show = await cli(['request', 'show', link], requester());
+    expect(show.stdout).toContain('state: open');
+    expect(show.stdout).toContain('name: form');
+    const listed = await cli(['request', 'list', '--state', 'open', '--json'], requester());
+    expect((JSON.parse(listed.stdout) as { html_url: string }[]).map((r) => r.html_url)).toContain(link);
+    expect((await cli(['request', 'list'], requester())).stdout).toContain(link);
+    expect((await cli(['request', 'preview', link], requester())).stdout).toBe(`${link}\n`);
+    const audit = await cli(['request', 'audit', link], requester());
+    expect(audit.stdout).toMatch(/creation/);
+    expect(audit.stdout).toMatch(/attachment_download/);
+    expect((await cli(['request', 'answer', link], requester())).code).toBe(EXIT.notFound);
+
+    expect((await cli(['request', 'close', link], requester())).stdout).toBe(`Closed ${link}\n`);
+    expect((await cli(['respond', link, '--show'], home())).code).toBe(EXIT.notFound);
+    expect((await cli(['respond', link, '--text', 'late'], home())).code).toBe(EXIT.notFound);
   },
   TIMEOUT,
 );
