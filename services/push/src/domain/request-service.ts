@@ -8,12 +8,16 @@ import {
   PassphraseRejected,
   RequestAlreadyAnswered,
   RequestNotFound,
+  UserInputRejected,
 } from './errors';
 import type { AttemptLimiter } from './ports/attempt-limiter';
 import type { NewRequestRecord, RequestFileInfo, RequestStore, StoredRequest } from './ports/request-store';
+import type { NewPush } from './push';
 import type { PushEvents } from './push-events';
 import { aad, openerOf, sealPushRecord } from './push-sealing';
 import { filenameAad } from './file-service';
+import type { PreparedFiles } from './push-create';
+import type { RequestFiles } from './request-files';
 import { safeFilename } from './file-names';
 import {
   type AuditContext,
@@ -23,6 +27,7 @@ import {
   type RequestList,
   type RequestSnapshot,
   type Responder,
+  type SecretRequest,
   answerPushInput,
   isGoneForResponder,
   mayAnswer,
@@ -41,6 +46,8 @@ export interface RequestServiceDeps {
   emailEnabled: boolean;
   /** Observes the answer pushes (metrics), as creates are observed. */
   events?: PushEvents;
+  /** Files in requests (domain/request-files.ts): absent without an object store. */
+  requestFiles?: Pick<RequestFiles, 'attachmentRecords' | 'purgeOnClose'>;
 }
 
 /** A requester's attachment, its name opened. */
@@ -74,6 +81,8 @@ export interface CreateRequestOptions {
   /** The owner's address, captured when `include_requestor` (a person's verified one; else null). */
   requestorEmail: string | null;
   audit: AuditContext;
+  /** The requester's attachments, stored under the request's id before its row exists. */
+  attachments?: PreparedFiles;
 }
 
 /** A new request as the store inserts it: its token, message and note sealed like a push's. */
@@ -84,7 +93,7 @@ async function sealRequestRecord(
   options: CreateRequestOptions,
   emailEnabled: boolean,
 ): Promise<NewRequestRecord> {
-  const id = randomUUID();
+  const id = options.attachments?.pushId ?? randomUUID();
   const keyId = keyRing.activeKeyId;
   const seal = (v: string, field: 'url_token' | 'message' | 'note') => keyRing.seal(v, aad(id, field), keyId);
   return {
@@ -193,12 +202,44 @@ export function createRequestService(deps: RequestServiceDeps) {
     }
   }
 
+  /**
+   * The answer push's input: with files (stored already, under the answer push's id) a `file`
+   * push whose text is optional; files only where the request asked for them.
+   */
+  function answerWithFiles(request: SecretRequest, answer: NewAnswer, files: PreparedFiles | undefined) {
+    const input = answerPushInput(request, answer, deps.durations);
+    const uploads = files?.uploads ?? [];
+    if (uploads.length === 0 || !deps.requestFiles) return { input, fileRecords: () => undefined };
+    if (!request.responseFileAttachments) {
+      throw new UserInputRejected({ files: ['This request does not accept files: answer with text.'] });
+    }
+    const withFiles: NewPush = {
+      ...input,
+      kind: 'file',
+      payload: answer.payload === '' ? null : answer.payload,
+    };
+    const records = deps.requestFiles;
+    return { input: withFiles, fileRecords: (keyId: string) => records.attachmentRecords(uploads, keyId) };
+  }
+
   return {
     async create(input: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
       const urlToken = generateUrlToken();
       const record = await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled);
-      const snapshot = await store.insert(record, options.audit);
-      return { snapshot, urlToken, message: input.message, note: input.note, answer: null, files: [] };
+      const uploads = options.attachments?.uploads ?? [];
+      const files =
+        uploads.length > 0 && deps.requestFiles
+          ? deps.requestFiles.attachmentRecords(uploads, record.keyId)
+          : undefined;
+      const snapshot = await store.insert(record, options.audit, files);
+      return {
+        snapshot,
+        urlToken,
+        message: input.message,
+        note: input.note,
+        answer: null,
+        files: files ? await filesOf(record.id) : [],
+      };
     },
 
     async view(urlToken: string, principal: string): Promise<OwnedRequest> {
@@ -225,7 +266,10 @@ export function createRequestService(deps: RequestServiceDeps) {
     /** The owner closes it (a closed one stays as it is: the same answer, nothing audited). */
     async close(urlToken: string, principal: string, ctx: AuditContext): Promise<OwnedRequest> {
       const found = await findOwned(urlToken, principal);
-      if (found.request.state !== 'closed') await store.close(found.request.id, ctx);
+      if (found.request.state !== 'closed' && (await store.close(found.request.id, ctx))) {
+        // Its attachments are due from the close on: purged now, else by the worker.
+        await deps.requestFiles?.purgeOnClose(found.request.id);
+      }
       return owned(await find(urlToken), urlToken);
     },
 
@@ -251,6 +295,7 @@ export function createRequestService(deps: RequestServiceDeps) {
       who: Responder,
       passphrase: string | null,
       ctx: AuditContext,
+      files?: PreparedFiles,
     ): Promise<RequestSnapshot> {
       const found = await findForResponder(urlToken);
       const { request } = found;
@@ -260,12 +305,13 @@ export function createRequestService(deps: RequestServiceDeps) {
         throw new AnswerNotAllowed(decision.reason);
       }
       await checkPassphrase(found, passphrase, ctx);
-      const { record } = await sealPushRecord(keyRing, answerPushInput(request, answer, deps.durations), {
-        id: randomUUID(),
+      const { input, fileRecords } = answerWithFiles(request, answer, files);
+      const { record } = await sealPushRecord(keyRing, input, {
+        id: files?.pushId ?? randomUUID(),
         owner: request.owner,
         outbox: false,
       });
-      const result = await store.answer(request.id, record, ctx);
+      const result = await store.answer(request.id, record, ctx, fileRecords(record.keyId));
       if (result.outcome === 'gone') throw new RequestNotFound();
       if (result.outcome === 'already_answered') throw new RequestAlreadyAnswered();
       await deps.events?.created(result.push.push);

@@ -1,10 +1,12 @@
 import { type Kysely, sql } from 'kysely';
+import type { NewFileRecord } from '../domain/ports/file-store';
 import type { NewPushRecord } from '../domain/ports/push-store';
 import type { AnswerOutcome, NewRequestRecord, RequestStore } from '../domain/ports/request-store';
 import { type AuditContext, PAGE_SIZE } from '../domain/push';
 import { REQUEST_EVENT_TYPES, type RequestSnapshot } from '../domain/request';
 import type { PushDatabase } from './database';
-import { insertPush } from './push/insert.sql';
+import { insertFiles, insertPush } from './push/insert.sql';
+import { insertRequestFiles } from './request-file.repository';
 import { listRequestAudit, recordRequestAudit, requestAuditValues } from './request/audit';
 import { type RequestRowWithNow, selectStored, storedRequest, toRequest } from './request/rows';
 
@@ -90,6 +92,7 @@ async function answerRequest(
   requestId: string,
   push: NewPushRecord,
   ctx: AuditContext,
+  files?: NewFileRecord[],
 ): Promise<AnswerOutcome> {
   return db.transaction().execute(async (trx) => {
     const { rows: locked } = await sql<{ state: string; open: boolean }>`
@@ -102,6 +105,8 @@ async function answerRequest(
     }
     if (current.state === 'answered') return { outcome: 'already_answered' };
     const created = await insertPush(trx, push, ctx);
+    // An answer with files: its rows with the push, its upload intents consumed (as a file push's).
+    if (files && files.length > 0) await insertFiles(trx, push, files);
     const { rows } = await sql<RequestRowWithNow>`
       with r as (
         update request set state = 'answered', answer_push_id = ${push.id}, answered_at = now(),
@@ -124,7 +129,14 @@ async function answerRequest(
 /** The request store over PostgreSQL (see the migration 2026_11_27_0002_requests). */
 export function createRequestRepository(db: Db): RequestStore {
   return {
-    insert: (record, ctx) => insertRequest(db, record, ctx),
+    insert: (record, ctx, files) =>
+      files && files.length > 0
+        ? db.transaction().execute(async (trx) => {
+            const created = await insertRequest(trx, record, ctx);
+            await insertRequestFiles(trx, record.id, files);
+            return created;
+          })
+        : insertRequest(db, record, ctx),
     async findByTokenHash(tokenHash) {
       const row = await selectStored(db).where('r.token_hash', '=', tokenHash).executeTakeFirst();
       return row ? storedRequest(row, row.db_now) : undefined;
@@ -144,7 +156,7 @@ export function createRequestRepository(db: Db): RequestStore {
     listAuditEntries: (requestId, page) => listRequestAudit(db, requestId, page),
     recordAudit: (requestId, kind, ctx, max) => recordRequestAudit(db, requestId, kind, ctx, max),
     close: (requestId, ctx) => closeRequest(db, requestId, ctx),
-    answer: (requestId, push, ctx) => answerRequest(db, requestId, push, ctx),
+    answer: (requestId, push, ctx, files) => answerRequest(db, requestId, push, ctx, files),
     async filesOf(requestId) {
       const rows = await db
         .selectFrom('request_file as f')

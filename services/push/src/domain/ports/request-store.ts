@@ -1,4 +1,5 @@
 import type { PushSnapshot } from '../push';
+import type { NewFileRecord } from './file-store';
 import type { NewPushRecord } from './push-store';
 import type {
   AnswerLimits,
@@ -87,7 +88,8 @@ export type AnswerOutcome =
   | { outcome: 'gone' };
 
 export interface RequestStore {
-  insert(record: NewRequestRecord, ctx: AuditContext): Promise<RequestSnapshot>;
+  /** The request, and its requester's attachments (their upload intents consumed) in the same transaction. */
+  insert(record: NewRequestRecord, ctx: AuditContext, files?: NewFileRecord[]): Promise<RequestSnapshot>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredRequest | undefined>;
   listOwned(
     owner: string,
@@ -100,6 +102,11 @@ export interface RequestStore {
   /** Closes an open or answered request (`owner`), audited `close`; undefined when it was closed already. */
   close(requestId: string, ctx: AuditContext): Promise<RequestSnapshot | undefined>;
   /** Stores the answer push (as a push create does) and marks the request answered, atomically. */
-  answer(requestId: string, push: NewPushRecord, ctx: AuditContext): Promise<AnswerOutcome>;
+  answer(
+    requestId: string,
+    push: NewPushRecord,
+    ctx: AuditContext,
+    files?: NewFileRecord[],
+  ): Promise<AnswerOutcome>;
   filesOf(requestId: string): Promise<RequestFileInfo[]>;
 }
