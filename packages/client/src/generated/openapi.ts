@@ -786,6 +786,9 @@ export interface components {
         | 'method_not_allowed'
         | 'validation_failed'
         | 'idempotency_key_reused'
+        | 'already_answered'
+        | 'code_required'
+        | 'gone'
         | 'rate_limited'
         | 'dependency_unavailable'
         | 'internal_error';
