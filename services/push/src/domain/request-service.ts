@@ -182,6 +182,31 @@ export function requestLookup(deps: Pick<RequestServiceDeps, 'store' | 'keyRing'
 }
 
 /**
+ * The answer push's input: with files (stored already, under the answer push's id) a `file`
+ * push whose text is optional; files only where the request asked for them.
+ */
+function answerWithFiles(
+  deps: Pick<RequestServiceDeps, 'durations' | 'requestFiles'>,
+  request: SecretRequest,
+  answer: NewAnswer,
+  files: PreparedFiles | undefined,
+) {
+  const input = answerPushInput(request, answer, deps.durations);
+  const uploads = files?.uploads ?? [];
+  if (uploads.length === 0 || !deps.requestFiles) return { input, fileRecords: () => undefined };
+  if (!request.responseFileAttachments) {
+    throw new UserInputRejected({ files: ['This request does not accept files: answer with text.'] });
+  }
+  const withFiles: NewPush = {
+    ...input,
+    kind: 'file',
+    payload: answer.payload === '' ? null : answer.payload,
+  };
+  const records = deps.requestFiles;
+  return { input: withFiles, fileRecords: (keyId: string) => records.attachmentRecords(uploads, keyId) };
+}
+
+/**
  * The request use cases: create, the owner's reads (view, list, audit) and close, and the
  * responder's view and answer. The answer push is sealed by the push's own sealing
  * (`sealPushRecord`) and stored with the request's change in one transaction.
@@ -200,26 +225,6 @@ export function createRequestService(deps: RequestServiceDeps) {
       await store.recordAudit(found.request.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
       throw new PassphraseRejected();
     }
-  }
-
-  /**
-   * The answer push's input: with files (stored already, under the answer push's id) a `file`
-   * push whose text is optional; files only where the request asked for them.
-   */
-  function answerWithFiles(request: SecretRequest, answer: NewAnswer, files: PreparedFiles | undefined) {
-    const input = answerPushInput(request, answer, deps.durations);
-    const uploads = files?.uploads ?? [];
-    if (uploads.length === 0 || !deps.requestFiles) return { input, fileRecords: () => undefined };
-    if (!request.responseFileAttachments) {
-      throw new UserInputRejected({ files: ['This request does not accept files: answer with text.'] });
-    }
-    const withFiles: NewPush = {
-      ...input,
-      kind: 'file',
-      payload: answer.payload === '' ? null : answer.payload,
-    };
-    const records = deps.requestFiles;
-    return { input: withFiles, fileRecords: (keyId: string) => records.attachmentRecords(uploads, keyId) };
   }
 
   return {
@@ -305,7 +310,7 @@ export function createRequestService(deps: RequestServiceDeps) {
         throw new AnswerNotAllowed(decision.reason);
       }
       await checkPassphrase(found, passphrase, ctx);
-      const { input, fileRecords } = answerWithFiles(request, answer, files);
+      const { input, fileRecords } = answerWithFiles(deps, request, answer, files);
       const { record } = await sealPushRecord(keyRing, input, {
         id: files?.pushId ?? randomUUID(),
         owner: request.owner,
