@@ -367,7 +367,7 @@ const GZIP_BOMB = (): Buffer =>
 // ---------------------------------------------------------------- urlencoded forms
 
 /** A form key for a push field, with the bracket shapes qs understands (and some it should not). */
-const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
+export const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
   fc.oneof(
     { arbitrary: fc.constant(`${root}[${field}]`), weight: 12 },
     {
@@ -398,7 +398,7 @@ const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
     },
   );
 
-const formValue = fc.oneof(
+export const formValue = fc.oneof(
   { arbitrary: hostileString, weight: 4 },
   { arbitrary: fc.constantFrom(...NUMBER_STRINGS, ...BOOLEAN_STRINGS), weight: 3 },
   { arbitrary: validPayload, weight: 3 },
@@ -736,7 +736,7 @@ function multipartBytes(
 export const multipartBody = (parts: readonly Part[], boundary: string): Buffer =>
   multipartBytes(parts, boundary, { newline: '\r\n', preamble: '', epilogue: '', close: true });
 
-const FILE_NAMES = [
+export const FILE_NAMES = [
   'a.txt',
   'report.pdf',
   '',
@@ -754,7 +754,7 @@ const FILE_NAMES = [
 ];
 
 /** A file part's content: mostly small, sometimes around the 64 KiB per-file limit of the suite. */
-const fileData = fc
+export const fileData = fc
   .record({
     size: fc.oneof(
       { arbitrary: fc.integer({ min: 0, max: 2048 }), weight: 10 },
@@ -832,10 +832,11 @@ const BOUNDARIES = [
 
 const MULTIPART_TYPE = (b: string) => `multipart/form-data; boundary=${b}`;
 
-/** Multipart bodies of a create. */
-export const multipartBodies: fc.Arbitrary<BodySpec> = fc
+/** Multipart bodies of a form whose fields are `root[…]` (`push`, `request`, `response`), from its parts. */
+export function multipartBodiesOf(parts: fc.Arbitrary<Part[]>, root: string): fc.Arbitrary<BodySpec> {
+  return fc
   .record({
-    parts: createParts,
+    parts,
     boundary: fc.constantFrom(...BOUNDARIES),
     // Out of 230: valid half the time; the 16 MiB field 1 in 230.
     variant: fc.oneof(
@@ -911,7 +912,7 @@ export const multipartBodies: fc.Arbitrary<BodySpec> = fc
         ps = [
           ...parts,
           {
-            disposition: `form-data; name="push[files][]"; filename*=UTF-8''%E2%82%AC%20rates%00.txt`,
+            disposition: `form-data; name="${root}[files][]"; filename*=UTF-8''%E2%82%AC%20rates%00.txt`,
             data: Buffer.from('€'),
           },
         ];
@@ -919,20 +920,20 @@ export const multipartBodies: fc.Arbitrary<BodySpec> = fc
       case 'many-parts':
         ps = [
           ...parts,
-          ...Array.from({ length: 115 }, (_, i) => ({ name: `push[x${i}]`, data: Buffer.from('1') })),
+          ...Array.from({ length: 115 }, (_, i) => ({ name: `${root}[x${i}]`, data: Buffer.from('1') })),
         ];
         break;
       case 'many-fields':
         ps = [
           ...parts,
-          ...Array.from({ length: 101 }, (_, i) => ({ name: `push[y${i}]`, data: Buffer.from('') })),
+          ...Array.from({ length: 101 }, (_, i) => ({ name: `${root}[y${i}]`, data: Buffer.from('') })),
         ];
         break;
       case 'huge-field':
-        ps = [...parts, { name: 'push[note]', data: Buffer.alloc(16 * MIB + 1, 0x61) }];
+        ps = [...parts, { name: `${root}[note]`, data: Buffer.alloc(16 * MIB + 1, 0x61) }];
         break;
       case 'long-header':
-        ps = [...parts, { name: `push[${'n'.repeat(100_000)}]`, data: Buffer.from('x') }];
+        ps = [...parts, { name: `${root}[${'n'.repeat(100_000)}]`, data: Buffer.from('x') }];
         break;
       case 'valid':
       case 'truncated':
@@ -942,6 +943,10 @@ export const multipartBodies: fc.Arbitrary<BodySpec> = fc
     if (variant === 'truncated') body = body.subarray(0, Math.floor(cut * body.length));
     return { tag: `multipart:${variant}`, headers: [['Content-Type', type]], body, chunked };
   });
+}
+
+/** Multipart bodies of a push create. */
+export const multipartBodies: fc.Arbitrary<BodySpec> = multipartBodiesOf(createParts, 'push');
 
 // ---------------------------------------------------------------- other media types
 
