@@ -86,3 +86,18 @@ export function mayCreate(
       return OK;
   }
 }
+
+/**
+ * May this actor create a request? Always someone: a token with `pushes:write`, or a person's
+ * session; nobody never (a request's answer is a push owned by its requester).
+ */
+export function mayCreateRequest(actor: Actor): CreateDecision {
+  switch (actor.kind) {
+    case 'token':
+      return holds(actor, 'pushes:write') ? OK : { ok: false, reason: 'missing_scope' };
+    case 'session':
+      return OK;
+    case 'anonymous':
+      return { ok: false, reason: 'authentication_required' };
+  }
+}

@@ -144,3 +144,24 @@ export class InvalidWebhookUrl extends DomainError {
     super(reason);
   }
 }
+
+/** No such request, or one closed (or past its window) for a responder: the two are indistinguishable. */
+export class RequestNotFound extends DomainError {
+  override readonly name = 'RequestNotFound';
+}
+
+/** The request has its answer already (a second answer, or a responder page opened after it). */
+export class RequestAlreadyAnswered extends DomainError {
+  override readonly name = 'RequestAlreadyAnswered';
+}
+
+/**
+ * The responder may not answer: `user_required` (only people may, and nobody signed the call),
+ * `not_a_user` (a client's token), `code_required` (only listed addresses, with a valid code).
+ */
+export class AnswerNotAllowed extends DomainError {
+  override readonly name = 'AnswerNotAllowed';
+  constructor(readonly reason: 'user_required' | 'not_a_user' | 'code_required') {
+    super(reason);
+  }
+}

@@ -49,7 +49,7 @@ export interface OpenedDownload {
 }
 
 const fileKeyAad = (fileId: string) => `${fileId}|file_key`;
-const filenameAad = (fileId: string) => `${fileId}|filename`;
+export const filenameAad = (fileId: string) => `${fileId}|filename`;
 
 /**
  * Files of file pushes: uploads streamed encrypted into the object store with an intent recorded

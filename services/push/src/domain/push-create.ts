@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyRing } from '@secret-push/key-ring';
-import { hashPassphrase } from '../security/passphrase';
-import { generateUrlToken, hashUrlToken } from '../security/url-token';
 import { IdempotencyKeyReused, PushNotFound } from './errors';
 import type { FileService, StoredUpload } from './file-service';
 import {
@@ -12,11 +10,11 @@ import {
 } from './idempotency';
 import { type EmailSettings, emailPlanFor } from './email-policy';
 import type { EmailLocale, EmailSender } from './email-rules';
-import type { NewPushRecord, PushStore } from './ports/push-store';
+import type { PushStore } from './ports/push-store';
 import { type EventListeners, wantsEvents } from './outbox';
 import type { AuditContext, NewPush, PushSnapshot } from './push';
 import type { PushEvents } from './push-events';
-import { aad, openerOf } from './push-sealing';
+import { openerOf, sealPushRecord } from './push-sealing';
 
 /** A create's Idempotency-Key and whose it is (domain/idempotency.ts `idempotencyScope`). */
 export interface CreateKey {
@@ -86,10 +84,6 @@ export function pushCreator(deps: PushCreateDeps) {
   return async function create(input: NewPush, options: CreateOptions): Promise<CreatedPush> {
     const { owner, audit: ctx, files: prepared, idempotency } = options;
     const id = prepared?.pushId ?? newPushId();
-    const urlToken = generateUrlToken();
-    const keyId = keyRing.activeKeyId;
-    const seal = (v: string | null, field: 'payload' | 'note') =>
-      v === null ? null : keyRing.seal(v, aad(id, field), keyId);
     const uploads = prepared?.uploads ?? [];
     // Decided before anything is sealed or stored: a refused email field changes nothing.
     const email = emailPlanFor(
@@ -98,30 +92,18 @@ export function pushCreator(deps: PushCreateDeps) {
       deps.email ?? EMAIL_DISABLED,
       options.senderLocale ?? null,
     );
-    const record: NewPushRecord = {
+    const { record, urlToken } = await sealPushRecord(keyRing, input, {
       id,
-      tokenHash: hashUrlToken(urlToken),
-      tokenSealed: keyRing.seal(urlToken, aad(id, 'url_token'), keyId),
-      keyId,
-      kind: input.kind,
       owner,
-      name: input.name,
-      payloadSealed: seal(input.payload, 'payload'),
-      noteSealed: seal(input.note, 'note'),
-      passphraseHash: input.passphrase ? await hashPassphrase(input.passphrase) : null,
-      expireAfterDays: input.expireAfterDays,
-      expireAfterViews: input.expireAfterViews,
-      ttlSeconds: input.ttlSeconds,
-      deletableByViewer: input.deletableByViewer,
-      retrievalStep: input.retrievalStep,
-      ...(email ? { email } : {}),
+      email,
       // Owner notices are an outbox consumer's reason to listen (domain/owner-notices.ts).
       outbox: wantsEvents({
         ...options.listeners,
         ownerNotices: (email?.noticeOn.length ?? 0) > 0 || (options.listeners?.ownerNotices ?? false),
       }),
-    };
-    const files = uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, keyId) : undefined;
+    });
+    const files =
+      uploads.length > 0 && deps.files ? deps.files.fileRecords(uploads, record.keyId) : undefined;
     if (!idempotency) {
       const snapshot = await store.insert(record, ctx, files);
       await events.created(snapshot.push);

@@ -75,6 +75,23 @@ const ANSWERS: Answers = {
   WebhookLimitReached: (err) =>
     HttpError.validation({ webhooks: [`are at most ${err.limit} per owner: delete one first`] }),
   InvalidWebhookUrl: (err) => HttpError.validation({ url: [err.reason] }),
+  RequestNotFound: () => new HttpError(404, 'not_found', 'Request not found.'),
+  RequestAlreadyAnswered: () =>
+    new HttpError(409, 'already_answered', 'This request has already been answered.'),
+  AnswerNotAllowed: (err) => {
+    switch (err.reason) {
+      case 'user_required':
+        return authenticationRequired('Only signed-in users may answer this request.');
+      case 'not_a_user':
+        return new HttpError(403, 'forbidden', 'Only users may answer this request, not clients.');
+      case 'code_required':
+        return new HttpError(
+          403,
+          'code_required',
+          'Only the addresses the requester listed may answer, with the code sent to them.',
+        );
+    }
+  },
 };
 
 /** Sound: an error reaches only the answer keyed by its own name. */
