@@ -179,7 +179,12 @@ export function retrievedOf(sent: Sent): Retrieved | undefined {
 }
 
 /** A request (issue 28) of the token's principal: `POST /api/v2/requests`. */
-export function createRequest(to: Endpoint, message: string, token: string, timeoutMs: number): Promise<Sent> {
+export function createRequest(
+  to: Endpoint,
+  message: string,
+  token: string,
+  timeoutMs: number,
+): Promise<Sent> {
   return send(
     to.port,
     {

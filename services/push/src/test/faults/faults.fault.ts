@@ -607,7 +607,7 @@ it('afterwards: every push acknowledged with 201 exists, is readable within its 
   expect(problems).toEqual([]);
 }, 120_000);
 
-it('requests: every answer acknowledged with 201 is its request's one answer push, serving its payload; none lost or doubled', async () => {
+it('requests: every answer acknowledged with 201 is the one answer push of its request, serving its payload; none lost or doubled', async () => {
   const check = await checkRequests(stack!, [...load!.requests.requests.values()], load!.requests.ownerToken);
   findings.push(...check.notes.map((n) => `requests: ${n}`));
   results.push({

@@ -36,7 +36,9 @@ export async function checkRequests(
     const found = await sql<Row>`
       select encode(r.token_hash, 'hex') as h, r.state, r.answer_push_id, (p.id is not null) as push_exists
         from request r left join push p on p.id = r.answer_push_id
-       where r.token_hash = any(array(select decode(h, 'hex') from unnest(${hexes}::text[]) as h))`.execute(s.db);
+       where r.token_hash = any(array(select decode(h, 'hex') from unnest(${hexes}::text[]) as h))`.execute(
+      s.db,
+    );
     for (const row of found.rows) rows.set(row.h, row);
   }
   const toRead: { rec: RequestRecord; payload: string }[] = [];
@@ -58,7 +60,9 @@ export async function checkRequests(
         );
       } else toRead.push({ rec, payload: wins[0]!.payload });
     } else if (row.state === 'answered' ? !row.push_exists : row.answer_push_id !== null) {
-      problems.push(`request of "${rec.phase}" is ${row.state} with answer push ${row.answer_push_id ?? 'none'}`);
+      problems.push(
+        `request of "${rec.phase}" is ${row.state} with answer push ${row.answer_push_id ?? 'none'}`,
+      );
     }
     if (row.state === 'answered') answered++;
   }
@@ -84,7 +88,9 @@ export async function checkRequests(
       }
     }),
   );
-  if (wrong.length > 0) problems.push(`${wrong.length} answers not served as answered: ${wrong.slice(0, 5).join('; ')}`);
+  if (wrong.length > 0) {
+    problems.push(`${wrong.length} answers not served as answered: ${wrong.slice(0, 5).join('; ')}`);
+  }
 
   const owner = `client:${s.requester.client_id}`;
   const { rows: counts } = await sql<{ pushes: number; answers: number }>`

@@ -64,7 +64,12 @@ export class RequestLoad {
   }
 
   /** One request made; its answer (the caller records it). */
-  async create(to: Endpoint, id: string, phase: string, timeoutMs: number): Promise<{ sent: Sent; problem?: string }> {
+  async create(
+    to: Endpoint,
+    id: string,
+    phase: string,
+    timeoutMs: number,
+  ): Promise<{ sent: Sent; problem?: string }> {
     const sent = await createRequest(tagged(to, id), `request ${id}`, this.ownerToken, timeoutMs);
     if (sent.status !== 201) return { sent };
     const token = json(sent)?.url_token;

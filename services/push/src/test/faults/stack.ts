@@ -217,7 +217,15 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     const [resourceServer, client, requester] = await Promise.all([
       cli('clients', 'create-resource-server', '--name', 'push-api', '--json'),
       cli('clients', 'create', '--name', 'faults', '--scopes', 'pushes:read pushes:write', '--json'),
-      cli('clients', 'create', '--name', 'faults requester', '--scopes', 'pushes:read pushes:write', '--json'),
+      cli(
+        'clients',
+        'create',
+        '--name',
+        'faults requester',
+        '--scopes',
+        'pushes:read pushes:write',
+        '--json',
+      ),
     ]);
     log(`migrations and clients (${Date.now() - started} ms)`);
 

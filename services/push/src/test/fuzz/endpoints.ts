@@ -919,13 +919,7 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
   ];
 
-  return [
-    ...pushEndpoints,
-    ...webhookEndpoints,
-    ...requestEndpoints,
-    ...formEndpoints,
-    ...authEndpoints(fx),
-  ];
+  return [...pushEndpoints, ...webhookEndpoints, ...requestEndpoints, ...formEndpoints, ...authEndpoints(fx)];
 }
 
 // ---------------------------------------------------------------- auth service

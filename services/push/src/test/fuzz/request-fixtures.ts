@@ -44,7 +44,9 @@ export async function makeRequestPools(
   const ok = async (req: HttpRequest, expected: number) => {
     const res = await send.send(req);
     if (res.status !== expected) {
-      throw new Error(`set-up ${req.method} ${req.target}: ${res.status} ${res.body.toString().slice(0, 300)}`);
+      throw new Error(
+        `set-up ${req.method} ${req.target}: ${res.status} ${res.body.toString().slice(0, 300)}`,
+      );
     }
     return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
   };
@@ -98,7 +100,11 @@ export async function makeRequestPools(
       );
     } else if (i % 7 === 6) {
       await ok(
-        { method: 'DELETE', target: `/api/v2/requests/${t}`, headers: [['Authorization', `Bearer ${ownerOf(i)}`]] },
+        {
+          method: 'DELETE',
+          target: `/api/v2/requests/${t}`,
+          headers: [['Authorization', `Bearer ${ownerOf(i)}`]],
+        },
         200,
       );
     }

@@ -142,7 +142,9 @@ export function snapshotter(
                (select count(*) from request_file)::int as request_file,
                (select coalesce(sum(downloads), 0) from request_file)::int as request_file_downloads,
                (select count(*) from request_answer_code)::int as request_answer_code,
-               (select coalesce(sum(attempts), 0) from request_answer_code)::int as request_code_attempts`.execute(pushDb)
+               (select coalesce(sum(attempts), 0) from request_answer_code)::int as request_code_attempts`.execute(
+        pushDb,
+      )
     ).rows[0]!;
   const authCounts = async (): Promise<AuthCounts> =>
     (
