@@ -48,6 +48,32 @@ Commands:
   webhooks deliveries ID its delivery log, newest first (--page N: 50 a page)
   webhooks replay ID DELIVERY_ID     send a delivery again (the same webhook-id)
                          (webhooks: reading needs the scope pushes:read, changing pushes:write)
+  request create [TEXT|-]   ask someone for a secret: TEXT is the message they read (stdin when
+                         missing or -); prints the link to send them (--copy: also to the clipboard)
+    --name TEXT  --note TEXT   labels only you see
+    --days N | --duration D    how long it stays open (D as for push)
+    --views N              views of the answer (default 1)   --answer-days N   its days, from the answer
+    --passphrase-file PATH the responder must enter this passphrase (--passphrase TEXT also works,
+                           but shows in the process list)
+    --allow-files          the responder may send files      --attach FILE   a file for them (repeatable)
+    --downloads N          how often they may download each attached file (1–10, default 3)
+    --include-requestor    show them your email
+    --answerable-by anyone|users|emails   users: signed-in users only; emails: with --email A
+    --email A              may answer (repeatable, at most 5; a one-time code is mailed to them)
+    --notify A,B           email the link to these addresses (where the server sends email)
+    --notify-locale L  --notify-owner (email me when it is answered)
+    --[no-]retrieval-step  --[no-]deletable-by-viewer    for the answer push
+  request list           your requests (--state active|open|answered|ready|closed; active by default)
+  request show|preview|audit|close LINK|TOKEN   one of your requests: details, its link, its log, close it
+  request answer LINK|TOKEN   print the answer (uses a view of the answer push); --out DIR saves its files
+  respond LINK [-] [FILE…]    answer a request once: the text from --text TEXT or stdin (read when no
+                         FILE is given, or with -), files uploaded with a progress bar
+    --url | --qr           the answer is a URL / a QR payload
+    --passphrase-file PATH the request's passphrase (or --passphrase TEXT)
+    --email A [--code C]   for a request answerable by addresses: a code is mailed to A, then read
+                           from stdin (or given as --code)
+    --show                 print the request instead (spends nothing); --save-attachments DIR saves
+                           the files the requester attached (each download counts)
   token                  print an access token (for scripts)
   login                  save the server and your credentials:
     --client-id ID  (secret from stdin or --client-secret-file PATH)  or  --token-file PATH

@@ -52,6 +52,9 @@ export function describeError(err: unknown): { code: number; message: string } {
   if (err instanceof TypeError && err.message === 'not a push token') {
     return { code: EXIT.usage, message: 'Not a push link or token' };
   }
+  if (err instanceof TypeError && err.message === 'not a request token') {
+    return { code: EXIT.usage, message: 'Not a request link or token' };
+  }
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e.code === 'string' && typeof e.path === 'string') {
     return { code: EXIT.error, message: `${e.path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}` };
@@ -67,7 +70,10 @@ function exitCodeOf(err: SecretPushError): number {
       return EXIT.auth;
     case 'not_found':
     case 'expired':
+    case 'gone':
       return EXIT.notFound;
+    case 'conflict':
+      return EXIT.error;
     case 'rate_limited':
     case 'unavailable':
     case 'timeout':

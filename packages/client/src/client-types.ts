@@ -1,5 +1,17 @@
 import type { Readable } from 'node:stream';
 import type { FileInput } from './multipart.ts';
+import type {
+  CreateRequestInput,
+  RequestAuditEntry,
+  RequestAuditLog,
+  RequestCreateOptions,
+  RequestList,
+  RequestListState,
+  RequestView,
+  RespondInput,
+  RespondResult,
+  ResponderView,
+} from './request-types.ts';
 import type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
 import type { CallOptions } from './transport.ts';
 import type {
@@ -172,6 +184,54 @@ export interface SecretPushClient {
   downloadNode(file: PushFile | string, options?: DownloadOptions): Promise<NodeDownload>;
   /** `/webhooks`: the caller's webhook endpoints and their delivery log (see WebhookAdmin). */
   readonly webhooks: WebhookAdmin;
+  /** `/requests`: asking someone for a secret, and answering such a request (see RequestAdmin). */
+  readonly requests: RequestAdmin;
+}
+
+/**
+ * `client.requests`. A request is named by its url_token or one of its links on the client's own
+ * origin (`…/respond/TOKEN`, `…/api/v2/requests/TOKEN.json`); anything else rejects with a
+ * TypeError before anything is sent. The owner's calls need a token (`pushes:write` to create and
+ * close, `pushes:read` for the rest); the responder's need none where the instance allows
+ * anonymous access (a token is sent when the client has one).
+ */
+export interface RequestAdmin {
+  /** `POST /requests`: JSON, or with `files` multipart, streamed. Never repeated (a second request). */
+  create(input: CreateRequestInput, options?: RequestCreateOptions): Promise<RequestView>;
+  /** `GET /requests/:t`: the request, its state and, once answered, the answer push's link. */
+  get(linkOrToken: string, options?: CallOptions): Promise<RequestView>;
+  /** `GET /requests/:t/preview`: the responder's page (`url`). */
+  preview(linkOrToken: string, options?: CallOptions): Promise<Preview>;
+  /** `GET /requests/:t/audit`: one page of the audit log. */
+  audit(linkOrToken: string, options?: CallOptions & { page?: number }): Promise<RequestAuditLog>;
+  /** Every entry of the audit log, page after page. */
+  auditEntries(linkOrToken: string, options?: PageOptions): AsyncIterable<RequestAuditEntry>;
+  /** `DELETE /requests/:t`: closes it (its attached files are purged); closing a closed one is the same. */
+  close(linkOrToken: string, options?: CallOptions): Promise<RequestView>;
+  /** `GET /requests/:state` (`active` by default: open and answered), newest first, page by page. */
+  list(state?: RequestListState, options?: PageOptions): RequestList;
+  /**
+   * The answer: the request's answer push retrieved (**uses one of its views**; its files then
+   * download with `download`/`downloadNode`), or null while nothing has been answered.
+   */
+  answer(
+    linkOrToken: string,
+    options?: CallOptions & Pick<RetrieveOptions, 'expired'>,
+  ): Promise<RetrievedPush | null>;
+  /** `GET /requests/:t/respond`: what the responder sees; spends nothing. */
+  view(linkOrToken: string, options?: CallOptions): Promise<ResponderView>;
+  /**
+   * `POST /requests/:t/respond`: the answer (text, files, or both; files streamed, multipart).
+   * Never repeated. A second answer is a SecretPushError `already_answered` (409).
+   */
+  respond(linkOrToken: string, input: RespondInput, options?: RequestCreateOptions): Promise<RespondResult>;
+  /**
+   * `POST /requests/:t/code`: for a request answerable by listed addresses, mails a 6-digit code
+   * (valid 15 minutes) to `email` when it is listed; the answer is the same either way.
+   */
+  requestCode(linkOrToken: string, email: string, options?: CallOptions): Promise<{ message: string }>;
+  /** `GET /requests/:t/files/:id`: a file the requester attached, streamed. Uses a download. */
+  downloadAttachment(linkOrToken: string, fileId: string, options?: DownloadOptions): Promise<Download>;
 }
 
 /** A new endpoint: where messages go (https; http where the operator allows it) and which events. */

@@ -5,12 +5,14 @@ import { pushList } from './pages.ts';
 import { auditEntries, auditPage, expirePush, notifyEmails, previewPush, retrievePush } from './pushes.ts';
 import { apiUrlOf, createApi, json } from './request.ts';
 import type { Version } from './types.ts';
+import { requestAdmin } from './requests.ts';
 import { webhookAdmin } from './webhook-admin.ts';
 
 /*
  * createClient: the SecretPushClient, assembled from the modules of each group of calls over one
  * base (request.ts): create-push.ts, pushes.ts (retrieve, preview, expire, audit, notify emails), pages.ts (the
- * lists), downloads.ts (files), webhook-admin.ts (webhook endpoints). The types are in client-types.ts.
+ * lists), downloads.ts (files), webhook-admin.ts (webhook endpoints),
+ * requests.ts (requests). The types are in client-types.ts.
  */
 
 export function createClient(options: ClientOptions): SecretPushClient {
@@ -47,5 +49,6 @@ export function createClient(options: ClientOptions): SecretPushClient {
     download: (file, call) => download(api, file, call),
     downloadNode: (file, call) => downloadNode(api, file, call),
     webhooks: webhookAdmin(api),
+    requests: requestAdmin(api),
   };
 }

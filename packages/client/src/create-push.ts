@@ -1,5 +1,5 @@
 import type { CreateOptions, CreatePushInput } from './client-types.ts';
-import { checkFiles, multipartBody } from './multipart.ts';
+import { type FileInput, checkFiles, multipartBody } from './multipart.ts';
 import { addressList } from './pushes.ts';
 import { type Api, apiUrlOf, json } from './request.ts';
 import type { OwnedPush } from './types.ts';
@@ -7,12 +7,42 @@ import type { OwnedPush } from './types.ts';
 /** Whether this is Node (path and Readable inputs, streamed uploads), not a browser. */
 const IS_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
-type BodyOf = () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
+export type BodyOf = () => { body: NonNullable<RequestInit['body']>; headers: Record<string, string> };
 
 /** The input with `notify_emails_to` as the API takes it (one comma-separated string). */
 function withAddressList<T extends CreatePushInput>(input: T): T {
   const to = input.notify_emails_to;
   return to === undefined || typeof to === 'string' ? input : { ...input, notify_emails_to: addressList(to) };
+}
+
+/** A form field's value: a list (notify_owner_on) goes comma-separated, as forms send it. */
+const formValue = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));
+
+/**
+ * A multipart body of `group[field]` fields and `group[files][]` files, streamed from the files
+ * (checked first: every path a readable file). Outside Node (a browser) a body of Blobs is sent
+ * as one Blob: browsers stream a request body only over HTTP/2, and report no upload progress for
+ * it (`sentWhole` is then its size, for one call of onProgress when the answer has come).
+ */
+export async function formBody(
+  group: string,
+  values: Record<string, unknown>,
+  files: readonly FileInput[],
+  onProgress: ((bytesSent: number) => void) | undefined,
+): Promise<{ body: BodyOf; replayable: boolean; sentWhole: number | undefined }> {
+  await checkFiles(files);
+  const fields = Object.entries(values)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => ({ name: `${group}[${k}]`, value: formValue(v) }));
+  const multipart = multipartBody(fields, `${group}[files][]`, files);
+  const headers = { 'content-type': multipart.contentType };
+  const whole = IS_NODE ? undefined : multipart.blob();
+  if (whole) return { body: () => ({ body: whole, headers }), replayable: true, sentWhole: whole.size };
+  return {
+    body: () => ({ body: multipart.stream(onProgress), headers }),
+    replayable: multipart.replayable,
+    sentWhole: undefined,
+  };
 }
 
 /** `POST /pushes`: a text, URL, QR or file push. Sends an Idempotency-Key. */
@@ -33,22 +63,13 @@ export async function createPush(
   } else {
     const { files, payload, kind, ...settings } = withAddressList(input);
     if (files.length === 0) throw new TypeError('A file push needs at least one file');
-    await checkFiles(files);
-    // A form field is a string: a list (notify_owner_on) goes comma-separated, as forms send it.
-    const fields = Object.entries({ kind: kind ?? 'file', payload, ...settings })
-      .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => ({ name: `push[${k}]`, value: Array.isArray(v) ? v.join(',') : String(v) }));
-    const multipart = multipartBody(fields, 'push[files][]', files);
-    replayable = multipart.replayable;
-    const headers = { 'content-type': multipart.contentType };
-    // Outside Node (a browser) a body of Blobs is sent as one Blob: browsers stream a request
-    // body only over HTTP/2, and report no upload progress for it (onProgress is then called
-    // once, when the answer has come).
-    const whole = IS_NODE ? undefined : multipart.blob();
-    if (whole) {
-      body = () => ({ body: whole, headers });
-      sentWhole = whole.size;
-    } else body = () => ({ body: multipart.stream(call.onProgress), headers });
+    const form = await formBody(
+      'push',
+      { kind: kind ?? 'file', payload, ...settings },
+      files,
+      call.onProgress,
+    );
+    ({ body, replayable, sentWhole } = form);
   }
   const res = await api.transport.send({
     ...call,

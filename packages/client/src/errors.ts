@@ -13,6 +13,8 @@ export type ErrorKind =
   | 'passphrase_required'
   | 'validation'
   | 'rate_limited'
+  | 'conflict'
+  | 'gone'
   | 'unavailable'
   | 'timeout'
   | 'network'
@@ -89,6 +91,8 @@ function kindOf(status: number, code: string): ErrorKind {
   if (status === 404) return 'not_found';
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
+  if (status === 409) return 'conflict';
+  if (status === 410) return 'gone';
   if (status === 422) return 'validation';
   if (status === 429) return 'rate_limited';
   if (status === 502 || status === 503 || status === 504) return 'unavailable';
@@ -132,10 +136,14 @@ export function secureUrl(url: string, allowInsecureHttp: boolean | undefined): 
   return url;
 }
 
+/** The lists, which are kept in a masked path (no token). */
+const LISTS = new Set(['active', 'expired', 'open', 'answered', 'ready', 'closed']);
+
 /**
- * The path of `url` as error messages show it: the segment after `/pushes/` or `/files/` (a push's
- * token, a file's id: what makes a link work) becomes `…`, and the query (a download link's
- * signature) is left out. `/pushes/active` and `/pushes/expired` are kept.
+ * The path of `url` as error messages show it: the segment after `/pushes/`, `/requests/` or
+ * `/files/` (a push's or a request's token, a file's id: what makes a link work) becomes `…`, and
+ * the query (a download link's signature) is left out. The lists (`/pushes/active`,
+ * `/requests/closed`, …) are kept.
  */
 export function maskedPath(url: string): string {
   let path: string;
@@ -144,8 +152,8 @@ export function maskedPath(url: string): string {
   } catch {
     path = url.split(/[?#]/)[0] ?? '';
   }
-  return path.replace(/\/(pushes|files)\/([^/]+)/g, (whole, kind: string, segment: string) =>
-    kind === 'pushes' && (segment === 'active' || segment === 'expired') ? whole : `/${kind}/…`,
+  return path.replace(/\/(pushes|requests|files)\/([^/]+)/g, (whole, kind: string, segment: string) =>
+    kind !== 'files' && LISTS.has(segment) ? whole : `/${kind}/…`,
   );
 }
 

@@ -59,6 +59,16 @@ test('maskedPath hides the segment after /pushes/ and /files/ and drops the quer
   expect(maskedPath(`/api/v2/pushes/${t}?q`)).toBe('/api/v2/pushes/…');
 });
 
+test('maskedPath hides a request token and its file ids, and keeps the lists of requests', () => {
+  const t = 'AbCdEfGhIjKlMnOpQrStUv';
+  expect(maskedPath(`https://h/api/v2/requests/${t}/respond`)).toBe('/api/v2/requests/…/respond');
+  expect(maskedPath(`https://h/api/v2/requests/${t}/files/f1`)).toBe('/api/v2/requests/…/files/…');
+  for (const list of ['active', 'open', 'answered', 'ready', 'closed']) {
+    expect(maskedPath(`https://h/api/v2/requests/${list}?page=2`)).toBe(`/api/v2/requests/${list}`);
+  }
+  expect(maskedPath('https://h/api/v2/files/closed')).toBe('/api/v2/files/…');
+});
+
 test('isLoopback: localhost, 127.0.0.0/8 and ::1 only', () => {
   for (const h of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.1.2.3', '[::1]']) {
     expect([h, isLoopback(h)]).toEqual([h, true]);

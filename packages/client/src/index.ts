@@ -10,6 +10,7 @@ export type {
   NotifyEmailsOptions,
   PageOptions,
   PushList,
+  RequestAdmin,
   RetrieveOptions,
   SecretPushClient,
   StaticTokenAuth,
@@ -33,5 +34,12 @@ export type { FileInput } from './multipart.ts';
 export type { AccessToken, ClientCredentialsAuth } from './token-cache.ts';
 export type { CallOptions } from './transport.ts';
 export type * from './types.ts';
+export type * from './request-types.ts';
 export { DELIVERIES_PAGE_SIZE, WEBHOOK_EVENT_TYPES } from './webhook-admin.ts';
-export { type WebhookMessage, WebhookVerificationError, pushReference, verifyWebhook } from './webhooks.ts';
+export {
+  type WebhookMessage,
+  WebhookVerificationError,
+  pushReference,
+  requestReference,
+  verifyWebhook,
+} from './webhooks.ts';

@@ -120,3 +120,9 @@ export async function pushReference(urlToken: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(urlToken)));
   return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * The reference by which `request.*` webhook messages name a request (`request_ref`): computed as
+ * for a push, from the request's `url_token`.
+ */
+export const requestReference = pushReference;

@@ -30,8 +30,12 @@ import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
 import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
+import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
+import type { RequestPages } from './pages/request-pages.port';
+import { requestPagesRoutes } from './pages/requests.routes';
+import { respondPagesRoutes } from './pages/respond.routes';
 import { need } from './http/context-guard';
 import type { UploadPipeline } from './uploads/pipeline';
 
@@ -67,6 +71,8 @@ export interface AppDeps {
   files?: { service: FileService; uploads: UploadPipeline };
   /** Email on (PUSH_SMTP_URL): `notify_emails` and its per-user limit; absent: 404 there. */
   notifyEmails?: { rateLimit: RequestHandler; pageRateLimit?: RequestHandler };
+  /** The request pages (issue 28) over the requests domain: absent where requests are off. */
+  requestPages?: RequestPages;
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -166,6 +172,12 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
   // Email in the pages, where the instance sends it (absent: no page offers it).
   const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
   const withEmail = email ? { email } : {};
+  if (deps.requestPages) {
+    app.use((_req, res, next) => {
+      res.locals.requestPages = true; // every page's header offers "Request a secret"
+      next();
+    });
+  }
   if (deps.web) {
     const signIn = signInRoutes(deps.web.signIn);
     app.use(signIn);
@@ -201,7 +213,41 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
       ...withEmail,
     }),
   );
+  if (deps.requestPages) mountRequestPages(app, deps, deps.requestPages);
   app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));
+}
+
+/** The requester's pages (signed in) and the responder's page, where requests are on. */
+function mountRequestPages(app: Express, deps: AppDeps, requests: RequestPages): void {
+  const common = { publicUrl: deps.publicUrl, logger: deps.logger };
+  if (deps.web) {
+    const { rules, files } = deps;
+    app.use(
+      requestPagesRoutes({
+        ...common,
+        requests,
+        sessions: deps.web.sessions,
+        rateLimit: deps.rateLimits.create,
+        rules: {
+          days: rules.days,
+          views: rules.views,
+          retrievalStepDefault: rules.retrievalStepDefault,
+          deletableByViewerDefault: rules.deletableByViewerDefault,
+          files: files !== undefined,
+          ...(deps.notifyEmails ? { email: { locales: SUPPORTED_LOCALES } } : {}),
+        },
+      }),
+    );
+  }
+  app.use(
+    respondPagesRoutes({
+      ...common,
+      requests,
+      rateLimit: deps.rateLimits.retrieve,
+      anonymousAccess: deps.features.anonymousAccess,
+      ...(deps.web ? { sessions: deps.web.sessions } : {}),
+    }),
+  );
 }
 
 /**

@@ -20,6 +20,8 @@ declare global {
       principal?: Principal | null;
       /** `WebSessions.load` (session/web-session.ts): the person behind a page request. */
       webCaller?: WebCaller;
+      /** Set for every page where requests are on (app.ts): the header offers "Request a secret". */
+      requestPages?: boolean;
       /** The upload step (uploads/pipeline.ts) of a multipart create: the files it stored. */
       uploads?: UploadState;
       /** `idempotencyKeyOf` (http/push.routes.ts): the create's Idempotency-Key; null when none was sent. */

@@ -170,3 +170,22 @@ export function requestExtrasOf(
       : {}),
   };
 }
+
+/** The app's request parts (PUSH_REQUESTS_ENABLED on): the routes, the downloads and the codes. */
+export function requestAppDeps(
+  config: PushConfig,
+  parts: RequestParts,
+  wiring: {
+    redis: Redis;
+    logger: Logger;
+    rateLimits: { create: RequestHandler; lookup: RequestHandler; retrieve: RequestHandler };
+    answer: RequestHandler;
+    answerPerRequest: RequestHandler;
+  },
+): { requests: Omit<RequestRoutesDeps, 'publicUrl' | 'rules'>; requestExtras: RequestExtras } {
+  const { rateLimits, answer, answerPerRequest } = wiring;
+  return {
+    requests: requestRoutesDeps(config, parts, { ...rateLimits, answer, answerPerRequest }),
+    requestExtras: requestExtrasOf(config, parts, wiring),
+  };
+}

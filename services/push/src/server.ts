@@ -46,7 +46,7 @@ import {
 import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
-import { answerRateLimits, requestExtrasOf, requestRoutesDeps, wireRequestService } from './server-requests';
+import { answerRateLimits, requestAppDeps, wireRequestService } from './server-requests';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
@@ -55,12 +55,18 @@ import { createPushRepository } from './storage/push.repository';
 import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
 import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import { createUserRepository } from './storage/user.repository';
+import { maskRequestPaths, requestPagesOf } from './pages/request-pages.adapter';
 
 export const APPLICATION_VERSION = '0.1.0';
 
 /** A url_token reads the secret: it never reaches the logs (`/api/v2/pushes/…/audit`). */
 export const maskUrlToken = (path: string) =>
-  path.replace(/(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i, '$1…');
+  maskRequestPaths(
+    path.replace(
+      /(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i,
+      '$1…',
+    ),
+  );
 
 export interface PushServer {
   url: string;
@@ -135,7 +141,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
     keyRing,
     allowHttp: config.webhooks.allowHttp,
   });
-  return { objectStore, files, pushes, requests, users, webhooks, webhookEndpoints };
+  return { objectStore, files, pushes, requests, keyRing, users, webhooks, webhookEndpoints };
 }
 
 /** Deadline of each request to the sign-in provider, in seconds. */
@@ -283,10 +289,7 @@ function wireApp(
     pushes: services.pushes,
     webhooks: services.webhooks,
     ...(f.requestsEnabled
-      ? {
-          requests: requestRoutesDeps(config, services.requests, { ...rateLimits, answer, answerPerRequest }),
-          requestExtras: requestExtrasOf(config, services.requests, { redis, logger, rateLimits }),
-        }
+      ? requestAppDeps(config, services.requests, { redis, logger, rateLimits, answer, answerPerRequest })
       : {}),
     verifier,
     invalidTokens,
@@ -333,6 +336,7 @@ function wireApp(
       files && objectStore
         ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }
         : undefined,
+    requestPages: requestPagesOf(config, services.requests.requests, services.keyRing, redis),
     readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),

@@ -7,6 +7,8 @@ import { login } from './login.ts';
 import { notify } from './notify.ts';
 import { preview } from './preview.ts';
 import { push } from './push.ts';
+import { request } from './request.ts';
+import { respond } from './respond.ts';
 import { token } from './token.ts';
 import { version } from './version.ts';
 import { webhooks } from './webhooks.ts';
@@ -21,6 +23,8 @@ export const COMMANDS: Record<string, Command> = {
   list,
   audit,
   webhooks,
+  request,
+  respond,
   token,
   login,
   version,

@@ -211,6 +211,23 @@ function answerWithFiles(
   return { input: withFiles, fileRecords: (keyId: string) => records.attachmentRecords(uploads, keyId) };
 }
 
+/** The passphrase, counted by the limiter before it is verified; a wrong one is audited. */
+async function checkPassphrase(
+  deps: Pick<RequestServiceDeps, 'store' | 'passphraseLimiter' | 'maxAuditEntries'>,
+  found: StoredRequest,
+  given: string | null,
+  ctx: AuditContext,
+) {
+  const hash = found.secrets.passphraseHash;
+  if (hash === null) return;
+  if (given === null) throw new PassphraseRejected();
+  await deps.passphraseLimiter.consume(`request:${found.request.id}`, ctx.ip);
+  if (!(await verifyPassphrase(hash, given))) {
+    await deps.store.recordAudit(found.request.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
+    throw new PassphraseRejected();
+  }
+}
+
 /**
  * The request use cases: create, the owner's reads (view, list, audit) and close, and the
  * responder's view and answer. The answer push is sealed by the push's own sealing
@@ -219,18 +236,6 @@ function answerWithFiles(
 export function createRequestService(deps: RequestServiceDeps) {
   const { store, keyRing } = deps;
   const { find, owned, findOwned, findForResponder, filesOf, open } = requestLookup(deps);
-
-  /** The passphrase, counted by the limiter before it is verified; a wrong one is audited. */
-  async function checkPassphrase(found: StoredRequest, given: string | null, ctx: AuditContext) {
-    const hash = found.secrets.passphraseHash;
-    if (hash === null) return;
-    if (given === null) throw new PassphraseRejected();
-    await deps.passphraseLimiter.consume(`request:${found.request.id}`, ctx.ip);
-    if (!(await verifyPassphrase(hash, given))) {
-      await store.recordAudit(found.request.id, 'failed_passphrase', ctx, deps.maxAuditEntries);
-      throw new PassphraseRejected();
-    }
-  }
 
   return {
     async create(input: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
@@ -325,7 +330,7 @@ export function createRequestService(deps: RequestServiceDeps) {
         await store.recordAudit(request.id, 'answer_refused', ctx, deps.maxAuditEntries);
         throw new AnswerNotAllowed(decision.reason);
       }
-      await checkPassphrase(found, passphrase, ctx);
+      await checkPassphrase(deps, found, passphrase, ctx);
       const { input, fileRecords } = answerWithFiles(deps, request, answer, files);
       const { record } = await sealPushRecord(keyRing, input, {
         id: files?.pushId ?? randomUUID(),

@@ -55,7 +55,9 @@ const readMultipartFields: RequestHandler = (req, res, next) => {
     if (!err) return next();
     const code = (err as { code?: string }).code;
     if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
-      return next(HttpError.validation({ files: ['Files cannot be attached here on this instance yet.'] }));
+      return next(
+        HttpError.validation({ files: ['Files cannot be attached: this instance stores no files.'] }),
+      );
     }
     if (code?.startsWith('LIMIT_')) {
       return next(new HttpError(413, 'payload_too_large', 'The form is too large.'));

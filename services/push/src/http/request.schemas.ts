@@ -120,7 +120,7 @@ function toNewRequest(input: RequestInput, rules: CreateRules, context: RequestC
     !(Array.isArray(input.files) && input.files.length === 0) &&
     input.files !== ''
   ) {
-    fail('files', 'Files cannot be attached to requests on this instance yet.');
+    fail('files', 'must be sent as file parts of a multipart form (request[files][])');
   }
   const window = windowOf(input, rules, fail);
   const answerableBy = input.answerable_by ?? 'anyone';
@@ -233,9 +233,14 @@ function payloadProblem(kind: NewAnswer['kind'], payload: string | null | undefi
   return undefined;
 }
 
-/** Parses an answer body `{ response: {...} }`: 400 without the object, 422 naming every bad field. */
-export function parseResponse(body: unknown, filesAllowed: boolean): ParsedResponse {
-  const given = (body as { response?: unknown } | undefined)?.response;
+/**
+ * Parses an answer body `{ response: {...} }`: 400 without the object, 422 naming every bad field.
+ * `withFiles`: the upload step stored files of this answer (multipart `response[files][]`); the
+ * object may then be absent and the payload is an optional text beside them.
+ */
+export function parseResponse(body: unknown, withFiles: boolean): ParsedResponse {
+  const sent = (body as { response?: unknown } | undefined)?.response;
+  const given = sent === undefined && withFiles ? {} : sent;
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new HttpError(400, 'bad_request', 'param is missing or the value is empty or invalid: response');
   }
@@ -244,22 +249,20 @@ export function parseResponse(body: unknown, filesAllowed: boolean): ParsedRespo
   const input = parsed.data;
   const fields: Record<string, string[]> = {};
   const kind = input.kind ?? 'text';
-  const problem = payloadProblem(kind, input.payload);
+  const blank = input.payload === null || input.payload === undefined || !/\S/.test(input.payload);
+  const problem = withFiles && blank ? undefined : payloadProblem(kind, input.payload);
   if (problem) fields.payload = [problem];
   if (
     input.files !== undefined &&
     !(Array.isArray(input.files) && input.files.length === 0) &&
     input.files !== ''
   ) {
-    fields.files = [
-      filesAllowed
-        ? 'Files cannot be attached to answers on this instance yet.'
-        : 'This request does not accept files.',
-    ];
+    // Files come as file parts of a multipart form, never as a field.
+    fields.files = ['must be sent as file parts of a multipart form (response[files][])'];
   }
   if (Object.keys(fields).length > 0) throw HttpError.validation(fields);
   return {
-    answer: { kind, payload: input.payload! },
+    answer: { kind: withFiles ? 'text' : kind, payload: blank ? '' : input.payload! },
     passphrase: input.passphrase ?? null,
     email: input.email ?? null,
     code: input.code ?? null,

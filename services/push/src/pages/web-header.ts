@@ -8,6 +8,8 @@ export interface WebHeader {
   user: { email: string | null } | null;
   /** The session's CSRF token, for the sign-out form. */
   csrf?: string;
+  /** Requests are on: "Request a secret" and "Your requests" for the signed-in. */
+  requests?: boolean;
 }
 
 /**
@@ -18,7 +20,8 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
   const caller = webCallerOf(res);
   if (caller.kind === 'unavailable') return undefined;
   if (caller.kind === 'anonymous') return { signInEnabled, user: null };
-  return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf };
+  const requests = res.locals.requestPages === true;
+  return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf, requests };
 }
 
 /** The web app's header: its pages, and sign-in or the signed-in person with sign-out. */
@@ -26,6 +29,7 @@ export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
   const account = h.user
     ? html`<a href="/pushes">Your pushes</a>
+        ${h.requests ? html`<a href="/requests">Your requests</a>` : ''}
         <a href="/users/token">API tokens</a>
         <a href="/users/webhooks">Webhooks</a>
         <a href="/account">Account</a>
@@ -40,7 +44,7 @@ export function webHeader(h: WebHeader | undefined): Html {
   return html`<header class="site">
     <nav aria-label="Site">
       <a href="/">Share a secret</a>
-      ${account}
+      ${h.user && h.requests ? html`<a href="/requests/new">Request a secret</a>` : ''} ${account}
     </nav>
   </header>`;
 }

@@ -177,3 +177,51 @@ export function retrievedOf(sent: Sent): Retrieved | undefined {
     files,
   };
 }
+
+/** A request (issue 28) of the token's principal: `POST /api/v2/requests`. */
+export function createRequest(
+  to: Endpoint,
+  message: string,
+  token: string,
+  timeoutMs: number,
+): Promise<Sent> {
+  return send(
+    to.port,
+    {
+      method: 'POST',
+      path: '/api/v2/requests',
+      headers: { ...to.headers, 'content-type': 'application/json', ...bearer(token) },
+      body: jsonBody({ request: { request: message, expire_after_days: 1 } }),
+    },
+    { timeoutMs, proxy: to.proxy },
+  );
+}
+
+/** An answer to a request, anonymous or with a token: `POST /api/v2/requests/:t/respond`. */
+export function respond(
+  to: Endpoint,
+  urlToken: string,
+  payload: string,
+  token: string | undefined,
+  timeoutMs: number,
+): Promise<Sent> {
+  return send(
+    to.port,
+    {
+      method: 'POST',
+      path: `/api/v2/requests/${urlToken}/respond`,
+      headers: { ...to.headers, 'content-type': 'application/json', ...bearer(token) },
+      body: jsonBody({ response: { payload } }),
+    },
+    { timeoutMs, proxy: to.proxy },
+  );
+}
+
+/** The owner's view of a request (`GET /api/v2/requests/:t`). */
+export function viewRequest(to: Endpoint, urlToken: string, token: string, timeoutMs: number): Promise<Sent> {
+  return send(
+    to.port,
+    { method: 'GET', path: `/api/v2/requests/${urlToken}`, headers: { ...to.headers, ...bearer(token) } },
+    { timeoutMs, proxy: to.proxy },
+  );
+}

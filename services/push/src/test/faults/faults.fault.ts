@@ -16,6 +16,7 @@ import { type Child, sleep, waitFor } from './processes';
 import { primeProbeTokens, probeRound, timeToRecover } from './probe';
 import { type Mode, type PhaseResult, evaluate, table } from './report';
 import { type Stack, startStack } from './stack';
+import { checkRequests } from './requests-check';
 import { type PhaseWindow, checkWebhooks } from './webhook-check';
 
 /*
@@ -34,7 +35,10 @@ import { type PhaseWindow, checkWebhooks } from './webhook-check';
  * At the end: every push acknowledged with 201 exists, is readable within its limits, and none was
  * served more often than its views; once the deliveries have settled, every event of the pushes of
  * the client whose endpoint listens reached the receiver, signed, with a stable webhook-id and
- * nothing secret in it (webhook-check.ts). A table of the phases is printed.
+ * nothing secret in it (webhook-check.ts); every request the load answered (issue 28) has exactly
+ * the answer its 201 acknowledged, and none has two (requests-check.ts). Answers to requests
+ * (anonymous, or with a token: introspection) run throughout, a quarter of them in pairs; their
+ * 409 `already_answered` is an accepted answer. A table of the phases is printed.
  * PostgreSQL is killed with statements in flight (tables locked for a moment first), as a database
  * that crashes under load would be. A process that dies in a phase fails that phase and is started
  * again, so that the following phases still test their own fault. `FAULTS_ONLY` selects phases.
@@ -601,6 +605,23 @@ it('afterwards: every push acknowledged with 201 exists, is readable within its 
     problems,
   });
   expect(problems).toEqual([]);
+}, 120_000);
+
+it('requests: every answer acknowledged with 201 is the one answer push of its request, serving its payload; none lost or doubled', async () => {
+  const check = await checkRequests(stack!, [...load!.requests.requests.values()], load!.requests.ownerToken);
+  findings.push(...check.notes.map((n) => `requests: ${n}`));
+  results.push({
+    name: 'requests',
+    target: 'none',
+    mode: 'none',
+    requests: load!.requests.requests.size,
+    byStatus: {},
+    toFaulted: 0,
+    boundMs: 0,
+    notes: [],
+    problems: check.problems,
+  });
+  expect(check.problems).toEqual([]);
 }, 120_000);
 
 it('webhooks: every event of the pushes of the client reached the receiver once the faults healed, signed, with stable ids and no secret', async () => {

@@ -13,6 +13,7 @@ import {
 } from './api';
 import { type Sent, json } from './http-client';
 import { within } from './processes';
+import { RequestLoad } from './requests-load';
 import type { Stack } from './stack';
 
 /*
@@ -31,7 +32,9 @@ export type Kind =
   | 'passphrase_retrieve'
   | 'file_create'
   | 'download'
-  | 'token';
+  | 'token'
+  | 'request_create'
+  | 'respond';
 
 /** Requests per second of each kind (about 16 in all: the machine runs everything on 2 cores). */
 export const RATES: Record<Kind, number> = {
@@ -43,6 +46,8 @@ export const RATES: Record<Kind, number> = {
   file_create: 1.2,
   download: 0.8,
   token: 1,
+  request_create: 0.6,
+  respond: 0.8,
 };
 
 /** Past this a request is abandoned (and recorded as a `client timeout`). */
@@ -105,10 +110,13 @@ export class Load {
   skipped = 0;
   private readonly push: Endpoint;
   private readonly auth: Endpoint;
+  /** Requests (issue 28): made by their own client, answered by the load. */
+  readonly requests: RequestLoad;
 
   constructor(private readonly stack: Stack) {
     this.push = viaProxy(stack.proxies.push);
     this.auth = viaProxy(stack.proxies.auth);
+    this.requests = new RequestLoad(stack);
   }
 
   /** Tokens no replica has seen yet: using one makes the replica introspect it. */
@@ -122,6 +130,7 @@ export class Load {
       this.freshTokens.push(token);
       this.lastToken = token;
     }
+    await this.requests.prime(20);
   }
 
   start(): void {
@@ -322,6 +331,35 @@ export class Load {
           problem = `downloaded ${sent.body.length} bytes that are not the file pushed (${link.push.file.data.length} bytes)`;
         }
         this.record(id, kind, phase, sentAt, sent, problem);
+        return;
+      }
+      case 'request_create': {
+        const { sent, problem } = await this.requests.create(this.push, id, phase, CLIENT_TIMEOUT_MS);
+        this.record(id, kind, phase, sentAt, sent, problem);
+        return;
+      }
+      case 'respond': {
+        const rec = this.requests.pick();
+        if (!rec) return;
+        // A third with a token of the load's client (introspected, fresh now and then: the auth
+        // service's fault); a quarter twice at once (one per replica): one answer wins.
+        const token = Math.random() < 0.33 ? this.token(Math.random() < 0.5) : undefined;
+        const copies = Math.random() < 0.25 ? 2 : 1;
+        await Promise.all(
+          Array.from({ length: copies }, async (_, copy) => {
+            const start = Date.now();
+            const copyId = copy === 0 ? id : `${id}b`;
+            const { sent, problem } = await this.requests.answer(
+              this.push,
+              rec,
+              copyId,
+              phase,
+              token,
+              CLIENT_TIMEOUT_MS,
+            );
+            this.record(copyId, kind, phase, start, sent, problem);
+          }),
+        );
         return;
       }
       case 'token': {

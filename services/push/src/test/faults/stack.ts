@@ -58,6 +58,11 @@ export interface Stack {
   proxies: { push: TcpProxy; auth: TcpProxy; s3: TcpProxy };
   /** A client with pushes:read pushes:write (client credentials). */
   client: Credentials;
+  /**
+   * The owner of the requests (issue 28) the load makes, and of nothing else: every push it owns
+   * is an answer push, so answers can be counted (never lost, never doubled).
+   */
+  requester: Credentials;
   /** The webhook receiver; the client's endpoint sends it every event of the client's pushes. */
   receiver: WebhookReceiver;
   /** That endpoint. */
@@ -209,9 +214,18 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       JSON.parse(
         await runOnce(node, [join(ROOT, 'services/auth/dist/cli/main.js'), ...argv], { env: authEnv }),
       ) as Credentials;
-    const [resourceServer, client] = await Promise.all([
+    const [resourceServer, client, requester] = await Promise.all([
       cli('clients', 'create-resource-server', '--name', 'push-api', '--json'),
       cli('clients', 'create', '--name', 'faults', '--scopes', 'pushes:read pushes:write', '--json'),
+      cli(
+        'clients',
+        'create',
+        '--name',
+        'faults requester',
+        '--scopes',
+        'pushes:read pushes:write',
+        '--json',
+      ),
     ]);
     log(`migrations and clients (${Date.now() - started} ms)`);
 
@@ -251,6 +265,8 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
       PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
       PUSH_PASSPHRASE_ATTEMPTS_PER_IP: '100000',
+      // Requests: the answers per caller (the load is one address); per request stays as configured.
+      PUSH_RATE_LIMIT_ANSWERS_PER_MINUTE: '1000000',
     });
     const keys = pushEnv(0, 0).PUSH_ENCRYPTION_KEYS!; // both replicas share the key ring
     const auth = nodeService('auth', 'services/auth/dist/main.js', ports.auth, authEnv, logDir);
@@ -315,6 +331,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
       worker,
       proxies,
       client,
+      requester,
       receiver,
       webhook,
       db,

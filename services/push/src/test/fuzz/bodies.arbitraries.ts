@@ -367,7 +367,7 @@ const GZIP_BOMB = (): Buffer =>
 // ---------------------------------------------------------------- urlencoded forms
 
 /** A form key for a push field, with the bracket shapes qs understands (and some it should not). */
-const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
+export const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
   fc.oneof(
     { arbitrary: fc.constant(`${root}[${field}]`), weight: 12 },
     {
@@ -398,7 +398,7 @@ const bracketKey = (root: string, field: string): fc.Arbitrary<string> =>
     },
   );
 
-const formValue = fc.oneof(
+export const formValue = fc.oneof(
   { arbitrary: hostileString, weight: 4 },
   { arbitrary: fc.constantFrom(...NUMBER_STRINGS, ...BOOLEAN_STRINGS), weight: 3 },
   { arbitrary: validPayload, weight: 3 },
@@ -736,7 +736,7 @@ function multipartBytes(
 export const multipartBody = (parts: readonly Part[], boundary: string): Buffer =>
   multipartBytes(parts, boundary, { newline: '\r\n', preamble: '', epilogue: '', close: true });
 
-const FILE_NAMES = [
+export const FILE_NAMES = [
   'a.txt',
   'report.pdf',
   '',
@@ -754,7 +754,7 @@ const FILE_NAMES = [
 ];
 
 /** A file part's content: mostly small, sometimes around the 64 KiB per-file limit of the suite. */
-const fileData = fc
+export const fileData = fc
   .record({
     size: fc.oneof(
       { arbitrary: fc.integer({ min: 0, max: 2048 }), weight: 10 },
@@ -832,116 +832,121 @@ const BOUNDARIES = [
 
 const MULTIPART_TYPE = (b: string) => `multipart/form-data; boundary=${b}`;
 
-/** Multipart bodies of a create. */
-export const multipartBodies: fc.Arbitrary<BodySpec> = fc
-  .record({
-    parts: createParts,
-    boundary: fc.constantFrom(...BOUNDARIES),
-    // Out of 230: valid half the time; the 16 MiB field 1 in 230.
-    variant: fc.oneof(
-      { arbitrary: fc.constant('valid'), weight: 110 },
-      {
-        arbitrary: fc.constantFrom(
-          'truncated',
-          'truncated',
-          'wrong-boundary',
-          'no-boundary',
-          'no-close',
-          'lf-only',
-          'preamble',
-          'quoted-boundary',
-          'uppercase-type',
-          'charset',
-          'mixed',
-          'no-disposition',
-          'no-name',
-          'filename-star',
-          'many-parts',
-          'many-fields',
-          'long-header',
-        ),
-        weight: 119,
-      },
-      { arbitrary: fc.constant('huge-field'), weight: 1 },
-    ),
-    cut: fc.double({ min: 0, max: 1, noNaN: true }),
-    chunked: fc.boolean(),
-  })
-  .map(({ parts, boundary, variant, cut, chunked }): BodySpec => {
-    const quoted = boundary.includes(' ') || /[()'+,/:=?]/.test(boundary);
-    let type = MULTIPART_TYPE(quoted ? `"${boundary}"` : boundary);
-    const options = { newline: '\r\n', preamble: '', epilogue: '', close: true };
-    let ps = parts;
-    switch (variant) {
-      case 'wrong-boundary':
-        type = MULTIPART_TYPE('not-the-boundary');
-        break;
-      case 'no-boundary':
-        type = 'multipart/form-data';
-        break;
-      case 'no-close':
-        options.close = false;
-        break;
-      case 'lf-only':
-        options.newline = '\n';
-        break;
-      case 'preamble':
-        options.preamble = 'garbage before\r\n';
-        options.epilogue = '\r\ngarbage after';
-        break;
-      case 'quoted-boundary':
-        type = `multipart/form-data; boundary="${boundary}"`;
-        break;
-      case 'uppercase-type':
-        type = `MULTIPART/FORM-DATA; BOUNDARY=${quoted ? `"${boundary}"` : boundary}`;
-        break;
-      case 'charset':
-        type = `${type}; charset=utf-16`;
-        break;
-      case 'mixed':
-        type = type.replace('form-data', 'mixed');
-        break;
-      case 'no-disposition':
-        ps = [...parts, { disposition: 'attachment', data: Buffer.from('x') }];
-        break;
-      case 'no-name':
-        ps = [...parts, { filename: 'f.txt', data: Buffer.from('x') }];
-        break;
-      case 'filename-star':
-        ps = [
-          ...parts,
-          {
-            disposition: `form-data; name="push[files][]"; filename*=UTF-8''%E2%82%AC%20rates%00.txt`,
-            data: Buffer.from('€'),
-          },
-        ];
-        break;
-      case 'many-parts':
-        ps = [
-          ...parts,
-          ...Array.from({ length: 115 }, (_, i) => ({ name: `push[x${i}]`, data: Buffer.from('1') })),
-        ];
-        break;
-      case 'many-fields':
-        ps = [
-          ...parts,
-          ...Array.from({ length: 101 }, (_, i) => ({ name: `push[y${i}]`, data: Buffer.from('') })),
-        ];
-        break;
-      case 'huge-field':
-        ps = [...parts, { name: 'push[note]', data: Buffer.alloc(16 * MIB + 1, 0x61) }];
-        break;
-      case 'long-header':
-        ps = [...parts, { name: `push[${'n'.repeat(100_000)}]`, data: Buffer.from('x') }];
-        break;
-      case 'valid':
-      case 'truncated':
-        break;
-    }
-    let body = multipartBytes(ps, boundary, options);
-    if (variant === 'truncated') body = body.subarray(0, Math.floor(cut * body.length));
-    return { tag: `multipart:${variant}`, headers: [['Content-Type', type]], body, chunked };
-  });
+/** Multipart bodies of a form whose fields are `root[…]` (`push`, `request`, `response`), from its parts. */
+export function multipartBodiesOf(parts: fc.Arbitrary<Part[]>, root: string): fc.Arbitrary<BodySpec> {
+  return fc
+    .record({
+      parts,
+      boundary: fc.constantFrom(...BOUNDARIES),
+      // Out of 230: valid half the time; the 16 MiB field 1 in 230.
+      variant: fc.oneof(
+        { arbitrary: fc.constant('valid'), weight: 110 },
+        {
+          arbitrary: fc.constantFrom(
+            'truncated',
+            'truncated',
+            'wrong-boundary',
+            'no-boundary',
+            'no-close',
+            'lf-only',
+            'preamble',
+            'quoted-boundary',
+            'uppercase-type',
+            'charset',
+            'mixed',
+            'no-disposition',
+            'no-name',
+            'filename-star',
+            'many-parts',
+            'many-fields',
+            'long-header',
+          ),
+          weight: 119,
+        },
+        { arbitrary: fc.constant('huge-field'), weight: 1 },
+      ),
+      cut: fc.double({ min: 0, max: 1, noNaN: true }),
+      chunked: fc.boolean(),
+    })
+    .map(({ parts, boundary, variant, cut, chunked }): BodySpec => {
+      const quoted = boundary.includes(' ') || /[()'+,/:=?]/.test(boundary);
+      let type = MULTIPART_TYPE(quoted ? `"${boundary}"` : boundary);
+      const options = { newline: '\r\n', preamble: '', epilogue: '', close: true };
+      let ps = parts;
+      switch (variant) {
+        case 'wrong-boundary':
+          type = MULTIPART_TYPE('not-the-boundary');
+          break;
+        case 'no-boundary':
+          type = 'multipart/form-data';
+          break;
+        case 'no-close':
+          options.close = false;
+          break;
+        case 'lf-only':
+          options.newline = '\n';
+          break;
+        case 'preamble':
+          options.preamble = 'garbage before\r\n';
+          options.epilogue = '\r\ngarbage after';
+          break;
+        case 'quoted-boundary':
+          type = `multipart/form-data; boundary="${boundary}"`;
+          break;
+        case 'uppercase-type':
+          type = `MULTIPART/FORM-DATA; BOUNDARY=${quoted ? `"${boundary}"` : boundary}`;
+          break;
+        case 'charset':
+          type = `${type}; charset=utf-16`;
+          break;
+        case 'mixed':
+          type = type.replace('form-data', 'mixed');
+          break;
+        case 'no-disposition':
+          ps = [...parts, { disposition: 'attachment', data: Buffer.from('x') }];
+          break;
+        case 'no-name':
+          ps = [...parts, { filename: 'f.txt', data: Buffer.from('x') }];
+          break;
+        case 'filename-star':
+          ps = [
+            ...parts,
+            {
+              disposition: `form-data; name="${root}[files][]"; filename*=UTF-8''%E2%82%AC%20rates%00.txt`,
+              data: Buffer.from('€'),
+            },
+          ];
+          break;
+        case 'many-parts':
+          ps = [
+            ...parts,
+            ...Array.from({ length: 115 }, (_, i) => ({ name: `${root}[x${i}]`, data: Buffer.from('1') })),
+          ];
+          break;
+        case 'many-fields':
+          ps = [
+            ...parts,
+            ...Array.from({ length: 101 }, (_, i) => ({ name: `${root}[y${i}]`, data: Buffer.from('') })),
+          ];
+          break;
+        case 'huge-field':
+          ps = [...parts, { name: `${root}[note]`, data: Buffer.alloc(16 * MIB + 1, 0x61) }];
+          break;
+        case 'long-header':
+          ps = [...parts, { name: `${root}[${'n'.repeat(100_000)}]`, data: Buffer.from('x') }];
+          break;
+        case 'valid':
+        case 'truncated':
+          break;
+      }
+      let body = multipartBytes(ps, boundary, options);
+      if (variant === 'truncated') body = body.subarray(0, Math.floor(cut * body.length));
+      return { tag: `multipart:${variant}`, headers: [['Content-Type', type]], body, chunked };
+    });
+}
+
+/** Multipart bodies of a push create. */
+export const multipartBodies: fc.Arbitrary<BodySpec> = multipartBodiesOf(createParts, 'push');
 
 // ---------------------------------------------------------------- other media types
 

@@ -7,6 +7,7 @@ import {
   hostileJson,
   jsonBodies,
   multipartBodies,
+  multipartBodiesOf,
   noBody,
   otherMediaBodies,
   pageFormOverLimit,
@@ -14,6 +15,13 @@ import {
   pushObject,
 } from './bodies.arbitraries';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
+import {
+  partsOf,
+  requestCreateObject,
+  requestFormPairs,
+  respondObject,
+  responseFormPairs,
+} from './requests.arbitraries';
 import {
   type AuthProfile,
   type Header,
@@ -98,6 +106,13 @@ export const ENDPOINT_WEIGHTS = {
   'PATCH /webhooks/:id': 3,
   'GET /webhooks[/:id[/deliveries[/:msg]]]': 2.5,
   'POST /webhooks/:id/(rotate|test|replay) and DELETE': 2.5,
+  'POST /requests': 4,
+  'GET /requests[/active|open|answered|ready|closed]': 2,
+  'GET /requests/:t': 1.5,
+  'GET /requests/:t/(preview|audit)': 2,
+  'DELETE /requests/:t': 1.5,
+  'GET /requests/:t/respond': 2,
+  'POST|PATCH /requests/:t/respond': 4,
   'GET /p/:t': 4,
   'GET /p/:t/r': 3,
   'POST /p/:t[/r]': 5,
@@ -809,7 +824,102 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
   ];
 
-  return [...pushEndpoints, ...webhookEndpoints, ...formEndpoints, ...authEndpoints(fx)];
+  // ---- /requests (issue 28): the owner's create, lists, reads and close; the responder's routes.
+  const rq = `${api}/requests`;
+  const rqPools = fx.requests;
+  const requestCreateBody = fc.oneof(
+    { arbitrary: jsonBodies(requestCreateObject), weight: 12 },
+    { arbitrary: formBodies(requestFormPairs), weight: 4 },
+    { arbitrary: multipartBodiesOf(partsOf('request', requestFormPairs), 'request'), weight: 4 },
+    { arbitrary: otherMediaBodies, weight: 1 },
+    { arbitrary: noBody, weight: 1 },
+  );
+  const respondBody = fc.oneof(
+    { arbitrary: jsonBodies(respondObject), weight: 12 },
+    { arbitrary: formBodies(responseFormPairs), weight: 4 },
+    { arbitrary: multipartBodiesOf(partsOf('response', responseFormPairs), 'response'), weight: 3 },
+    { arbitrary: otherMediaBodies, weight: 1 },
+    { arbitrary: noBody, weight: 1 },
+  );
+  const requestEndpoints: Endpoint[] = [
+    push(
+      'POST /requests',
+      compose({
+        method: 'POST',
+        path: fixedPath(rq),
+        query: queryString(),
+        headers: common('token-first'),
+        body: requestCreateBody,
+      }),
+    ),
+    push(
+      'GET /requests[/active|open|answered|ready|closed]',
+      fc.constantFrom('', '/active', '/open', '/answered', '/ready', '/closed').chain((which) =>
+        compose({
+          method: 'GET',
+          path: fixedPath(`${rq}${which}`),
+          query: queryString(pageParam),
+          headers: common('token-first'),
+        }),
+      ),
+    ),
+    push(
+      'GET /requests/:t',
+      compose({
+        method: 'GET',
+        path: tokenPath(`${rq}/`, rqPools.read, ''),
+        query: queryString(),
+        headers: common('token-first'),
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'GET /requests/:t/(preview|audit)',
+      compose({
+        method: 'GET',
+        path: fc.oneof(
+          tokenPath(`${rq}/`, rqPools.read, '/preview'),
+          tokenPath(`${rq}/`, rqPools.read, '/audit'),
+        ),
+        query: queryString(pageParam),
+        headers: common('token-first'),
+      }),
+    ),
+    push(
+      'DELETE /requests/:t',
+      compose({
+        method: 'DELETE',
+        path: tokenPath(`${rq}/`, rqPools.close, ''),
+        query: queryString(),
+        headers: common('token-first'),
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'GET /requests/:t/respond',
+      compose({
+        method: 'GET',
+        path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
+        query: queryString(),
+        headers: common('anonymous-first'),
+        body: withBodyRarely(otherMediaBodies),
+      }),
+    ),
+    push(
+      'POST|PATCH /requests/:t/respond',
+      fc.constantFrom('POST', 'POST', 'PATCH').chain((method) =>
+        compose({
+          method,
+          path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
+          query: queryString(),
+          headers: common('anonymous-first'),
+          body: respondBody,
+        }),
+      ),
+    ),
+  ];
+
+  return [...pushEndpoints, ...webhookEndpoints, ...requestEndpoints, ...formEndpoints, ...authEndpoints(fx)];
 }
 
 // ---------------------------------------------------------------- auth service

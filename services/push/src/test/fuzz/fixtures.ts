@@ -9,6 +9,7 @@ import { createUserTokenService } from '../../domain/user-tokens';
 import { createUserRepository } from '../../storage/user.repository';
 import { type TestPush, startPush } from '../../testing';
 import { type Part, multipartBody } from './bodies.arbitraries';
+import { type RequestPoolSizes, type RequestPools, makeRequestPools } from './request-fixtures';
 import type { PersonalTokens, PushTokens } from './headers.arbitraries';
 import { type HttpRequest, type Sender, createSender } from './http-send';
 import { type Snapshotter, folderObjectCounter, snapshotter } from './row-counts';
@@ -102,6 +103,8 @@ export interface Fixture {
   links: string[];
   /** Webhook endpoints (of the main client, another client and the personal token's user) and a delivery of each. */
   webhooks: { ids: string[]; deliveries: string[] };
+  /** Requests (issue 28): for the responder's routes, the owners' reads, and closes. */
+  requests: RequestPools;
   authFixture: AuthFixture;
   logs: { push: LogTap; auth: LogTap };
   snap: Snapshotter;
@@ -119,6 +122,7 @@ export interface PoolSizes {
   pagePost: number;
   pageDelete: number;
   filePushes: number;
+  requests: RequestPoolSizes;
 }
 
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
@@ -184,6 +188,9 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
       PUSH_MAIL_FROM: 'fuzz <no-reply@example.org>',
       PUSH_EMAIL_DAILY_LIMIT: '1000000',
       PUSH_RATE_LIMIT_NOTIFY_EMAILS_PER_MINUTE: '1000000',
+      // Requests: the answers' limits (per caller, per request) raised like the retrieve's.
+      PUSH_RATE_LIMIT_ANSWERS_PER_MINUTE: '1000000',
+      PUSH_RATE_LIMIT_ANSWERS_PER_REQUEST_PER_MINUTE: '1000000',
     },
     logger: createLogger({ name: 'push', level: 'warn' }, logs.push.stream),
   });
@@ -344,6 +351,13 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     webhooks.deliveries.push(test.id as string);
   }
 
+  const requests = await makeRequestPools(
+    pushSend,
+    { main: tokens.readWrite, other: tokens.otherClient, personal: tokens.personal.readWrite },
+    sizes.requests,
+    RIGHT_PASSPHRASE,
+  );
+
   const clientA = await auth.createClient('pushes:read pushes:write', 'fuzz auth A');
   const clientB = await auth.createClient('pushes:read', 'fuzz auth B');
   const tokensA: string[] = [];
@@ -359,6 +373,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     pools,
     links,
     webhooks,
+    requests,
     authFixture: { clientA, clientB, resourceServer: auth.resourceServer, tokensA },
     logs,
     snap: snapshotter(push.db, auth.db, s3, folderObjectCounter(s3Directory, s3.bucket)),

@@ -77,6 +77,12 @@ beforeAll(async () => {
       pageDelete: poolSize(RUNS['POST /p/:t/delete'], 30),
       // Two links per file push, 100 downloads per link.
       filePushes: poolSize(RUNS['GET /files/:id'], 150, 3),
+      requests: {
+        // An answer that is accepted answers its request: about one input in five is one.
+        respond: poolSize(RUNS['POST|PATCH /requests/:t/respond'], 5),
+        read: poolSize(RUNS['GET /requests/:t'] + RUNS['GET /requests/:t/(preview|audit)'], 60),
+        close: poolSize(RUNS['DELETE /requests/:t'], 30),
+      },
     },
     TIMEOUT_MS,
   );

@@ -7,7 +7,8 @@ import type { LocalS3 } from '@secret-push/testing';
 /*
  * What a refused request must leave unchanged, as one snapshot: the row counts of the push
  * database (push, audit_entry, push_file, upload_intent, file_download, push_email,
- * push_email_batch, webhook_endpoint, webhook_delivery), two counters of the
+ * push_email_batch, webhook_endpoint, webhook_delivery; request, request_audit_entry, request_file,
+ * request_answer_code, with requests by state, attachment downloads and code attempts), two counters of the
  * push rows (views used, pushes expired: a refusal must not spend a view or expire a push, even
  * without an audit entry), the auth database's token rows (all, and consumed ones), and the
  * bucket's object count. Each part is taken only when asked (one statement per database, about
@@ -26,6 +27,16 @@ export interface Snapshot {
   pushes_expired?: number;
   webhook_endpoint?: number;
   webhook_delivery?: number;
+  /** Requests (issue 28): rows, by state, their audit entries, attachments and downloads, answer codes. */
+  request?: number;
+  request_open?: number;
+  request_answered?: number;
+  request_closed?: number;
+  request_audit_entry?: number;
+  request_file?: number;
+  request_file_downloads?: number;
+  request_answer_code?: number;
+  request_code_attempts?: number;
   oidc_payload?: number;
   oidc_consumed?: number;
   /** Objects in the bucket; undefined when this snapshot did not list it. */
@@ -65,6 +76,15 @@ type PushCounts = Required<
     | 'pushes_expired'
     | 'webhook_endpoint'
     | 'webhook_delivery'
+    | 'request'
+    | 'request_open'
+    | 'request_answered'
+    | 'request_closed'
+    | 'request_audit_entry'
+    | 'request_file'
+    | 'request_file_downloads'
+    | 'request_answer_code'
+    | 'request_code_attempts'
   >
 >;
 type AuthCounts = Required<Pick<Snapshot, 'oidc_payload' | 'oidc_consumed'>>;
@@ -113,7 +133,18 @@ export function snapshotter(
                (select coalesce(sum(views), 0) from push)::int as views_used,
                (select count(*) from push where expired)::int as pushes_expired,
                (select count(*) from webhook_endpoint)::int as webhook_endpoint,
-               (select count(*) from webhook_delivery)::int as webhook_delivery`.execute(pushDb)
+               (select count(*) from webhook_delivery)::int as webhook_delivery,
+               (select count(*) from request)::int as request,
+               (select count(*) from request where state = 'open')::int as request_open,
+               (select count(*) from request where state = 'answered')::int as request_answered,
+               (select count(*) from request where state = 'closed')::int as request_closed,
+               (select count(*) from request_audit_entry)::int as request_audit_entry,
+               (select count(*) from request_file)::int as request_file,
+               (select coalesce(sum(downloads), 0) from request_file)::int as request_file_downloads,
+               (select count(*) from request_answer_code)::int as request_answer_code,
+               (select coalesce(sum(attempts), 0) from request_answer_code)::int as request_code_attempts`.execute(
+        pushDb,
+      )
     ).rows[0]!;
   const authCounts = async (): Promise<AuthCounts> =>
     (

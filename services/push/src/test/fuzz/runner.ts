@@ -117,6 +117,29 @@ const UPLOAD_KEYS = ['push', 'push_file', 'upload_intent', 'objects'] as const;
 const BLOCKED_MS = 2000;
 const OTHER_REFUSALS = new Set([401, 403, 404, 405, 429, 431]);
 
+/** The requests' endpoints (issue 28): their 409 `already_answered` and 410 `gone` are refusals too. */
+const isRequestEndpoint = (ep: Endpoint) => ep.service === 'push' && ep.name.includes(' /requests');
+const REQUEST_REFUSALS = new Set([409, 410]);
+
+/**
+ * The responder's audited refusals: `answer_refused` (401 `unauthorized` of a request only users
+ * may answer, 403 `forbidden` or `code_required`) and `failed_passphrase` (401
+ * `passphrase_required` with a wrong passphrase; a missing one is refused unaudited). Each adds at
+ * most its one request audit entry and changes nothing else: no answer push, no state.
+ */
+const AUDITED_REQUEST_CODES = new Set(['passphrase_required', 'unauthorized', 'forbidden', 'code_required']);
+function isAuditedRequestRefusal(ep: Endpoint, res: HttpResult): boolean {
+  if (!isRequestEndpoint(ep) || !ep.name.includes('/respond') || (res.status !== 401 && res.status !== 403)) {
+    return false;
+  }
+  try {
+    const code = (JSON.parse(res.body.toString('utf8')) as { code?: unknown }).code;
+    return typeof code === 'string' && AUDITED_REQUEST_CODES.has(code);
+  } catch {
+    return false;
+  }
+}
+
 const isPage = (ep: Endpoint) => ep.service === 'push' && / \/(p|f|r)\//.test(ep.name);
 
 /** The 401 of a wrong or missing passphrase, which is audited `failed_passphrase`. */
@@ -172,6 +195,13 @@ function judge(ep: Endpoint, input: FuzzInput, obs: Observation): Problem | unde
     return { kind: `${res.status}`, key: loggedError(obs.logs) ?? `input family ${input.family}` };
   }
   const changed = changedKeys(before, after);
+  if (isAuditedRequestRefusal(ep, res)) {
+    const added = (after.request_audit_entry ?? 0) - (before.request_audit_entry ?? 0);
+    const ok = changed.every((k) => k === 'request_audit_entry') && added >= 0 && added <= 1;
+    if (ok) return undefined;
+    const change = describeChange(before, after) || 'nothing';
+    return { kind: 'audited request refusal changed more than its one audit entry', key: change, change };
+  }
   if (isAuditedPassphraseRefusal(ep, res)) {
     const ok =
       changed.length === 1 && changed[0] === 'audit_entry' && after.audit_entry! - before.audit_entry! === 1;
@@ -181,6 +211,7 @@ function judge(ep: Endpoint, input: FuzzInput, obs: Observation): Problem | unde
   }
   const refusal =
     REFUSED_UNCHANGED.has(res.status) ||
+    (isRequestEndpoint(ep) && REQUEST_REFUSALS.has(res.status)) ||
     (OTHER_REFUSALS.has(res.status) && !(isPage(ep) && res.status === 404));
   if (refusal && changed.length > 0) {
     const change = describeChange(before, after);

@@ -1,0 +1,71 @@
+import { type Html, html } from '@secret-push/html';
+
+/*
+ * Small pieces shared by the request pages' forms (the requester's create form and the
+ * responder's answer form): a field's error, its `aria-describedby`/`aria-invalid`, the problem
+ * summary above a form, and a yes/no box.
+ */
+
+export type FieldErrors = Record<string, string[]>;
+
+/** The field's problem, under its label (id `<name>-error`), or nothing. */
+export function fieldError(errors: FieldErrors, name: string): Html {
+  const messages = errors[name];
+  return messages?.length ? html`<p class="error" id="${name}-error">${messages.join(' ')}</p>` : html``;
+}
+
+/** `aria-describedby` (its hint, and its error when it has one) and `aria-invalid`. */
+export function described(errors: FieldErrors, name: string, hint = true): Html {
+  const bad = !!errors[name]?.length;
+  const ids = [hint ? `${name}-hint` : '', bad ? `${name}-error` : ''].filter(Boolean);
+  return html`${ids.length ? html` aria-describedby="${ids.join(' ')}"` : ''}${bad ? html` aria-invalid="true"` : ''}`;
+}
+
+/** The problems of a refused form, above it, each linked to its field (`labels` names them). */
+export function problemSummary(
+  errors: FieldErrors,
+  labels: Record<string, string>,
+  anchors: Record<string, string> = {},
+): Html {
+  const problems = Object.entries(errors);
+  if (problems.length === 0) return html``;
+  return html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
+    <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
+    <ul>
+      ${problems.map(
+        ([name, messages]) =>
+          html`<li>
+            <a href="#${anchors[name] ?? name}">${labels[name] ?? name}</a>: ${messages.join(' ')}
+          </li>`,
+      )}
+    </ul>
+  </div>`;
+}
+
+/** A yes/no box: the hidden "false" is sent when it is unchecked. */
+export function checkbox(
+  name: string,
+  label: string,
+  hint: string,
+  checked: boolean,
+  errors: FieldErrors = {},
+): Html {
+  return html`<div class="choice">
+    <input type="hidden" name="${name}" value="false" />
+    <input
+      type="checkbox"
+      id="${name}"
+      name="${name}"
+      value="true"
+      ${checked ? html` checked` : ''}
+      ${described(errors, name)}
+    />
+    <label for="${name}">${label}</label>
+    <p class="muted" id="${name}-hint">${hint}</p>
+    ${fieldError(errors, name)}
+  </div>`;
+}
+
+/** A date as the pages show it: minutes, UTC, in a `<time>`. */
+export const when = (d: Date): Html =>
+  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;

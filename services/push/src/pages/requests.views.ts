@@ -1,0 +1,285 @@
+import { type Html, html } from '@secret-push/html';
+import { when } from './form-parts.views';
+import { layout } from './layout';
+import { type WebHeader, webHeader } from './web-header';
+
+/*
+ * The requester's pages (issue 28): the link shown once after a create, `/requests` (lists by
+ * state) and `/requests/:token` (a request's detail: its audit log, Close, and once answered the
+ * answer's link).
+ */
+
+export type RequestState = 'open' | 'answered' | 'closed';
+
+/** A request of the signed-in person as the pages show it (the API's RequestView). */
+export interface OwnedRequest {
+  urlToken: string;
+  /** The responder's link (`/respond/<token>`). */
+  link: string;
+  state: RequestState;
+  name: string | null;
+  note: string | null;
+  message: string;
+  passphrase: boolean;
+  answerableBy: 'anyone' | 'users' | 'emails';
+  answerableEmails: readonly string[];
+  responseFileAttachments: boolean;
+  includeRequestor: boolean;
+  expireAfterViews: number;
+  createdAt: Date;
+  closeAfterAt: Date;
+  answeredAt: Date | null;
+  closedAt: Date | null;
+  closedReason: 'owner' | 'time' | null;
+  /** The answer push, once answered: its own link (opening it there spends its views). */
+  answer: { link: string; answeredAt: Date; files: number } | null;
+}
+
+/** One entry of a request's audit log. */
+export interface RequestAuditRow {
+  kind: string;
+  createdAt: Date;
+  ip: string | null;
+  userAgent: string;
+}
+
+const STATE_LABEL: Record<RequestState, string> = { open: 'Open', answered: 'Answered', closed: 'Closed' };
+
+const EVENT: Record<string, string> = {
+  creation: 'Created',
+  link_opened: 'Link opened by a responder',
+  failed_passphrase: 'Wrong passphrase',
+  answer: 'Answered',
+  answer_refused: 'Answer refused',
+  close: 'Closed by you',
+  close_by_time: 'Closed: time ran out',
+  attachment_download: 'Your file downloaded',
+  code_sent: 'Code sent to a responder',
+};
+
+const WHO: Record<OwnedRequest['answerableBy'], string> = {
+  anyone: 'anyone with the link',
+  users: 'people signed in to this instance',
+  emails: 'the listed addresses',
+};
+
+/** Close, confirmed in a disclosure (the real button inside: no JavaScript needed). */
+function closeForm(r: OwnedRequest, csrf: string, back: string): Html {
+  const label = r.name ?? 'this request';
+  return html`<details class="close">
+    <summary>Close…<span class="visually-hidden"> ${label}</span></summary>
+    <p>
+      Nobody can answer it after that${r.state === 'answered' ? ' (its answer stays until it expires)' : ''}.
+    </p>
+    <form method="post" action="/requests/${r.urlToken}/close">
+      <input type="hidden" name="csrf" value="${csrf}" />
+      <input type="hidden" name="back" value="${back}" />
+      <button type="submit" class="danger">
+        Close this request<span class="visually-hidden"> ${label}</span>
+      </button>
+    </form>
+  </details>`;
+}
+
+/** The created page: the responder's link once, copy, QR, and what happens next. */
+export function requestCreatedPage(options: { header: WebHeader; request: OwnedRequest; qr: Html }): Html {
+  const { request: r } = options;
+  return layout(
+    'Your request link',
+    html`${webHeader(options.header)}
+      <h1>Your request link</h1>
+      <p>
+        Send this link to the person who has the secret. It is shown only for a few minutes: reloading this
+        page shows the same link, and then no more.
+      </p>
+      <label for="link">Request link</label>
+      <pre class="secret" id="link" tabindex="0">${r.link}</pre>
+      <button type="button" class="secondary" data-copy="link" hidden>Copy the link</button>
+      <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
+      <div class="qr" role="img" aria-label="QR code of the request link">${options.qr}</div>
+      <p>
+        It takes one answer from ${WHO[r.answerableBy]} until
+        ${when(r.closeAfterAt)}.${r.passphrase ? ' The responder also needs the passphrase.' : ''}
+      </p>
+      <p>
+        <a href="/requests/${r.urlToken}">See this request</a> ·
+        <a href="/requests/new">Request another secret</a>
+      </p>`,
+  );
+}
+
+/** The created page once the link is no longer shown: nothing was created again. */
+export function requestCreatedGonePage(header: WebHeader): Html {
+  return layout(
+    'Link no longer shown',
+    html`${webHeader(header)}
+      <h1>Link no longer shown</h1>
+      <p>
+        The request link was shown when the request was created, and for a few minutes after. Reloading this
+        page did not create another request.
+      </p>
+      <p>You find it, and can close it, in <a href="/requests">Your requests</a>.</p>`,
+  );
+}
+
+/** `/requests`: the person's requests in one state, newest first, 50 a page. */
+export function requestsPage(options: {
+  header: WebHeader;
+  csrf: string;
+  state: RequestState;
+  page: number;
+  hasNext: boolean;
+  items: readonly OwnedRequest[];
+  flash?: string;
+}): Html {
+  const { state, page, items, csrf } = options;
+  const tab = (s: RequestState) =>
+    s === state
+      ? html`<strong aria-current="page">${STATE_LABEL[s]}</strong>`
+      : html`<a href="/requests?state=${s}">${STATE_LABEL[s]}</a>`;
+  const back = `/requests?state=${state}${page > 1 ? `&page=${page}` : ''}`;
+  const rows = items.map(
+    (r) =>
+      html`<tr>
+        <td>
+          <a href="/requests/${r.urlToken}"
+            >${r.name ?? html`<span class="muted">(no name)</span>`}<span class="visually-hidden"
+              >: details</span
+            ></a
+          >
+        </td>
+        <td>${STATE_LABEL[r.state]}</td>
+        <td>${when(r.createdAt)}</td>
+        <td>
+          ${
+            r.state === 'closed'
+              ? r.closedAt
+                ? when(r.closedAt)
+                : ''
+              : r.answeredAt
+                ? html`answered ${when(r.answeredAt)}`
+                : html`open until ${when(r.closeAfterAt)}`
+          }
+        </td>
+        <td>${r.state === 'closed' ? '' : closeForm(r, csrf, back)}</td>
+      </tr>`,
+  );
+  const pager = html`<nav aria-label="Pages" class="pager">
+    ${page > 1 ? html`<a href="/requests?state=${state}&amp;page=${page - 1}">Previous page</a>` : ''}
+    ${options.hasNext ? html`<a href="/requests?state=${state}&amp;page=${page + 1}">Next page</a>` : ''}
+  </nav>`;
+  return layout(
+    'Your requests',
+    html`${webHeader(options.header)}
+      <h1>Your requests</h1>
+      <p><a href="/requests/new">Request a secret</a></p>
+      ${options.flash ? html`<p role="status" class="notice">${options.flash}</p>` : ''}
+      <p class="tabs">${tab('open')} · ${tab('answered')} · ${tab('closed')}</p>
+      ${
+        items.length === 0
+          ? html`<p>No ${state} requests${page > 1 ? ' on this page' : ''}.</p>`
+          : html`<table class="list">
+              <caption>
+                ${STATE_LABEL[state]} requests, page ${page}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Answered, open or closed</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${pager}`,
+  );
+}
+
+function answerPart(r: OwnedRequest): Html {
+  if (!r.answer) {
+    return r.state === 'open'
+      ? html`<p>Not answered yet. Send the responder this link: <code>${r.link}</code></p>`
+      : html`<p>It was closed without an answer.</p>`;
+  }
+  const a = r.answer;
+  return html`<p>
+      Answered
+      ${when(a.answeredAt)}${a.files > 0 ? `, with ${a.files} ${a.files === 1 ? 'file' : 'files'}` : ''}.
+    </p>
+    <p>
+      <a href="${a.link}">Open the answer</a>. Revealing it there uses one of its ${r.expireAfterViews}
+      ${r.expireAfterViews === 1 ? 'view' : 'views'}${r.expireAfterViews === 1 ? ': after that it is deleted' : ''}.
+    </p>`;
+}
+
+/** `/requests/:token`: one request, its answer's link, Close and its audit log. */
+export function requestDetailPage(options: {
+  header: WebHeader;
+  csrf: string;
+  request: OwnedRequest;
+  entries: readonly RequestAuditRow[];
+  flash?: string;
+}): Html {
+  const { request: r, entries } = options;
+  return layout(
+    'Your request',
+    html`${webHeader(options.header)}
+      <h1>Request${r.name ? html`: ${r.name}` : ''}</h1>
+      <p><a href="/requests">Back to your requests</a></p>
+      ${options.flash ? html`<p role="status" class="notice">${options.flash}</p>` : ''}
+      <p>
+        <strong>${STATE_LABEL[r.state]}</strong>${
+          r.state === 'closed' && r.closedAt
+            ? html` ${when(r.closedAt)}${r.closedReason === 'time' ? ' (time ran out)' : ' (by you)'}`
+            : r.state === 'open'
+              ? html`, open until ${when(r.closeAfterAt)}`
+              : ''
+        }.
+        Answerable by
+        ${WHO[r.answerableBy]}${
+          r.answerableBy === 'emails' && r.answerableEmails.length
+            ? html` (${r.answerableEmails.join(', ')})`
+            : ''
+        }.
+      </p>
+      <h2>The request</h2>
+      <div class="secret" id="request-message">${r.message}</div>
+      ${r.note ? html`<p class="muted">Your note: ${r.note}</p>` : ''}
+      <h2>The answer</h2>
+      ${answerPart(r)} ${r.state === 'closed' ? '' : closeForm(r, options.csrf, `/requests/${r.urlToken}`)}
+      <h2>Events</h2>
+      ${
+        entries.length === 0
+          ? html`<p>Nothing has happened to this request yet.</p>`
+          : html`<table class="list">
+              <caption>
+                Events
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">What</th>
+                  <th scope="col">IP address</th>
+                  <th scope="col">Browser or client</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${entries.map(
+                  (e) =>
+                    html`<tr>
+                      <td>${when(e.createdAt)}</td>
+                      <td>${EVENT[e.kind] ?? e.kind}</td>
+                      <td>${e.ip ?? ''}</td>
+                      <td>${e.userAgent}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }`,
+  );
+}
