@@ -170,9 +170,10 @@ function requestInput(config: PushConfig): JsonSchema {
 
 const RESPONSE_INPUT: JsonSchema = {
   type: 'object',
-  required: ['payload'],
   properties: {
-    payload: text('The secret (text, an http(s) URL, or QR text).'),
+    payload: text(
+      'The secret (text, an http(s) URL, or QR text); required unless files are attached (then optional text beside them).',
+    ),
     kind: {
       type: 'string',
       enum: ['text', 'url', 'qr'],
