@@ -381,6 +381,242 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your active requests
+     * @description The same as `/requests/active`: the caller's own requests that are open or answered, newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listRequests'];
+    put?: never;
+    /**
+     * Request a secret
+     * @description Creates a request: a link (`html_url`) for somebody to send you a secret. `pushes:write`. The answer becomes a push you own, with the request's answer limits. Files by `multipart/form-data` only (streamed encrypted into the object store): the instance's file count and per-file limits apply (422, 413), and the files of one request, or of one answer, are at most `PUSH_REQUESTS_MAX_TOTAL_FILE_BYTES` together (413). A refused upload leaves nothing behind.
+     */
+    post: operations['createRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/active': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your active requests
+     * @description the caller's own requests that are open or answered, newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listActiveRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/open': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your open requests
+     * @description the caller's own requests in state `open`, newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listOpenRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/answered': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your answered requests
+     * @description the caller's own requests in state `answered`, newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listAnsweredRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your ready requests
+     * @description the caller's own requests that are answered (ready to read), newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listReadyRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/closed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your closed requests
+     * @description the caller's own requests in state `closed`, newest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['listClosedRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/{url_token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One request (owner)
+     * @description The request, with its answer’s link once answered. `pushes:read`.
+     */
+    get: operations['getRequest'];
+    put?: never;
+    post?: never;
+    /**
+     * Close a request (owner)
+     * @description Closes it (`closed_reason: owner`) and purges your attachments; closing a closed request answers the same 200. An answer already given stays a push of its own. `pushes:write`.
+     */
+    delete: operations['closeRequest'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/{url_token}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The responder link (owner)
+     * @description `{"url": html_url}`. `pushes:read`.
+     */
+    get: operations['previewRequest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/{url_token}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Audit log of a request (owner)
+     * @description Entries oldest first, 50 per page, with a `Link` header. `pushes:read`.
+     */
+    get: operations['getRequestAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/requests/{url_token}/respond': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the responder sees
+     * @description The message, whether a passphrase is needed, who may answer, the attachments and upload limits. Audited `link_opened`; spends nothing. No scope needed (anonymous while the instance allows it).
+     */
+    get: operations['viewRequest'];
+    put?: never;
+    /**
+     * Answer a request (the responder)
+     * @description Answers once: the payload (and files, where the request allows them) become a push owned by the requester. No scope needed (anonymous while the instance allows it). `answerable_by: users` needs a person's token; `emails` needs `email` + a valid `code` (403 `code_required`). A passphrase request needs `passphrase` (401 `passphrase_required`; 429 after the push passphrase limits). Never returns the answer's token. Files by `multipart/form-data` only (streamed encrypted into the object store): the instance's file count and per-file limits apply (422, 413), and the files of one request, or of one answer, are at most `PUSH_REQUESTS_MAX_TOTAL_FILE_BYTES` together (413). A refused upload leaves nothing behind.
+     */
+    post: operations['answerRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Answer a request (PATCH, as POST)
+     * @description Answers once: the payload (and files, where the request allows them) become a push owned by the requester. No scope needed (anonymous while the instance allows it). `answerable_by: users` needs a person's token; `emails` needs `email` + a valid `code` (403 `code_required`). A passphrase request needs `passphrase` (401 `passphrase_required`; 429 after the push passphrase limits). Never returns the answer's token. Files by `multipart/form-data` only (streamed encrypted into the object store): the instance's file count and per-file limits apply (422, 413), and the files of one request, or of one answer, are at most `PUSH_REQUESTS_MAX_TOTAL_FILE_BYTES` together (413). A refused upload leaves nothing behind.
+     */
+    patch: operations['answerRequestPatch'];
+    trace?: never;
+  };
+  '/requests/{url_token}/files/{file_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a requester's attachment (the responder)
+     * @description The responder downloads a file the requester attached (`files[].id` of the responder's view). The same rules as the responder's view: no scope needed (anonymous callers while `features.anonymous_access` is true), a person's token for a request answerable by `users`. Each file can be downloaded `attachment_downloads` times (3 by default), counted atomically; after that 410 `gone`. A download whose read from the object store does not start (503) is given back. Audited `attachment_download`. Served as a download whatever its type: `Content-Type: application/octet-stream`, `Content-Disposition: attachment`, `Content-Security-Policy: sandbox; default-src 'none'`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, `Cache-Control: no-store`.
+     */
+    get: operations['downloadRequestFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -653,8 +889,11 @@ export interface components {
       application_version: string;
       /** @constant */
       api_version: '2.1';
-      /** @constant */
-      edition: 'oss';
+      /**
+       * @description `commercial` while requests are on (PUSH_REQUESTS_ENABLED), else `oss`.
+       * @enum {string}
+       */
+      edition: 'oss' | 'commercial';
       features: {
         /** @description Whether create (non-file), retrieve, preview and viewer DELETE work without a token. */
         anonymous_access: boolean;
@@ -685,8 +924,10 @@ export interface components {
           };
         };
         requests: {
-          /** @constant */
-          enabled: false;
+          /** @description Whether requests (`/requests`) are on. */
+          enabled: boolean;
+          /** @description Whether request links can be emailed (`notify_emails_to`) and `answerable_by: emails` is offered: true exactly when SMTP is configured. */
+          email_auto_dispatch: boolean;
         };
       };
     };
@@ -971,6 +1212,302 @@ export interface components {
       )[];
       /** @description Enable (again) or disable. */
       enabled?: boolean;
+    };
+    /** @description A new request. Integers also as integer strings, booleans also as words. */
+    RequestInput: {
+      /** @description The message shown to the responder. */
+      request: string;
+      /** @description A label only you see. */
+      name?: string;
+      /** @description A note only you see. */
+      note?: string;
+      /** @description How long it stays open: the duration enum of `expire_after_duration`. */
+      close_after_duration?: number | string;
+      /** @description How long it stays open, in days (default 7). */
+      expire_after_days?: number | string;
+      /** @description Like `close_after_duration` (at most one of the three). */
+      expire_after_duration?: number | string;
+      /** @description Views of the answer push (default 1). */
+      expire_after_views?: number | string;
+      /** @description The answer push's window, from the answer (default: the request's window). */
+      answer_expire_after_days?: number | string;
+      /** @description The answer push can be deleted by its viewer. */
+      deletable_by_viewer?: boolean | (0 | 1) | string;
+      /** @description The answer push has a retrieval step. */
+      retrieval_step?: boolean | (0 | 1) | string;
+      /** @description The responder must give it to answer. */
+      passphrase?: string;
+      /** @description The responder may attach files (default false). */
+      response_file_attachments?: boolean | (0 | 1) | string;
+      /** @description Show your email to the responder (default false). */
+      include_requestor?: boolean | (0 | 1) | string;
+      /**
+       * @description Who may answer.
+       * @default anyone
+       * @enum {string}
+       */
+      answerable_by?: 'anyone' | 'users' | 'emails';
+      /** @description Comma-separated or an array, at most 5; required with `emails`, refused otherwise. */
+      answerable_emails?: string | string[];
+      /** @description Addresses the link is emailed to (instances that send email). */
+      notify_emails_to?: string;
+      /** @description The language of those emails. */
+      notify_emails_to_locale?: string;
+      /** @description Email you when it is answered. */
+      notify_owner_on_answer?: boolean | (0 | 1) | string;
+      /** @description Downloads of each attachment by the responder (default 3). */
+      attachment_downloads?: number | string;
+      /** @description Attachments: multipart `request[files][]` parts only. */
+      files?: unknown;
+    };
+    CreateRequestBody: {
+      request: components['schemas']['RequestInput'];
+    };
+    ResponseInput: {
+      /** @description The secret (text, an http(s) URL, or QR text). */
+      payload: string;
+      /**
+       * @description The kind of payload.
+       * @default text
+       * @enum {string}
+       */
+      kind?: 'text' | 'url' | 'qr';
+      /** @description The request's passphrase, when it has one. */
+      passphrase?: string;
+      /** @description A listed address (`answerable_by: emails`). */
+      email?: string;
+      /** @description The one-time code sent to it. */
+      code?: string;
+      /** @description Files: multipart `response[files][]` parts only, where the request allows them. */
+      files?: unknown;
+    };
+    RespondBody: {
+      response: components['schemas']['ResponseInput'];
+    };
+    CodeBody: {
+      /** @description A listed address. */
+      email: string;
+    };
+    /** @description A request as its owner sees it (never the passphrase). */
+    RequestView: {
+      /** @description The request's token: the responder's link. */
+      url_token: string;
+      /**
+       * Format: uri
+       * @description The responder page, `<public URL>/respond/<url_token>`.
+       */
+      html_url: string;
+      /**
+       * Format: uri
+       * @description `<public URL>/api/v2/requests/<url_token>.json`.
+       */
+      json_url: string;
+      /**
+       * @description open → answered, or closed.
+       * @enum {string}
+       */
+      state: 'open' | 'answered' | 'closed';
+      /** @description The message shown to the responder. */
+      request: string;
+      /** @description Your label ("" when none). */
+      name: string;
+      /** @description Your private note ("" when none). */
+      note: string;
+      /** @description A passphrase is set (never its value). */
+      passphrase: boolean;
+      /** @description The responder may attach files. */
+      response_file_attachments: boolean;
+      /** @description The responder sees the requester's email. */
+      include_requestor: boolean;
+      /**
+       * @description Who may answer.
+       * @enum {string}
+       */
+      answerable_by: 'anyone' | 'users' | 'emails';
+      /** @description The addresses that may answer (lower-cased; empty unless `emails`). */
+      answerable_emails: string[];
+      /** @description The window as sent (duration enum), else null. */
+      close_after_duration: number | null;
+      /** @description The window in days as sent (or the default), else null. */
+      expire_after_days: number | null;
+      /** @description The window as `expire_after_duration`, else null. */
+      expire_after_duration: number | null;
+      /**
+       * Format: date-time
+       * @description When it closes unanswered.
+       */
+      close_after_at: string;
+      /** @description Whole days until `close_after_at` (0 when closed). */
+      days_remaining: number;
+      /** @description Views of the answer push. */
+      expire_after_views: number;
+      /** @description The answer push has a retrieval step. */
+      retrieval_step: boolean;
+      /** @description The answer push can be deleted by its viewer. */
+      deletable_by_viewer: boolean;
+      /** @description The answer push's window, days from the answer. */
+      answer_expire_after_days: number;
+      /** @description You are emailed when it is answered. */
+      notify_owner_on_answer: boolean;
+      /** @description Your attachments (purged when the request closes). */
+      files: {
+        /**
+         * Format: uuid
+         * @description The attachment.
+         */
+        id: string;
+        /** @description Its name as uploaded. */
+        filename: string;
+        /** @description Its declared type (downloads are always octet-stream). */
+        content_type: string;
+        /** @description Bytes. */
+        size: number;
+      }[];
+      /**
+       * Format: date-time
+       * @description Creation time.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Last change.
+       */
+      updated_at: string;
+      /**
+       * Format: date-time
+       * @description When it was answered.
+       */
+      answered_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it closed.
+       */
+      closed_at: string | null;
+      /**
+       * @description Why it closed.
+       * @enum {string|null}
+       */
+      closed_reason: 'owner' | 'time' | null;
+      /** @description null until answered. */
+      answer: null | {
+        /** @description The answer push's token. */
+        url_token: string;
+        /**
+         * Format: uri
+         * @description The answer push's page (retrieving it spends its views).
+         */
+        html_url: string;
+        /**
+         * Format: uri
+         * @description The answer push in the API (`GET /pushes/{url_token}` spends a view).
+         */
+        json_url: string;
+        /**
+         * Format: date-time
+         * @description When it was answered.
+         */
+        answered_at: string | null;
+        /** @description How many files the answer carries. */
+        files: number;
+      };
+    };
+    /** @description What the responder sees. */
+    ResponderView: {
+      /** @description The message. */
+      request: string;
+      /** @description The requester's email when they chose to show it. */
+      requestor: string | null;
+      /** @description Answering needs the passphrase. */
+      passphrase_required: boolean;
+      /** @description Files may be attached. */
+      response_file_attachments: boolean;
+      /**
+       * @description Who may answer.
+       * @enum {string}
+       */
+      answerable_by: 'anyone' | 'users' | 'emails';
+      /**
+       * Format: date-time
+       * @description When it closes.
+       */
+      close_after_at: string;
+      /** @description The requester's attachments. */
+      files: {
+        /**
+         * Format: uuid
+         * @description The attachment.
+         */
+        id: string;
+        /** @description Its name as uploaded. */
+        filename: string;
+        /** @description Its declared type (downloads are always octet-stream). */
+        content_type: string;
+        /** @description Bytes. */
+        size: number;
+        /** @description Downloads left. */
+        downloads_left: number;
+      }[];
+      /** @description Upload limits. */
+      limits: {
+        /** @description Longest payload. */
+        max_payload_bytes: number;
+        /** @description Most files. */
+        max_files: number;
+        /** @description Largest file. */
+        max_file_bytes: number;
+        /** @description All files together. */
+        max_total_bytes: number;
+      };
+    };
+    /** @description An accepted answer (never the answer push’s token). */
+    Answered: {
+      /**
+       * @description Always `answered`.
+       * @constant
+       */
+      state: 'answered';
+      /**
+       * Format: date-time
+       * @description When.
+       */
+      answered_at: string;
+    };
+    /** @description Always the same. */
+    CodeSent: {
+      /** @description The same message whatever the address. */
+      message: string;
+    };
+    /** @description One page of the audit log, oldest first. */
+    RequestAuditLog: {
+      logs: {
+        /**
+         * @description What happened.
+         * @enum {string}
+         */
+        kind:
+          | 'creation'
+          | 'link_opened'
+          | 'failed_passphrase'
+          | 'answer'
+          | 'answer_refused'
+          | 'close'
+          | 'close_by_time'
+          | 'attachment_download'
+          | 'code_sent';
+        /** @description Client IP. */
+        ip: string | null;
+        /** @description User agent. */
+        user_agent: string | null;
+        /** @description Referrer. */
+        referrer: string | null;
+        /**
+         * Format: date-time
+         * @description When.
+         */
+        created_at: string;
+      }[];
+      /** @description Entries not recorded past the audit cap. */
+      dropped: number;
     };
   };
   responses: never;
@@ -2718,6 +3255,1320 @@ export interface operations {
         };
       };
       /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The request: JSON, form fields `request[…]`, or multipart with `request[files][]`. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateRequestBody'];
+        'application/x-www-form-urlencoded': components['schemas']['CreateRequestBody'];
+        'multipart/form-data': components['schemas']['CreateRequestBody'];
+      };
+    };
+    responses: {
+      /** @description The request. */
+      201: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request body is over 16 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Validation failed; `fields` names every bad field. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listActiveRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listOpenRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAnsweredRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listReadyRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listClosedRequests: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'][];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The request. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown request token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  closeRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The closed request. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestView'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown request token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  previewRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Preview'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown request token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getRequestAudit: {
+    parameters: {
+      query?: {
+        /** @description 50 items per page; outside 1–200 or not an integer → 400 `invalid_page`. */
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          /** @description RFC 8288 links to the `next` (only after a full page) and `prev` pages, when they exist. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestAuditLog'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope, or the push belongs to someone else. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown request token. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  viewRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The responder view. */
+      200: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResponderView'];
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, closed or past its window (indistinguishable). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request was already answered. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  answerRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    /** @description The answer: JSON, form fields `response[…]`, or multipart with `response[files][]`. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RespondBody'];
+        'application/x-www-form-urlencoded': components['schemas']['RespondBody'];
+        'multipart/form-data': components['schemas']['RespondBody'];
+      };
+    };
+    responses: {
+      /** @description Answered. */
+      201: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Answered'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Passphrase missing or wrong, a user is needed, or an invalid token. */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A client token where a person is needed (`forbidden`), or no valid code (`code_required`). */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, closed or past its window (indistinguishable). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request was already answered. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request body is over 16 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Validation failed; `fields` names every bad field. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  answerRequestPatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request token (its `url_token`). */
+        url_token: string;
+      };
+      cookie?: never;
+    };
+    /** @description The answer: JSON, form fields `response[…]`, or multipart with `response[files][]`. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RespondBody'];
+        'application/x-www-form-urlencoded': components['schemas']['RespondBody'];
+        'multipart/form-data': components['schemas']['RespondBody'];
+      };
+    };
+    responses: {
+      /** @description Answered. */
+      201: {
+        headers: {
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Answered'];
+        };
+      };
+      /** @description Malformed request: invalid JSON, or an access token outside the Authorization header. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Passphrase missing or wrong, a user is needed, or an invalid token. */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A client token where a person is needed (`forbidden`), or no valid code (`code_required`). */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, closed or past its window (indistinguishable). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request was already answered. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request body is over 16 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported body charset or content encoding. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Validation failed; `fields` names every bad field. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency this request needs (auth service, database, Redis) is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  downloadRequestFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The request's token (the responder's link). */
+        url_token: string;
+        /** @description The attachment (`files[].id` of the responder's view). */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, streamed and decrypted. */
+      200: {
+        headers: {
+          /** @description `attachment` with the file name (RFC 6266, `filename*` for non-ASCII names). */
+          'Content-Disposition': string;
+          /** @description Always `sandbox; default-src 'none'`. */
+          'Content-Security-Policy': "sandbox; default-src 'none'";
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request is answerable by users, and this is a client token. */
+      403: {
+        headers: {
+          /** @description RFC 6750 Bearer challenge, on token problems (absent for passphrase and ownership errors). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, closed or past its window, or not one of its attachments. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The request was answered. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This file was downloaded as many times as the request allows. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database or the object store is unavailable; retry after `Retry-After` seconds. */
       503: {
         headers: {
           /** @description Seconds to wait before retrying. */

@@ -497,6 +497,60 @@ describe('answers match the document', () => {
     await expectAnswer({ method: 'delete', path: base, token: ownerToken }, 404);
   });
 
+  it('requests: every operation, its success and its refusals, as documented', async () => {
+    const create = (json: unknown, token?: string) =>
+      expectAnswer({ method: 'post', path: '/requests', token: token ?? ownerToken, json }, 201);
+    const made = await create({ request: { request: 'Send me the key', name: 'n', expire_after_days: '2' } });
+    const t = (made.body as { url_token: string }).url_token;
+    const form =
+      'request[request]=form+message&request[include_requestor]=on&request[attachment_downloads]=2';
+    const formMade = await expectAnswer(
+      {
+        method: 'post',
+        path: '/requests',
+        token: ownerToken,
+        raw: { type: 'application/x-www-form-urlencoded', body: form },
+      },
+      201,
+    );
+    const t2 = (formMade.body as { url_token: string }).url_token;
+    await expectAnswer({ method: 'post', path: '/requests', json: { request: { request: 'x' } } }, 401);
+    await expectAnswer(
+      { method: 'post', path: '/requests', token: readToken, json: { request: { request: 'x' } } },
+      403,
+    );
+    await expectAnswer(
+      { method: 'post', path: '/requests', token: ownerToken, json: { request: { request: '' } } },
+      422,
+    );
+    await expectAnswer({ method: 'post', path: '/requests', token: ownerToken, json: { nope: 1 } }, 400);
+    for (const list of ['', '/active', '/open', '/answered', '/ready', '/closed']) {
+      await expectAnswer({ method: 'get', path: `/requests${list}`, token: readToken }, 200);
+    }
+    await expectAnswer({ method: 'get', path: '/requests' }, 401);
+    await expectAnswer({ method: 'get', path: '/requests/open?page=0', token: readToken }, 400);
+    await expectAnswer({ method: 'get', path: `/requests/${t}.json`, token: readToken }, 200);
+    await expectAnswer({ method: 'get', path: `/requests/${t}`, token: strangerToken }, 403);
+    await expectAnswer({ method: 'get', path: `/requests/${UNKNOWN_TOKEN}`, token: readToken }, 404);
+    await expectAnswer({ method: 'get', path: `/requests/${t}/preview`, token: readToken }, 200);
+    await expectAnswer({ method: 'get', path: `/requests/${t}/respond` }, 200);
+    await expectAnswer({ method: 'get', path: `/requests/${UNKNOWN_TOKEN}/respond` }, 404);
+    const respond = (method: 'post' | 'patch', token: string, json: unknown, status: number) =>
+      expectAnswer({ method, path: `/requests/${token}/respond`, json }, status);
+    await respond('post', t, { response: { payload: '' } }, 422);
+    await respond('post', t, { response: { payload: 'the key' } }, 201);
+    await respond('post', t, { response: { payload: 'again' } }, 409);
+    await respond('patch', t2, { response: { payload: 'by patch', kind: 'text' } }, 201);
+    await expectAnswer({ method: 'get', path: `/requests/${t}/respond` }, 409);
+    const read = await expectAnswer({ method: 'get', path: `/requests/${t}`, token: readToken }, 200);
+    expect(read.body).toMatchObject({ state: 'answered', answer: { files: 0 } });
+    await expectAnswer({ method: 'get', path: `/requests/${t}/audit`, token: readToken }, 200);
+    await expectAnswer({ method: 'delete', path: `/requests/${t}`, token: readToken }, 403);
+    await expectAnswer({ method: 'delete', path: `/requests/${t}`, token: ownerToken }, 200);
+    await expectAnswer({ method: 'delete', path: `/requests/${t}`, token: ownerToken }, 200);
+    await respond('post', t, { response: { payload: 'closed' } }, 404);
+  });
+
   it('exercised every documented operation for its success status', () => {
     for (const { method, template, op } of operations()) {
       const success = Object.keys(op.responses).find((s) => s.startsWith('2'));

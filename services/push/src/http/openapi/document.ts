@@ -5,6 +5,7 @@ import { pushInputJsonSchema } from './push-input.schema';
 import { responseSchemas } from './responses';
 import type { JsonSchema, OpenApiDocument } from './types';
 import { webhookSchemas } from './operations.webhooks';
+import { requestSchemas as requestComponentSchemas } from './requests.schema';
 
 /*
  * The OpenAPI 3.1 document of the push API v2, built from instance configuration so that
@@ -78,6 +79,9 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
         ? [{ name: 'Files', description: 'Downloads of the files of file pushes.' }]
         : []),
       { name: 'Webhooks', description: 'Signed messages about your pushes, sent to your endpoints.' },
+      ...(config.features.requestsEnabled
+        ? [{ name: 'Requests', description: 'Ask somebody for a secret: a link they answer once.' }]
+        : []),
       { name: 'Meta', description: 'Version and documentation.' },
     ],
     paths: buildPaths(config),
@@ -98,7 +102,12 @@ export function buildOpenApi(config: PushConfig): OpenApiDocument {
           description: 'The personal API token of the legacy pair (see `X-User-Email`).',
         },
       },
-      schemas: { ...requestSchemas(config), ...responseSchemas(), ...webhookSchemas() },
+      schemas: {
+        ...requestSchemas(config),
+        ...responseSchemas(),
+        ...webhookSchemas(),
+        ...(config.features.requestsEnabled ? requestComponentSchemas(config) : {}),
+      },
     },
   };
 }

@@ -7,13 +7,15 @@ import type { JsonSchema, ParameterObject, ResponseObject, SecurityRequirement }
  * the paging parameter and references to component schemas.
  */
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request: invalid JSON, or an access token outside the Authorization header.',
   401: 'No, invalid or expired token where one is needed, or legacy headers that do not match it (`WWW-Authenticate: Bearer`).',
   403: 'The token lacks the scope, or the push belongs to someone else.',
   404: 'Unknown push token.',
+  409: 'The request was already answered.',
+  410: 'Gone: used up.',
   413: 'The request body is over 16 MiB.',
   415: 'Unsupported body charset or content encoding.',
   422: 'Validation failed; `fields` names every bad field.',

@@ -12,6 +12,7 @@ import {
 import { downloadOperation } from './operations.files';
 import { notifyEmailsOperation } from './operations.email';
 import { webhookPaths } from './operations.webhooks';
+import { requestPaths } from './operations.requests';
 import type { OperationContext } from './operations.shared';
 import type { OpenApiDocument } from './types';
 
@@ -43,5 +44,6 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     ...(config.mail ? { '/pushes/{url_token}/notify_emails': { post: notifyEmailsOperation() } } : {}),
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
     ...webhookPaths(),
+    ...(f.requestsEnabled ? requestPaths({ ...ctx, mail: config.mail !== null }) : {}),
   };
 }

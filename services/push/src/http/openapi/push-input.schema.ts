@@ -32,7 +32,7 @@ const anyCase = (word: string) =>
     .map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`))
     .join('');
 
-const BOOLEAN_LIKE: JsonSchema = {
+export const BOOLEAN_LIKE: JsonSchema = {
   anyOf: [
     { type: 'boolean' },
     { enum: [0, 1] },
@@ -77,7 +77,7 @@ export function integerRangePattern(min: number, max: number): string {
   return `^${min === 0 ? '(?:-(?=0+$))?' : ''}0*(?:${alternatives.join('|')})$`;
 }
 
-const integerLike = (minimum: number, maximum: number): JsonSchema => ({
+export const integerLike = (minimum: number, maximum: number): JsonSchema => ({
   anyOf: [
     { type: 'integer', minimum, maximum },
     { type: 'string', pattern: integerRangePattern(minimum, maximum) },

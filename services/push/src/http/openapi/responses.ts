@@ -162,7 +162,11 @@ const VERSION = closedObject(
   {
     application_version: text('Version of this server.'),
     api_version: { type: 'string', const: '2.1' },
-    edition: { type: 'string', const: 'oss' },
+    edition: {
+      type: 'string',
+      enum: ['oss', 'commercial'],
+      description: '`commercial` while requests are on (PUSH_REQUESTS_ENABLED), else `oss`.',
+    },
     features: closedObject({
       anonymous_access: flag(
         'Whether create (non-file), retrieve, preview and viewer DELETE work without a token.',
@@ -181,7 +185,12 @@ const VERSION = closedObject(
         url_pushes: enabled('Whether `url` pushes are enabled.'),
         qr_code_pushes: enabled('Whether `qr` pushes are enabled.'),
       }),
-      requests: closedObject({ enabled: { type: 'boolean', const: false } }),
+      requests: closedObject({
+        enabled: flag('Whether requests (`/requests`) are on.'),
+        email_auto_dispatch: flag(
+          'Whether request links can be emailed (`notify_emails_to`) and `answerable_by: emails` is offered: true exactly when SMTP is configured.',
+        ),
+      }),
     }),
   },
   'Server and API version with the instance features.',

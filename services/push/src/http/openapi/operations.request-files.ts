@@ -78,13 +78,19 @@ export function requestFileDownloadOperation(anonymous: boolean): OperationObjec
       },
       ...errors({
         401: ['unauthorized', 'invalid_token'],
-        403: { codes: ['forbidden'], description: 'The request is answerable by users, and this is a client token.' },
+        403: {
+          codes: ['forbidden'],
+          description: 'The request is answerable by users, and this is a client token.',
+        },
         404: {
           codes: ['not_found'],
           description: 'Unknown, closed or past its window, or not one of its attachments.',
         },
         409: { codes: ['already_answered'], description: 'The request was answered.' },
-        410: { codes: ['gone'], description: 'This file was downloaded as many times as the request allows.' },
+        410: {
+          codes: ['gone'],
+          description: 'This file was downloaded as many times as the request allows.',
+        },
         429: ['rate_limited'],
         503: {
           codes: ['dependency_unavailable'],
