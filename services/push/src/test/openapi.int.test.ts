@@ -298,7 +298,17 @@ function apiRoutes(): { method: string; path: string }[] {
       .filter((r) => !pages(r.path))
       .map((r) => `${r.method} ${r.path}`)
       .sort(),
-  ).toEqual(['get /', 'get /created', 'get /healthz', 'get /readyz', 'post /']);
+  ).toEqual([
+    'get /',
+    'get /created',
+    'get /healthz',
+    'get /readyz',
+    // The responder's page of a request (pages/respond.routes.ts), mounted with the create page.
+    'get /respond/:token',
+    'get /respond/:token/done',
+    'post /',
+    'post /respond/:token',
+  ]);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 
