@@ -1264,8 +1264,8 @@ export interface components {
       request: components['schemas']['RequestInput'];
     };
     ResponseInput: {
-      /** @description The secret (text, an http(s) URL, or QR text). */
-      payload: string;
+      /** @description The secret (text, an http(s) URL, or QR text); required unless files are attached (then optional text beside them). */
+      payload?: string;
       /**
        * @description The kind of payload.
        * @default text
