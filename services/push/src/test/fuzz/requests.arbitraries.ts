@@ -117,7 +117,12 @@ export const requestObject: fc.Arbitrary<{ [k: string]: JsonLike }> = fc
   .map(([fields, message, mutations]) => {
     const { window, answerable, ...rest } = fields;
     return applyMutations(
-      { request: message, ...(window ?? {}), ...(answerable ?? {}), ...(rest as { [k: string]: JsonLike }) },
+      {
+        request: message,
+        ...(window ?? {}),
+        ...((answerable ?? {}) as { [k: string]: JsonLike }),
+        ...(rest as { [k: string]: JsonLike }),
+      },
       mutations,
     );
   });
