@@ -298,17 +298,7 @@ function apiRoutes(): { method: string; path: string }[] {
       .filter((r) => !pages(r.path))
       .map((r) => `${r.method} ${r.path}`)
       .sort(),
-  ).toEqual([
-    'get /',
-    'get /created',
-    'get /healthz',
-    'get /readyz',
-    // The responder's page of a request (pages/respond.routes.ts), mounted with the create page.
-    'get /respond/:token',
-    'get /respond/:token/done',
-    'post /',
-    'post /respond/:token',
-  ]);
+  ).toEqual(['get /', 'get /created', 'get /healthz', 'get /readyz', 'post /']);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 
