@@ -64,14 +64,19 @@ const failure = (p: Promise<unknown>) =>
 
 describe('createS3ObjectStore deadlines', () => {
   it('gives up on a store that accepts and never answers: DependencyDown after one request deadline (no retry after a timeout)', async () => {
-    handler = () => {}; // never answers
+    let received = 0;
+    handler = () => {
+      received += 1; // never answers
+    };
     const started = Date.now();
     const err = await failure(store(400).check());
     const elapsed = Date.now() - started;
     expect(err).toBeInstanceOf(DependencyDown);
     expect(elapsed).toBeGreaterThanOrEqual(350);
-    // No retry after a timeout: with one it took two deadlines and a backoff (over 800 ms).
-    expect(elapsed).toBeLessThan(790);
+    // No retry after a timeout: the store saw one request, and no other comes after the failure
+    // (counted, not timed: a busy machine stretches the elapsed time, not the count).
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(received).toBe(1);
   });
 
   it('retries once at once a request whose connection the store closed (a reused keep-alive socket)', async () => {

@@ -28,6 +28,11 @@ const cases: [errors.DomainError, number, string][] = [
   [new errors.WebhookNotFound(), 404, 'not_found'],
   [new errors.WebhookLimitReached(10), 422, 'validation_failed'],
   [new errors.InvalidWebhookUrl('the URL must be https'), 422, 'validation_failed'],
+  [new errors.RequestNotFound(), 404, 'not_found'],
+  [new errors.RequestAlreadyAnswered(), 409, 'already_answered'],
+  [new errors.AnswerNotAllowed('user_required'), 401, 'unauthorized'],
+  [new errors.AnswerNotAllowed('not_a_user'), 403, 'forbidden'],
+  [new errors.AnswerNotAllowed('code_required'), 403, 'code_required'],
 ];
 
 describe('toHttpError', () => {
