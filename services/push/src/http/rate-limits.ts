@@ -80,6 +80,24 @@ export function perIpRateLimit(
 }
 
 /**
+ * Several limits taken at once: each one's Redis round trip runs beside the others', so a frozen
+ * Redis costs a request one command deadline, not one per limit (then they all fail open). The
+ * first refusal (429) is the answer.
+ */
+export function allLimits(...limits: RequestHandler[]): RequestHandler {
+  const taken = (limit: RequestHandler, req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => {
+      const done = (err?: unknown) =>
+        err === undefined ? resolve() : reject(err instanceof Error ? err : new Error('a rate limit failed'));
+      Promise.resolve(limit(req, res, done)).catch(done);
+    });
+  return async (req, res, next) => {
+    await Promise.all(limits.map((limit) => taken(limit, req, res)));
+    next();
+  };
+}
+
+/**
  * Invalid bearer tokens per IP (unknown, expired, revoked or malformed): past `perMinute`, a caller
  * gets 429 before its next token is looked up at the auth service, so random tokens can neither
  * hammer the auth service nor crowd the introspection cache. Atomic: each lookup is taken from the
