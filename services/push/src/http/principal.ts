@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/create-policy';
+import type { Responder } from '../domain/request';
 import type { EmailSender, NoticeKind } from '../domain/email-rules';
 
 /** An OAuth client of the auth service, authenticated by an access token (introspection). */
@@ -58,3 +59,10 @@ export const emailSenderOf = (principal: Principal | null): EmailSender | null =
         noticeDefaults: principal.noticeDefaults,
       }
     : null;
+
+/** Who answers a request, in the domain's terms (also the attachment downloads' gate). */
+export function responderOf(principal: Principal | null): Responder {
+  if (!principal) return { kind: 'anonymous' };
+  if (principal.kind === 'client') return { kind: 'client', id: principal.id };
+  return { kind: 'user', id: principal.id, email: principal.emailVerified ? principal.email : null };
+}

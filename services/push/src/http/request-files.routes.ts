@@ -8,13 +8,13 @@ import type { RequestFiles } from '../domain/request-files';
 import { discardStored } from '../uploads/cleanup';
 import type { UploadPipeline } from '../uploads/pipeline';
 import { storedKeys, uploadsOf } from '../uploads/upload-state';
-import { type Responder, mayAnswer } from '../domain/request';
+import { mayAnswer } from '../domain/request';
 import type { StoredRequest } from '../domain/ports/request-store';
 import { auditContext } from './audit-context';
 import { need } from './context-guard';
 import { DOWNLOAD_CSP } from './file.routes';
 import { authenticationRequired } from './bearer-auth';
-import type { Principal } from './principal';
+import { responderOf } from './principal';
 import { requestCreateForm, respondForm } from './request-upload-forms';
 
 export interface RequestFileRouteDeps {
@@ -69,13 +69,6 @@ export function requestUploadSteps(deps: RequestUploadDeps): RequestUploadSteps 
     },
   };
 }
-
-const responderOf = (p: Principal | null): Responder =>
-  p === null
-    ? { kind: 'anonymous' }
-    : p.kind === 'user'
-      ? { kind: 'user', id: p.id, email: p.emailVerified ? p.email : null }
-      : { kind: 'client', id: p.id };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

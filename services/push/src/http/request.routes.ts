@@ -2,13 +2,13 @@ import { type ErrorRequestHandler, type Request, type RequestHandler, type Respo
 import multer from 'multer';
 import { HttpError } from '@secret-push/http-kit';
 import { mayCreateRequest } from '../domain/create-policy';
-import { REQUEST_LISTS, type RequestList, type Responder } from '../domain/request';
+import { REQUEST_LISTS, type RequestList } from '../domain/request';
 import type { RequestService } from '../domain/request-service';
 import { auditContext } from './audit-context';
 import { requireScope, scopedPrincipal, tokensOnlyInHeader } from './bearer-auth';
 import { need } from './context-guard';
 import { createRefusal } from './error-map';
-import { type Principal, actorOf } from './principal';
+import { actorOf, responderOf } from './principal';
 import { type CreateRules, MAX_BODY_BYTES, parsePage } from './push.schemas';
 import { setPageLinks } from './push.routes';
 import { allLimits } from './rate-limits';
@@ -79,12 +79,6 @@ function readAnyBody(multipart: RequestHandler[] = [readMultipartFields]): Reque
     ...readBody,
     tokensOnlyInHeader,
   ];
-}
-
-function responderOf(principal: Principal | null): Responder {
-  if (!principal) return { kind: 'anonymous' };
-  if (principal.kind === 'client') return { kind: 'client', id: principal.id };
-  return { kind: 'user', id: principal.id, email: principal.emailVerified ? principal.email : null };
 }
 
 /** The requests API (docs/api.md, Requests): the owner's create, reads and close; the responder's view and answer. */
