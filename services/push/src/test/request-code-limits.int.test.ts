@@ -106,8 +106,9 @@ describe('POST /requests/:t/code under operator limits', () => {
     app.set('trust proxy', true);
     app.use(
       requestCodeRoutes({
-        sendCode: async (t) => {
+        sendCode: (t) => {
           sent.push(t);
+          return Promise.resolve();
         },
         responderAccess: (_req, _res, next) => next(),
         rateLimit: requestCodeRateLimit(redis, prefix, logger, {

@@ -63,8 +63,9 @@ export async function checkRequests(
         problems.push(
           `request answered 201 in "${wins[0]!.phase}" is ${row.state}, answer push ${row.push_exists ? 'present' : 'missing'}`,
         );
-      } else
+      } else {
         toRead.push({ rec, payload: wins[0]!.payload, ...(wins[0]!.file ? { file: wins[0]!.file } : {}) });
+      }
     } else if (row.state === 'answered' ? !row.push_exists : row.answer_push_id !== null) {
       problems.push(
         `request of "${rec.phase}" is ${row.state} with answer push ${row.answer_push_id ?? 'none'}`,
@@ -129,7 +130,7 @@ export async function checkRequests(
     else {
       problems.push(
         `request of "${rec.phase}" whose file answers got 503 (${rec.answers.map((a) => a.status ?? a.error).join(', ')}) ` +
-          `could not be answered after the faults: ${res.error ?? res.status} ${String(json(res)?.code ?? '')}`,
+          `could not be answered after the faults: ${res.error ?? res.status} ${res.body.toString('utf8').slice(0, 200)}`,
       );
     }
   }
