@@ -21,7 +21,20 @@ jest.setTimeout(90_000);
 
 const USER_AGENT = 'pwpush-cli/0.20.0';
 /** `_DURATION_BY_DAYS` of endpoints.py. */
-const DURATION_BY_DAYS: Record<number, number> = { 1: 6, 2: 7, 3: 8, 7: 12, 14: 13, 30: 15, 90: 17 };
+const DURATION_BY_DAYS: Record<number, number> = {
+  1: 6,
+  2: 7,
+  3: 8,
+  4: 9,
+  5: 10,
+  6: 11,
+  7: 12,
+  14: 13,
+  21: 14,
+  30: 15,
+  60: 16,
+  90: 17,
+};
 
 let auth: TestAuth;
 let s3: LocalS3;
