@@ -1215,7 +1215,7 @@ export interface components {
     };
     /** @description A new request. Integers also as integer strings, booleans also as words. */
     RequestInput: {
-      /** @description The message shown to the responder. */
+      /** @description The message shown to the responder: not blank (422), except in a multipart create that attaches files (`request[files][]`), where it may be empty (a request whose message is its files). */
       request: string;
       /** @description A label only you see. */
       name?: string;

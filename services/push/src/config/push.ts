@@ -5,6 +5,7 @@ import { encryptionKeysSection } from './encryption-keys';
 import { httpSection } from './http-env';
 import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
+import { requestCodesSection } from './request-codes';
 import { requestFilesSection } from './request-files';
 import { revealsSection } from './reveals';
 import { webhookDestinationsSection } from './webhooks-env';
@@ -35,6 +36,7 @@ export const pushConfig = defineConfig([
   limitsSection,
   filesSection,
   requestFilesSection,
+  requestCodesSection,
   rateLimitsSection,
   idempotencySection,
   revealsSection,

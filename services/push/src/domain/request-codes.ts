@@ -6,6 +6,8 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
  * with the address and the code. The rules, without I/O:
  *
  * - a code is 6 digits from the CSPRNG, valid `CODE_TTL_SECONDS` (15 min) and for one answer;
+ *   the validity, attempts, resend interval and rates are the defaults of RequestCodeLimits
+ *   (operators tune them: config/request-codes.ts);
  * - it is stored only as a hash bound to its request and address (and, for the email, sealed with
  *   the key ring: storage/request-code.repository.ts), one per (request, address): asking again
  *   replaces it, at most once per `CODE_RESEND_SECONDS`;
@@ -19,9 +21,15 @@ export const CODE_MAX_ATTEMPTS = 5;
 /** A new code for the same request and address at most this often (the inbox is not flooded). */
 export const CODE_RESEND_SECONDS = 60;
 
-/** What `POST /requests/:t/code` always says. */
-export const CODE_SENT_MESSAGE =
-  'If this address may answer the request, a code is on its way to it. It is valid for 15 minutes.';
+/** What `POST /requests/:t/code` always says, for codes valid `ttlSeconds`. */
+export const codeSentMessage = (ttlSeconds: number): string =>
+  `If this address may answer the request, a code is on its way to it. It is valid for ${codeValidMinutes(ttlSeconds)} minutes.`;
+
+/** A validity in whole minutes, as the email and the API say it (rounded up, at least 1). */
+export const codeValidMinutes = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60));
+
+/** What `POST /requests/:t/code` says with the default validity. */
+export const CODE_SENT_MESSAGE = codeSentMessage(CODE_TTL_SECONDS);
 
 /** A new code: `CODE_DIGITS` decimal digits, uniformly drawn. */
 export function generateAnswerCode(): string {
@@ -76,10 +84,15 @@ export interface StoredAnswerCode {
 export type CodeVerdict = 'ok' | 'missing' | 'wrong' | 'expired' | 'used' | 'exhausted';
 
 /** What a code given with an answer is worth against the stored one (the store counts `wrong`). */
-export function judgeAnswerCode(stored: StoredAnswerCode | undefined, given: Buffer, now: Date): CodeVerdict {
+export function judgeAnswerCode(
+  stored: StoredAnswerCode | undefined,
+  given: Buffer,
+  now: Date,
+  maxAttempts: number = CODE_MAX_ATTEMPTS,
+): CodeVerdict {
   if (!stored) return 'missing';
   if (stored.usedAt) return 'used';
-  if (stored.attempts >= CODE_MAX_ATTEMPTS) return 'exhausted';
+  if (stored.attempts >= maxAttempts) return 'exhausted';
   if (stored.expiresAt.getTime() <= now.getTime()) return 'expired';
   return sameCodeHash(stored.codeHash, given) ? 'ok' : 'wrong';
 }
@@ -88,3 +101,26 @@ export function judgeAnswerCode(stored: StoredAnswerCode | undefined, given: Buf
 export const CODE_RATE_WINDOW_SECONDS = 600;
 export const CODE_REQUESTS_PER_IP = 10;
 export const CODE_REQUESTS_PER_REQUEST = 15;
+
+/**
+ * The operator-tunable limits of the codes (config/request-codes.ts, `PUSH_REQUEST_CODE_*`); the
+ * code's length is not one of them. Every user of a limit takes this object, defaulting to
+ * DEFAULT_CODE_LIMITS (the constants above).
+ */
+export interface RequestCodeLimits {
+  ttlSeconds: number;
+  maxAttempts: number;
+  resendSeconds: number;
+  requestsPerIp: number;
+  requestsPerRequest: number;
+  rateWindowSeconds: number;
+}
+
+export const DEFAULT_CODE_LIMITS: Readonly<RequestCodeLimits> = Object.freeze({
+  ttlSeconds: CODE_TTL_SECONDS,
+  maxAttempts: CODE_MAX_ATTEMPTS,
+  resendSeconds: CODE_RESEND_SECONDS,
+  requestsPerIp: CODE_REQUESTS_PER_IP,
+  requestsPerRequest: CODE_REQUESTS_PER_REQUEST,
+  rateWindowSeconds: CODE_RATE_WINDOW_SECONDS,
+});

@@ -1,6 +1,6 @@
 import type { KeyRing } from '@secret-push/key-ring';
 import type { ComposedEmail, QueuedEmail } from './ports/email-store';
-import { CODE_TTL_SECONDS } from './request-codes';
+import { codeValidMinutes } from './request-codes';
 import { composeRequestAnswered, composeRequestCode, composeRequestLink } from './request-email-compose';
 import { openRequestToken, requestOwnerUrl, responderUrl } from './request-links';
 
@@ -55,7 +55,8 @@ export function composeRequestEmail(
     { keyId: code.keyId, data: code.codeSealed },
     answerCodeAad(request.id, email.recipient),
   );
-  return {
-    mail: { to, ...composeRequestCode(email.locale, { code: value, validMinutes: CODE_TTL_SECONDS / 60 }) },
-  };
+  // What is left of the code's validity when it is sent (the instance's PUSH_REQUEST_CODE_TTL_SECONDS
+  // for an email sent at once): the worker needs no copy of that setting.
+  const validMinutes = codeValidMinutes((code.expiresAt.getTime() - email.now.getTime()) / 1000);
+  return { mail: { to, ...composeRequestCode(email.locale, { code: value, validMinutes }) } };
 }

@@ -1,11 +1,14 @@
 import type { EventKind, OutboxConsumer, OutboxEvent } from './outbox';
 import type { NewDelivery, WebhookDeliveryStore } from './ports/webhook-store';
+import { type FailedEmailFacts, emailData } from './webhook';
 
 /*
  * What a request's events become (issue 28): the outbox events `request_answered` and
  * `request_closed` (written with the change, only for a request somebody listens to: `request.outbox`)
  * are handed to two consumers here, as the push events are (webhook-fanout.ts, owner-notices.ts):
  * - webhooks `request.answered` / `request.closed` to the owner's endpoints that asked for them;
+ * - webhook `email.delivery_failed` for an `email_failed` event of a request (its link to the
+ *   responder, or the owner's notice, failed for good: storage/email.repository.ts writes it);
  * - the owner's email that an answer is waiting (`notice_request_answered`), when the request asked
  *   for it (`notify_owner_on_answer`).
  * Bodies and emails never carry the message, the note, the token or anything of the answer.
@@ -53,6 +56,22 @@ export function requestEventBody(kind: RequestEventKind, at: Date, request: Requ
   });
 }
 
+/** The state a request's facts show. */
+const stateOf = (request: RequestFacts): 'open' | 'answered' | 'closed' =>
+  request.closedAt ? 'closed' : request.answeredAt ? 'answered' : 'open';
+
+/**
+ * The exact JSON of `email.delivery_failed` for a request's email: the request named by its
+ * reference (as the request events do) and the failed email (as a push's `data.email`).
+ */
+export function requestEmailFailedBody(at: Date, request: RequestFacts, email: FailedEmailFacts): string {
+  return JSON.stringify({
+    type: 'email.delivery_failed',
+    timestamp: at.toISOString(),
+    data: { request_ref: request.ref, name: request.name, state: stateOf(request), email: emailData(email) },
+  });
+}
+
 /** What the request consumers read and write (storage/request-events.repository.ts). */
 export interface RequestEventStore {
   /** The requests of these events (gone ones are left out). */
@@ -72,34 +91,63 @@ const requestEvents = (events: readonly OutboxEvent[]) =>
     e.requestId && isRequestEventKind(e.kind) ? [{ ...e, requestId: e.requestId, kind: e.kind }] : [],
   );
 
+/** The `email_failed` events of requests, with their email. */
+const failedEmailEvents = (events: readonly OutboxEvent[]) =>
+  events.flatMap((e) =>
+    e.requestId && e.kind === 'email_failed' && e.emailId
+      ? [{ ...e, requestId: e.requestId, emailId: e.emailId }]
+      : [],
+  );
+
 /**
  * The webhooks of request events: one delivery per enabled endpoint of the owner that asked for the
  * type, the body written once. Idempotent by event id (the delivery table's key).
  */
 export function requestWebhookFanout(deps: {
   requests: Pick<RequestEventStore, 'requestFacts'>;
-  deliveries: Pick<WebhookDeliveryStore, 'listening' | 'enqueue'>;
+  deliveries: Pick<WebhookDeliveryStore, 'listening' | 'enqueue' | 'failedEmails'>;
 }): OutboxConsumer {
   return {
     name: 'request-webhooks',
     async accept(all) {
       const events = requestEvents(all);
-      if (events.length === 0) return;
-      const facts = await deps.requests.requestFacts([...new Set(events.map((e) => e.requestId))]);
+      const failures = failedEmailEvents(all);
+      if (events.length === 0 && failures.length === 0) return;
+      const ids = new Set([...events, ...failures].map((e) => e.requestId));
+      const facts = await deps.requests.requestFacts([...ids]);
       const byId = new Map(facts.map((f) => [f.id, f]));
       const endpoints = await deps.deliveries.listening([...new Set(facts.map((f) => f.owner))]);
+      const emails =
+        failures.length === 0
+          ? new Map<string, FailedEmailFacts>()
+          : new Map(
+              (await deps.deliveries.failedEmails(failures.map((e) => e.emailId))).map((m) => [m.id, m]),
+            );
       const queued: NewDelivery[] = [];
+      const queue = (event: OutboxEvent, owner: string, type: string, body: () => string) => {
+        const wanting = endpoints.filter(
+          (e) => e.owner === owner && (e.eventTypes as readonly string[]).includes(type),
+        );
+        if (wanting.length === 0) return;
+        const written = body();
+        for (const endpoint of wanting) {
+          queued.push({ endpointId: endpoint.id, eventId: event.id, type, body: written });
+        }
+      };
       for (const event of events) {
         const request = byId.get(event.requestId);
         if (!request) continue;
-        const type = requestWebhookTypeOf(event.kind);
-        const wanting = endpoints.filter(
-          (e) => e.owner === request.owner && (e.eventTypes as readonly string[]).includes(type),
+        queue(event, request.owner, requestWebhookTypeOf(event.kind), () =>
+          requestEventBody(event.kind, event.at, request),
         );
-        const body = requestEventBody(event.kind, event.at, request);
-        for (const endpoint of wanting) {
-          queued.push({ endpointId: endpoint.id, eventId: event.id, type, body });
-        }
+      }
+      for (const event of failures) {
+        const request = byId.get(event.requestId);
+        const email = emails.get(event.emailId);
+        if (!request || !email) continue;
+        queue(event, request.owner, 'email.delivery_failed', () =>
+          requestEmailFailedBody(event.at, request, email),
+        );
       }
       if (queued.length > 0) await deps.deliveries.enqueue(queued);
     },

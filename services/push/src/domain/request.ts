@@ -47,8 +47,11 @@ export const REQUEST_AUDIT_KINDS = [
 ] as const;
 export type RequestAuditKind = (typeof REQUEST_AUDIT_KINDS)[number];
 
-/** The webhook event types about requests: an owner endpoint asking for one makes their requests listened to. */
-export const REQUEST_EVENT_TYPES = ['request.answered', 'request.closed'] as const;
+/**
+ * The webhook event types about requests: an owner endpoint asking for one makes their requests
+ * listened to (`email.delivery_failed` too: an email of the request that failed for good).
+ */
+export const REQUEST_EVENT_TYPES = ['request.answered', 'request.closed', 'email.delivery_failed'] as const;
 
 /** The largest message shown to the responder, in characters. */
 export const MAX_REQUEST_MESSAGE = 10_000;

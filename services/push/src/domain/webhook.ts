@@ -174,8 +174,8 @@ export interface FailedEmailFacts {
   reason: string | null;
 }
 
-/** The `data.email` of an `email.delivery_failed` body. */
-function emailData(email: FailedEmailFacts): Record<string, unknown> {
+/** The `data.email` of an `email.delivery_failed` body (a push's or a request's). */
+export function emailData(email: FailedEmailFacts): Record<string, unknown> {
   return {
     id: email.id,
     recipient: email.recipient,

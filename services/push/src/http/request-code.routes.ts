@@ -4,12 +4,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import type { AuditContext } from '../domain/push';
-import {
-  CODE_RATE_WINDOW_SECONDS,
-  CODE_REQUESTS_PER_IP,
-  CODE_REQUESTS_PER_REQUEST,
-  CODE_SENT_MESSAGE,
-} from '../domain/request-codes';
+import { DEFAULT_CODE_LIMITS, type RequestCodeLimits, codeSentMessage } from '../domain/request-codes';
 import { hashUrlToken } from '../security/url-token';
 import { auditContext } from './audit-context';
 import { acceptFormOrJson, readBody } from './request-body';
@@ -20,23 +15,33 @@ export interface RequestCodeRouteDeps {
   /** Who may call the responder's routes (anonymous while `features.anonymous_access`, else a token). */
   responderAccess: RequestHandler;
   rateLimit: RequestHandler;
+  /** How long a code is valid (PUSH_REQUEST_CODE_TTL_SECONDS), said in the answer; default 15 minutes. */
+  codeTtlSeconds?: number;
 }
 
 /**
- * Code requests per IP and per request (`CODE_REQUESTS_PER_IP`, `CODE_REQUESTS_PER_REQUEST` in 10
- * minutes), counted in Redis before anything is looked up; 429 past them. Without Redis it fails
+ * Code requests per IP and per request (PUSH_REQUEST_CODE_REQUESTS_PER_IP and _PER_REQUEST in
+ * PUSH_REQUEST_CODE_RATE_WINDOW_SECONDS: 10 and 15 in 10 minutes by default), counted in Redis before anything is looked up; 429 past them. Without Redis it fails
  * open (logged): the database still sends at most one code per address and minute.
  */
-export function requestCodeRateLimit(redis: Redis, prefix: string, logger: Logger): RequestHandler {
+export function requestCodeRateLimit(
+  redis: Redis,
+  prefix: string,
+  logger: Logger,
+  limits: Pick<
+    RequestCodeLimits,
+    'requestsPerIp' | 'requestsPerRequest' | 'rateWindowSeconds'
+  > = DEFAULT_CODE_LIMITS,
+): RequestHandler {
   const limiter = (name: string, points: number) =>
     new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${prefix}rl:request-code:${name}`,
       points,
-      duration: CODE_RATE_WINDOW_SECONDS,
+      duration: limits.rateWindowSeconds,
     });
-  const perIp = limiter('ip', CODE_REQUESTS_PER_IP);
-  const perRequest = limiter('request', CODE_REQUESTS_PER_REQUEST);
+  const perIp = limiter('ip', limits.requestsPerIp);
+  const perRequest = limiter('request', limits.requestsPerRequest);
   return async (req, _res, next) => {
     try {
       await perIp.consume(req.ip ?? 'unknown');
@@ -76,10 +81,11 @@ function emailOf(body: unknown): string {
  */
 export function requestCodeRoutes(deps: RequestCodeRouteDeps): Router {
   const router = Router();
+  const message = codeSentMessage(deps.codeTtlSeconds ?? DEFAULT_CODE_LIMITS.ttlSeconds);
   const send: RequestHandler = async (req, res) => {
     const email = emailOf(req.body);
     await deps.sendCode(String(req.params.url_token), email, auditContext(req));
-    res.status(202).json({ message: CODE_SENT_MESSAGE });
+    res.status(202).json({ message });
   };
   router.post(
     '/requests/:url_token/code',

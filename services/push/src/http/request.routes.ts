@@ -93,13 +93,17 @@ export function requestRoutes(deps: RequestRoutesDeps): Router {
   const { uploads } = deps;
   const discard: ErrorRequestHandler[] = uploads ? [uploads.discard] : [];
   const create = async (req: Request, res: Response) => {
-    const input = parseRequestCreate(req.body, deps.rules, deps.context);
+    const attachments = uploads?.storedFiles(res);
+    const input = parseRequestCreate(req.body, deps.rules, {
+      ...deps.context,
+      withAttachments: attachments !== undefined,
+    });
     const principal = scopedPrincipal(res);
     const created = await requests.create(input, {
       owner: principal.id,
       requestorEmail: principal.kind === 'user' && principal.emailVerified ? principal.email : null,
       audit: auditContext(req),
-      attachments: uploads?.storedFiles(res),
+      attachments,
     });
     res.status(201).json(presentRequest(created, publicUrl));
   };

@@ -70,6 +70,12 @@ export interface RequestCreateContext {
   emailEnabled: boolean;
   /** Whether `answerable_by: emails` is served yet (the one-time code). */
   emailAnswersSupported: boolean;
+  /**
+   * The create carries attachments (`request[files][]`): then the message may be blank, a request
+   * whose message is only its files (`pwpush request --attach-file X` without text sends an empty
+   * `request[request]`).
+   */
+  withAttachments?: boolean;
 }
 
 type Fail = (field: string, message: string) => void;
@@ -110,8 +116,9 @@ function windowOf(input: RequestInput, rules: CreateRules, fail: Fail): NewReque
 function toNewRequest(input: RequestInput, rules: CreateRules, context: RequestCreateContext) {
   const fields: Record<string, string[]> = {};
   const fail: Fail = (field, message) => (fields[field] ??= []).push(message);
-  const message = input.request;
-  if (message === null || message === undefined || !/\S/.test(message)) fail('request', "can't be blank");
+  const blank = input.request === null || input.request === undefined || !/\S/.test(input.request);
+  const message = blank ? '' : input.request!;
+  if (blank && !context.withAttachments) fail('request', "can't be blank");
   else if (exceedsCodePoints(message, MAX_REQUEST_MESSAGE)) {
     fail('request', `must be at most ${MAX_REQUEST_MESSAGE} characters`);
   }
@@ -149,7 +156,7 @@ function toNewRequest(input: RequestInput, rules: CreateRules, context: RequestC
   if (Object.keys(fields).length > 0) return { fields };
   const windowDays = Math.max(1, Math.ceil(window.ttlSeconds / DAY));
   const value: NewRequest = {
-    message: message!,
+    message,
     name: input.name ?? null,
     note: input.note ?? null,
     passphrase: input.passphrase ? input.passphrase : null,

@@ -12,6 +12,9 @@ import type { PushRow } from './push.table';
 type Db = Kysely<PushDatabase>;
 type QueueRow = MailQueueRow & PushEmailRow;
 
+/** The request emails whose final failure is an `email_failed` event of the request. */
+const REQUEST_FAILURE_PURPOSES: ReadonlySet<string> = new Set(['request_link', 'notice_request_answered']);
+
 const toDelivery = (r: PushEmailRow): EmailDelivery => ({
   id: r.id,
   purpose: r.purpose as EmailPurpose,
@@ -174,12 +177,18 @@ export function createEmailRepository(db: Db): EmailStore {
         concurrency: args.concurrency,
         compose: async (row) => args.compose(await composingContext(db, row)),
         // A push's email that failed for good is an event (webhook `email.delivery_failed`) where
-        // somebody listens to the push, committed with the failure.
+        // somebody listens to the push, committed with the failure; so is a request's link to the
+        // responder or its owner's notice (not a one-time code: the responder asked for that one).
         onFinalFailure: async (trx, row) => {
-          if (row.push_id === null) return;
-          await sql`insert into push_event (push_id, kind, email_id)
-            select p.id, 'email_failed', ${row.id}::uuid from push p
-            where p.id = ${row.push_id} and p.outbox`.execute(trx);
+          if (row.push_id !== null) {
+            await sql`insert into push_event (push_id, kind, email_id)
+              select p.id, 'email_failed', ${row.id}::uuid from push p
+              where p.id = ${row.push_id} and p.outbox`.execute(trx);
+          } else if (row.request_id !== null && REQUEST_FAILURE_PURPOSES.has(row.purpose)) {
+            await sql`insert into push_event (request_id, kind, email_id)
+              select r.id, 'email_failed', ${row.id}::uuid from request r
+              where r.id = ${row.request_id} and r.outbox`.execute(trx);
+          }
         },
         onOutcome: (row, status, detail) => {
           if (status === 'sending' || status === 'queued') return;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DownloadGrant, FileStore, StoredFile } from '../domain/ports/file-store';
 import type { PushDatabase } from './database';
+import { filesDue, markFilesPurged } from './files-purge.sql';
 import type { PushFileRow } from './push.table';
 import { filesDownloadable } from './view-rule.sql';
 
@@ -67,39 +68,6 @@ async function purgeFilesNow(db: Db, pushId: string): Promise<boolean> {
     .where(sql<boolean>`files_purge_after > now()`)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
-}
-
-/** After the objects are deleted: the file rows go (download counters with them), the push is marked. */
-async function markFilesPurged(db: Db, pushId: string): Promise<void> {
-  await sql`
-    with d as (delete from push_file where push_id = ${pushId})
-    update push set files_purged = true where id = ${pushId}`.execute(db);
-}
-
-/**
- * Up to `batch` pushes whose files are due (`files_purge_after` passed, by the database's clock) and
- * not yet purged, oldest first, each with its object keys, through `push_files_purge_idx`. A row
- * that another transaction holds at that moment (a DELETE, a view, a refund) is skipped
- * (`SKIP LOCKED`) and left for the next tick. The lock ends with the statement: no transaction is
- * open while the objects are deleted, so two workers may both purge a push (objects already gone
- * are fine, `markFilesPurged` twice changes nothing). `exclude`: pushes whose purge failed lately.
- */
-async function pushesWithFilesDue(
-  db: Db,
-  batch: number,
-  exclude: readonly string[],
-): Promise<{ pushId: string; objectKeys: string[] }[]> {
-  const { rows } = await sql<{ id: string; object_keys: string[] }>`
-    with due as (
-      select id, files_purge_after from push
-      where not files_purged and files_purge_after <= now() and not (id = any(${[...exclude]}::uuid[]))
-      order by files_purge_after limit ${batch}
-      for update skip locked
-    )
-    select due.id,
-           array(select f.object_key from push_file f where f.push_id = due.id order by f.position) as object_keys
-    from due order by due.files_purge_after, due.id`.execute(db);
-  return rows.map((r) => ({ pushId: r.id, objectKeys: r.object_keys }));
 }
 
 /** How long a sweep owns the intents it claimed before another sweep may take them over. */
@@ -177,8 +145,9 @@ export function createFileRepository(db: Db): FileStore {
         .execute();
     },
     purgeFilesNow: (pushId) => purgeFilesNow(db, pushId),
-    markFilesPurged: (pushId) => markFilesPurged(db, pushId),
-    pushesWithFilesDue: (batch, exclude = []) => pushesWithFilesDue(db, batch, exclude),
+    markFilesPurged: (pushId) => markFilesPurged(db, 'push', pushId),
+    pushesWithFilesDue: async (batch, exclude = []) =>
+      (await filesDue(db, 'push', batch, exclude)).map((d) => ({ pushId: d.id, objectKeys: d.objectKeys })),
     sweepStaleUploadIntents: (olderThan, batch, deleteObjects) =>
       sweepStaleUploadIntents(db, olderThan, batch, deleteObjects),
   };

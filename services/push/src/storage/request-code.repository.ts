@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { DEFAULT_LOCALE } from '../domain/email-rules';
 import type { AuditContext } from '../domain/push';
-import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS } from '../domain/request-codes';
+import { DEFAULT_CODE_LIMITS, type RequestCodeLimits } from '../domain/request-codes';
 import type { NewAnswerCode, RequestCodeStore } from '../domain/request-code-service';
 import type { PushDatabase } from './database';
 
@@ -12,10 +12,15 @@ const auditRow = (kind: string, ctx: AuditContext | null) =>
 
 /**
  * Issues a code in one statement, only while the request is open and in its window: the code row
- * (replacing the address's previous code unless that one is younger than CODE_RESEND_SECONDS), a
+ * (replacing the address's previous code unless that one is younger than `resendSeconds`), a
  * `code_sent` audit entry and the `request_code` email. Whether a code was issued.
  */
-async function issue(db: Db, c: NewAnswerCode, ctx: AuditContext): Promise<boolean> {
+async function issue(
+  db: Db,
+  c: NewAnswerCode,
+  ctx: AuditContext,
+  limits: Pick<RequestCodeLimits, 'ttlSeconds' | 'resendSeconds'>,
+): Promise<boolean> {
   const { rows } = await sql<{ issued: boolean }>`
     with req as (
       select id, owner, coalesce(email_locale, ${DEFAULT_LOCALE}) as locale from request
@@ -23,11 +28,11 @@ async function issue(db: Db, c: NewAnswerCode, ctx: AuditContext): Promise<boole
     ), up as (
       insert into request_answer_code as c (request_id, email, code_hash, code_sealed, key_id, expires_at)
       select id, ${c.address}, ${c.codeHash}, ${c.codeSealed}, ${c.keyId},
-        now() + make_interval(secs => ${CODE_TTL_SECONDS}) from req
+        now() + make_interval(secs => ${limits.ttlSeconds}) from req
       on conflict (request_id, email) do update set
         code_hash = excluded.code_hash, code_sealed = excluded.code_sealed, key_id = excluded.key_id,
         expires_at = excluded.expires_at, attempts = 0, used_at = null, created_at = now()
-      where c.created_at <= now() - make_interval(secs => ${CODE_RESEND_SECONDS})
+      where c.created_at <= now() - make_interval(secs => ${limits.resendSeconds})
       returning request_id
     ), counted as (
       update request set audit_entries = audit_entries + 1 where id in (select request_id from up)
@@ -44,16 +49,19 @@ async function issue(db: Db, c: NewAnswerCode, ctx: AuditContext): Promise<boole
   return rows[0]?.issued ?? false;
 }
 
-/** The one-time codes of requests (domain/request-code-service.ts). */
-export function createRequestCodeRepository(db: Db): RequestCodeStore {
+/** The one-time codes of requests (domain/request-code-service.ts), under the instance's code limits. */
+export function createRequestCodeRepository(
+  db: Db,
+  limits: Pick<RequestCodeLimits, 'ttlSeconds' | 'resendSeconds' | 'maxAttempts'> = DEFAULT_CODE_LIMITS,
+): RequestCodeStore {
   return {
-    issue: (code, ctx) => issue(db, code, ctx),
+    issue: (code, ctx) => issue(db, code, ctx, limits),
 
     async takeAttempt(requestId, address) {
       const { rows } = await sql<{ code_hash: Buffer }>`
         update request_answer_code set attempts = attempts + 1
         where request_id = ${requestId} and email = ${address} and used_at is null
-          and expires_at > now() and attempts < ${CODE_MAX_ATTEMPTS}
+          and expires_at > now() and attempts < ${limits.maxAttempts}
         returning code_hash`.execute(db);
       return rows[0]?.code_hash ?? null;
     },

@@ -7,6 +7,7 @@ import type {
   RequestFileStore,
 } from '../domain/ports/request-file-store';
 import type { PushDatabase } from './database';
+import { filesDue, markFilesPurged } from './files-purge.sql';
 import type { RequestFileRow } from './request.table';
 
 type Db = Kysely<PushDatabase>;
@@ -130,36 +131,6 @@ async function releaseFilesNow(db: Db, requestId: string): Promise<boolean> {
   return Number(r.numUpdatedRows) > 0;
 }
 
-/**
- * Up to `batch` requests whose attachments are due (`files_purge_after` passed), oldest first,
- * through `request_files_purge_idx`; rows another transaction holds are skipped and left for the
- * next pass. As for pushes, no transaction is open while the objects are deleted.
- */
-async function requestsWithFilesDue(
-  db: Db,
-  batch: number,
-  exclude: readonly string[],
-): Promise<{ requestId: string; objectKeys: string[] }[]> {
-  const { rows } = await sql<{ id: string; object_keys: string[] }>`
-    with due as (
-      select id, files_purge_after from request
-      where not files_purged and files_purge_after <= now() and not (id = any(${[...exclude]}::uuid[]))
-      order by files_purge_after limit ${batch}
-      for update skip locked
-    )
-    select due.id,
-           array(select f.object_key from request_file f where f.request_id = due.id order by f.position) as object_keys
-    from due order by due.files_purge_after, due.id`.execute(db);
-  return rows.map((r) => ({ requestId: r.id, objectKeys: r.object_keys }));
-}
-
-/** After the objects are deleted: the attachment rows go, the request is marked purged. */
-async function markRequestFilesPurged(db: Db, requestId: string): Promise<void> {
-  await sql`
-    with d as (delete from request_file where request_id = ${requestId})
-    update request set files_purged = true where id = ${requestId}`.execute(db);
-}
-
 /** The domain's RequestFileStore over PostgreSQL. */
 export function createRequestFileRepository(db: Db): RequestFileStore {
   return {
@@ -175,7 +146,12 @@ export function createRequestFileRepository(db: Db): RequestFileStore {
         .execute();
     },
     releaseFilesNow: (requestId) => releaseFilesNow(db, requestId),
-    requestsWithFilesDue: (batch, exclude = []) => requestsWithFilesDue(db, batch, exclude),
-    markRequestFilesPurged: (requestId) => markRequestFilesPurged(db, requestId),
+    // Due and purged like a push's files (files-purge.sql.ts), through `request_files_purge_idx`.
+    requestsWithFilesDue: async (batch, exclude = []) =>
+      (await filesDue(db, 'request', batch, exclude)).map((d) => ({
+        requestId: d.id,
+        objectKeys: d.objectKeys,
+      })),
+    markRequestFilesPurged: (requestId) => markFilesPurged(db, 'request', requestId),
   };
 }

@@ -106,7 +106,8 @@ async function failedEmails(db: Db, emailIds: readonly string[]): Promise<Failed
   return rows.map((r) => ({
     id: r.id,
     recipient: r.recipient,
-    purpose: r.purpose === 'push_link' ? ('link' as const) : ('notice' as const),
+    purpose:
+      r.purpose === 'push_link' || r.purpose === 'request_link' ? ('link' as const) : ('notice' as const),
     attempts: r.attempts,
     reason: r.last_error,
   }));

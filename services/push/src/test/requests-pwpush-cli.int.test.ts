@@ -21,7 +21,20 @@ jest.setTimeout(90_000);
 
 const USER_AGENT = 'pwpush-cli/0.20.0';
 /** `_DURATION_BY_DAYS` of endpoints.py. */
-const DURATION_BY_DAYS: Record<number, number> = { 1: 6, 2: 7, 3: 8, 7: 12, 14: 13, 30: 15, 90: 17 };
+const DURATION_BY_DAYS: Record<number, number> = {
+  1: 6,
+  2: 7,
+  3: 8,
+  4: 9,
+  5: 10,
+  6: 11,
+  7: 12,
+  14: 13,
+  21: 14,
+  30: 15,
+  60: 16,
+  90: 17,
+};
 
 let auth: TestAuth;
 let s3: LocalS3;
@@ -262,6 +275,55 @@ describe('pwpush request against this instance', () => {
       });
     expect(download.status).toBe(200);
     expect(Buffer.compare(download.body as Buffer, bytes)).toBe(0);
+  });
+
+  it('creates with --attach-file and no text: an empty request[request] beside the file, 201', async () => {
+    // request_cmd: `data["request"]["request"] = request_content` with request_content "" (only
+    // "no text and no file" is refused by the CLI), flattened to an empty `request[request]` part.
+    const cli = { token: accessToken };
+    const bytes = Buffer.from('name,value\nkey,\n');
+    const { url, created, sent } = await pwpushRequest(
+      push.url,
+      cli,
+      { text: '' },
+      { name: 'form.csv', bytes },
+    );
+    expect(sent).toEqual({ request: '' });
+    const token = created.url_token as string;
+    expect(url).toBe(`${push.url}/respond/${token}`);
+    expect(created).toMatchObject({ request: '', state: 'open' });
+    expect(created.files).toEqual([expect.objectContaining({ filename: 'form.csv', size: bytes.length })]);
+    // The responder's view: an empty message, and the file to download.
+    const view = await request(push.url).get(`/api/v2/requests/${token}/respond`);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ request: '' });
+    expect(view.body.files).toEqual([expect.objectContaining({ filename: 'form.csv' })]);
+  });
+
+  it('still refuses a blank message without a file (JSON, as without --attach-file): 422, nothing stored', async () => {
+    const before = await push.db
+      .selectFrom('request')
+      .select(push.db.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await request(push.url)
+      .post('/api/v2/requests')
+      .set(authHeaders({ token: accessToken }))
+      .send({ request: { request: '' } });
+    expect(res.status).toBe(422);
+    expect(res.body.fields).toEqual({ request: ["can't be blank"] });
+    const m = multipartBody({ request: ' ' }, { name: 'x', bytes: Buffer.alloc(0) });
+    // A file part whose name is not request[files][] is no attachment: still blank.
+    const wrong = await request(push.url)
+      .post('/api/v2/requests')
+      .set(authHeaders({ token: accessToken }))
+      .set('Content-Type', m.type)
+      .send(m.body.toString('latin1').replace('name="request[files][]"', 'name="request[note]"'));
+    expect(wrong.status).toBe(422);
+    const after = await push.db
+      .selectFrom('request')
+      .select(push.db.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
   });
 });
 

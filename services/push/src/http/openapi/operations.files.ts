@@ -1,5 +1,5 @@
 import { PUBLIC, errors } from './operations.shared';
-import type { OperationObject, ParameterObject } from './types';
+import type { OperationObject, ParameterObject, ResponseObject } from './types';
 
 /* The Files operation: the download links that a retrieval of a file push hands out. */
 
@@ -9,6 +9,33 @@ const query = (name: string, description: string, pattern: string): ParameterObj
   required: true,
   description,
   schema: { type: 'string', pattern },
+});
+
+/** The 200 of a file download (a push's link, a request's attachment): the headers every download has. */
+export const fileDownloadResponse = (description: string): ResponseObject => ({
+  description,
+  headers: {
+    'Content-Disposition': {
+      description: '`attachment` with the file name (RFC 6266, `filename*` for non-ASCII names).',
+      required: true,
+      schema: { type: 'string' },
+    },
+    'Content-Security-Policy': {
+      description: "Always `sandbox; default-src 'none'`.",
+      required: true,
+      schema: { type: 'string', const: "sandbox; default-src 'none'" },
+    },
+    'Cache-Control': {
+      description: 'Always `no-store`.',
+      required: true,
+      schema: { type: 'string', const: 'no-store' },
+    },
+  },
+  content: {
+    'application/octet-stream': {
+      schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+    },
+  },
 });
 
 export function downloadOperation(): OperationObject {
@@ -33,31 +60,7 @@ export function downloadOperation(): OperationObject {
       query('sig', 'The signature of the link.', '^[A-Za-z0-9_-]+$'),
     ],
     responses: {
-      200: {
-        description: 'The file, streamed.',
-        headers: {
-          'Content-Disposition': {
-            description: '`attachment` with the file name (RFC 6266, `filename*` for non-ASCII names).',
-            required: true,
-            schema: { type: 'string' },
-          },
-          'Content-Security-Policy': {
-            description: "Always `sandbox; default-src 'none'`.",
-            required: true,
-            schema: { type: 'string', const: "sandbox; default-src 'none'" },
-          },
-          'Cache-Control': {
-            description: 'Always `no-store`.',
-            required: true,
-            schema: { type: 'string', const: 'no-store' },
-          },
-        },
-        content: {
-          'application/octet-stream': {
-            schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-          },
-        },
-      },
+      200: fileDownloadResponse('The file, streamed.'),
       ...errors({
         404: { codes: ['not_found'], description: 'The link is invalid, used up or expired.' },
         429: ['rate_limited'],

@@ -1,4 +1,5 @@
 import { PUBLIC, errors, schemaRef } from './operations.shared';
+import { fileDownloadResponse } from './operations.files';
 import type { MediaTypeObject, OperationObject } from './types';
 
 /*
@@ -51,31 +52,7 @@ export function requestFileDownloadOperation(anonymous: boolean): OperationObjec
       },
     ],
     responses: {
-      200: {
-        description: 'The file, streamed and decrypted.',
-        headers: {
-          'Content-Disposition': {
-            description: '`attachment` with the file name (RFC 6266, `filename*` for non-ASCII names).',
-            required: true,
-            schema: { type: 'string' },
-          },
-          'Content-Security-Policy': {
-            description: "Always `sandbox; default-src 'none'`.",
-            required: true,
-            schema: { type: 'string', const: "sandbox; default-src 'none'" },
-          },
-          'Cache-Control': {
-            description: 'Always `no-store`.',
-            required: true,
-            schema: { type: 'string', const: 'no-store' },
-          },
-        },
-        content: {
-          'application/octet-stream': {
-            schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-          },
-        },
-      },
+      200: fileDownloadResponse('The file, streamed and decrypted.'),
       ...errors({
         401: ['unauthorized', 'invalid_token'],
         403: {

@@ -15,6 +15,7 @@ import {
   requestFileDownloadOperation,
   respondMultipart,
 } from './operations.request-files';
+import { DEFAULT_CODE_LIMITS, type RequestCodeLimits, codeValidMinutes } from '../../domain/request-codes';
 import type { MediaTypeObject, OpenApiDocument, OperationObject, ParameterObject } from './types';
 
 /* The Requests operations (http/request*.routes.ts): the owner's create, lists, reads and close; the responder's view, answer and code. */
@@ -23,6 +24,15 @@ import type { MediaTypeObject, OpenApiDocument, OperationObject, ParameterObject
 export interface RequestsContext extends OperationContext {
   /** SMTP configured: `POST /requests/{url_token}/code` exists. */
   mail: boolean;
+  /** The one-time codes' limits (PUSH_REQUEST_CODE_*); the defaults when absent. */
+  codes?: RequestCodeLimits;
+}
+
+/** The code operation's description, with the instance's limits. */
+function codeDescription(limits: RequestCodeLimits): string {
+  const minutes = codeValidMinutes(limits.ttlSeconds);
+  const window = codeValidMinutes(limits.rateWindowSeconds);
+  return `For \`answerable_by: emails\`: a 6-digit code, valid ${minutes} minutes (${limits.maxAttempts} attempts), is emailed when the address is listed; asking again within ${limits.resendSeconds} s sends nothing. Always the same 202 (no enumeration). Rate limited: ${limits.requestsPerIp} per IP and ${limits.requestsPerRequest} per request in ${window} minutes (429).`;
 }
 
 const URL_TOKEN: ParameterObject = {
@@ -233,7 +243,7 @@ export function requestPaths(ctx: RequestsContext): OpenApiDocument['paths'] {
             post: op(
               'sendRequestCode',
               'Send a one-time code (the responder)',
-              'For `answerable_by: emails`: a 6-digit code, valid 15 minutes (5 attempts), is emailed when the address is listed. Always the same 202 (no enumeration). Rate limited per IP and per request.',
+              codeDescription(ctx.codes ?? DEFAULT_CODE_LIMITS),
               {
                 security: optionalTokens(ctx),
                 parameters: [URL_TOKEN],

@@ -44,6 +44,8 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     ...(config.mail ? { '/pushes/{url_token}/notify_emails': { post: notifyEmailsOperation() } } : {}),
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
     ...webhookPaths(),
-    ...(f.requestsEnabled ? requestPaths({ ...ctx, mail: config.mail !== null }) : {}),
+    ...(f.requestsEnabled
+      ? requestPaths({ ...ctx, mail: config.mail !== null, codes: config.requestCodes })
+      : {}),
   };
 }

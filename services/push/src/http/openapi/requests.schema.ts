@@ -114,9 +114,9 @@ function requestInput(config: PushConfig): JsonSchema {
     properties: {
       request: {
         type: 'string',
-        minLength: 1,
         maxLength: MAX_REQUEST_MESSAGE,
-        description: 'The message shown to the responder.',
+        description:
+          'The message shown to the responder: not blank (422), except in a multipart create that attaches files (`request[files][]`), where it may be empty (a request whose message is its files).',
       },
       name: { type: 'string', maxLength: MAX_LABEL, description: 'A label only you see.' },
       note: { type: 'string', maxLength: MAX_LABEL, description: 'A note only you see.' },

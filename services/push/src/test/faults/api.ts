@@ -184,6 +184,7 @@ export function createRequest(
   message: string,
   token: string,
   timeoutMs: number,
+  options: { files?: boolean } = {},
 ): Promise<Sent> {
   return send(
     to.port,
@@ -191,7 +192,13 @@ export function createRequest(
       method: 'POST',
       path: '/api/v2/requests',
       headers: { ...to.headers, 'content-type': 'application/json', ...bearer(token) },
-      body: jsonBody({ request: { request: message, expire_after_days: 1 } }),
+      body: jsonBody({
+        request: {
+          request: message,
+          expire_after_days: 1,
+          ...(options.files ? { response_file_attachments: true } : {}),
+        },
+      }),
     },
     { timeoutMs, proxy: to.proxy },
   );
@@ -212,6 +219,30 @@ export function respond(
       path: `/api/v2/requests/${urlToken}/respond`,
       headers: { ...to.headers, 'content-type': 'application/json', ...bearer(token) },
       body: jsonBody({ response: { payload } }),
+    },
+    { timeoutMs, proxy: to.proxy },
+  );
+}
+
+/** An answer with a file (multipart `response[payload]` + `response[files][]`), anonymous or with a token. */
+export function respondWithFile(
+  to: Endpoint,
+  urlToken: string,
+  payload: string,
+  file: { name: string; data: Buffer },
+  token: string | undefined,
+  timeoutMs: number,
+): Promise<Sent> {
+  const form = multipart({ 'response[payload]': payload }, [
+    { field: 'response[files][]', name: file.name, data: file.data },
+  ]);
+  return send(
+    to.port,
+    {
+      method: 'POST',
+      path: `/api/v2/requests/${urlToken}/respond`,
+      headers: { ...to.headers, 'content-type': form.contentType, ...bearer(token) },
+      body: form.body,
     },
     { timeoutMs, proxy: to.proxy },
   );

@@ -38,7 +38,8 @@ import { type PhaseWindow, checkWebhooks } from './webhook-check';
  * nothing secret in it (webhook-check.ts); every request the load answered (issue 28) has exactly
  * the answer its 201 acknowledged, and none has two (requests-check.ts). Answers to requests
  * (anonymous, or with a token: introspection) run throughout, a quarter of them in pairs; their
- * 409 `already_answered` is an accepted answer. A table of the phases is printed.
+ * 409 `already_answered` is an accepted answer; some answer with a file (multipart), and at least
+ * one of those must meet the S3 outage (stop, freeze) and get its 503. A table of the phases is printed.
  * PostgreSQL is killed with statements in flight (tables locked for a moment first), as a database
  * that crashes under load would be. A process that dies in a phase fails that phase and is started
  * again, so that the following phases still test their own fault. `FAULTS_ONLY` selects phases.
@@ -243,6 +244,9 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
     const t = faultable(s, target);
     await sleep(WARM_MS);
     const redisOutage = target === 'redis' && mode !== 'restart';
+    // Answers with files sent into the S3 outage: requests that take files, made before it.
+    const s3Outage = target === 's3' && mode !== 'restart';
+    if (s3Outage) await l.requests.reserveFileRequests(3, name);
     // Due 1.5 s from now: after the outage has begun.
     const dueBefore = redisOutage ? await createDue(s, 3, 1500) : [];
     // A database that crashes under load has statements in flight: make sure it has. Every
@@ -268,6 +272,7 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
       const tf = performance.now();
       notes.push(`froze ${t.freeze()} processes in ${Math.round(performance.now() - tf)} ms`);
     }
+    if (s3Outage) l.burst('respond_files', 3);
     // While Redis is down: more pushes, due a second later (creates still answer without Redis).
     const dueDuring = redisOutage ? await createDue(s, 3, 1000) : [];
     await Promise.all(locks.map((unlock) => unlock()));
@@ -381,6 +386,14 @@ async function runPhase(target: Target | 'none', mode: Mode | 'none'): Promise<P
     boundMs,
   );
   if (byKind) notes.push(`answers other than 2xx: ${byKind}`);
+  // A respond with files (streamed to the object store) under the S3 outage: held to the rules
+  // above (503 with Retry-After within the bound, nothing half-stored: requests-check.ts).
+  if (target === 's3' && mode !== 'restart') {
+    const fileAnswers = l.outcomes.filter((o) => o.phase === name && o.kind === 'respond_files');
+    const refused = fileAnswers.filter((o) => o.status === 503).length;
+    notes.push(`answers with files: ${fileAnswers.length}, ${refused} of them 503`);
+    if (refused === 0) problems.push('no answer with files met the S3 outage (none was answered 503)');
+  }
   const result: PhaseResult = {
     name,
     target,

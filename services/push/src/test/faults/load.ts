@@ -34,7 +34,8 @@ export type Kind =
   | 'download'
   | 'token'
   | 'request_create'
-  | 'respond';
+  | 'respond'
+  | 'respond_files';
 
 /** Requests per second of each kind (about 16 in all: the machine runs everything on 2 cores). */
 export const RATES: Record<Kind, number> = {
@@ -46,8 +47,9 @@ export const RATES: Record<Kind, number> = {
   file_create: 1.2,
   download: 0.8,
   token: 1,
-  request_create: 0.6,
-  respond: 0.8,
+  request_create: 0.7,
+  respond: 0.5,
+  respond_files: 0.4,
 };
 
 /** Past this a request is abandoned (and recorded as a `client timeout`). */
@@ -159,6 +161,11 @@ export class Load {
 
   stop(): void {
     clearInterval(this.timer);
+  }
+
+  /** `count` requests of `kind` now, besides the steady rates (answers sent into a fault). */
+  burst(kind: Kind, count: number): void {
+    for (let i = 0; i < count; i++) this.launch(kind);
   }
 
   /** Waits (bounded) for the requests sent in `phase` (all phases when absent) to be answered. */
@@ -338,8 +345,9 @@ export class Load {
         this.record(id, kind, phase, sentAt, sent, problem);
         return;
       }
-      case 'respond': {
-        const rec = this.requests.pick();
+      case 'respond':
+      case 'respond_files': {
+        const rec = this.requests.pick(kind === 'respond_files');
         if (!rec) return;
         // A third with a token of the load's client (introspected, fresh now and then: the auth
         // service's fault); a quarter twice at once (one per replica): one answer wins.

@@ -70,7 +70,7 @@ export function evaluate(
     if (o.problem) note(`${o.kind}: ${o.problem}`, o);
     if (o.error !== undefined) {
       note(`${o.kind}: no answer (connection error or timeout)`, o);
-    } else if (o.kind === 'respond' && o.status === 409 && o.code === 'already_answered') {
+    } else if (o.kind.startsWith('respond') && o.status === 409 && o.code === 'already_answered') {
       // The other answer of a pair won (or an earlier answer answered with 503 had committed).
     } else if (o.status === 503 || o.status === 429) {
       if (!validRetryAfter(o.retryAfter)) note(`${o.kind}: ${o.status} without a valid Retry-After`, o);

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Endpoint, createRequest, requestToken, respond, tagged, viaProxy } from './api';
+import {
+  type Endpoint,
+  createRequest,
+  requestToken,
+  respond,
+  respondWithFile,
+  tagged,
+  viaProxy,
+} from './api';
 import { type Sent, json } from './http-client';
 import type { Stack } from './stack';
 
@@ -7,13 +15,17 @@ import type { Stack } from './stack';
  * The requests' part of the load (issue 28): the requester client makes requests (`request_create`)
  * and responders answer them (`respond`), anonymously or with a token of the load's client (so
  * that the answer needs introspection: the auth service's fault), a quarter of them twice at once
- * (one per replica: one answer wins, the other is 409). Every answer is remembered with its
+ * (one per replica: one answer wins, the other is 409). Two requests in five take files
+ * (`response_file_attachments`) and are answered with one (`respond_files`: a multipart answer
+ * streamed to the object store, so the S3 faults reach it). Every answer is remembered with its
  * request, so that the end check (requests-check.ts) can hold each request to "answered once,
  * with the payload of its 201", whatever the faults did.
  */
 
 export interface AnswerSent {
   payload: string;
+  /** The file sent with it (a `respond_files` answer). */
+  file?: { name: string; data: Buffer };
   phase: string;
   status?: number;
   code?: string;
@@ -23,6 +35,8 @@ export interface AnswerSent {
 export interface RequestRecord {
   token: string;
   phase: string;
+  /** It takes files (`response_file_attachments`): answered with one. */
+  files: boolean;
   answers: AnswerSent[];
   /** A 201 or a 409 was seen: it needs no more answers. */
   settled: boolean;
@@ -47,9 +61,18 @@ export class RequestLoad {
     }
     this.requesterToken = token;
     for (let i = 0; i < count; i++) {
-      const sent = await createRequest(viaProxy(this.stack.proxies.push), `primed request ${i}`, token, 5000);
+      const files = i % 2 === 1;
+      const sent = await createRequest(
+        viaProxy(this.stack.proxies.push),
+        `primed request ${i}`,
+        token,
+        5000,
+        {
+          files,
+        },
+      );
       if (sent.status !== 201) throw new Error(`request create failed: ${sent.status ?? sent.error}`);
-      this.remember(json(sent)!.url_token as string, 'setup');
+      this.remember(json(sent)!.url_token as string, 'setup', files);
     }
   }
 
@@ -57,10 +80,33 @@ export class RequestLoad {
     return this.requesterToken!;
   }
 
-  private remember(token: string, phase: string): void {
-    const rec: RequestRecord = { token, phase, answers: [], settled: false };
+  private remember(token: string, phase: string, files: boolean, reserve = false): void {
+    const rec: RequestRecord = { token, phase, files, answers: [], settled: false };
     this.requests.set(token, rec);
-    this.open.push(rec);
+    (reserve ? this.reserved : this.open).push(rec);
+  }
+
+  /** Requests that take files, kept for the next file answers (those sent into a fault). */
+  private readonly reserved: RequestRecord[] = [];
+
+  /** Makes `count` requests that take files, to be answered first by the next `pick(true)`. */
+  async reserveFileRequests(count: number, phase: string): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const sent = await createRequest(
+        viaProxy(this.stack.proxies.push),
+        `reserved ${i}`,
+        this.ownerToken,
+        5000,
+        {
+          files: true,
+        },
+      );
+      const token = json(sent)?.url_token;
+      if (sent.status !== 201 || typeof token !== 'string') {
+        throw new Error(`reserved request create failed: ${sent.status ?? sent.error}`);
+      }
+      this.remember(token, phase, true, true);
+    }
   }
 
   /** One request made; its answer (the caller records it). */
@@ -70,22 +116,28 @@ export class RequestLoad {
     phase: string,
     timeoutMs: number,
   ): Promise<{ sent: Sent; problem?: string }> {
-    const sent = await createRequest(tagged(to, id), `request ${id}`, this.ownerToken, timeoutMs);
+    const files = Math.random() < 0.4;
+    const sent = await createRequest(tagged(to, id), `request ${id}`, this.ownerToken, timeoutMs, { files });
     if (sent.status !== 201) return { sent };
     const token = json(sent)?.url_token;
     if (typeof token !== 'string') return { sent, problem: '201 without a url_token' };
-    this.remember(token, phase);
+    this.remember(token, phase, files);
     return { sent };
   }
 
-  /** An open request to answer (a recent one mostly), or none. */
-  pick(): RequestRecord | undefined {
+  /** An open request to answer (a recent one mostly) that takes files or not, or none. */
+  pick(files: boolean): RequestRecord | undefined {
+    const kept = files ? this.reserved.shift() : undefined;
+    if (kept) {
+      this.open.push(kept);
+      return kept;
+    }
     for (let i = this.open.length - 1; i >= 0; i--) {
       const rec = this.open[i]!;
       if (rec.settled || rec.answers.length >= MAX_ANSWERS) this.open.splice(i, 1);
     }
-    if (this.open.length === 0) return undefined;
-    const recent = this.open.slice(-50);
+    const recent = this.open.filter((r) => r.files === files).slice(-50);
+    if (recent.length === 0) return undefined;
     return recent[Math.floor(Math.random() * recent.length)];
   }
 
@@ -99,9 +151,14 @@ export class RequestLoad {
     timeoutMs: number,
   ): Promise<{ sent: Sent; problem?: string }> {
     const payload = `answer-${id}-${randomBytes(6).toString('hex')}`;
-    const sent: AnswerSent = { payload, phase };
+    const file = rec.files
+      ? { name: `a-${id}.bin`, data: randomBytes(256 + Math.floor(Math.random() * 2048)) }
+      : undefined;
+    const sent: AnswerSent = { payload, phase, ...(file ? { file } : {}) };
     rec.answers.push(sent);
-    const res = await respond(tagged(to, id), rec.token, payload, token, timeoutMs);
+    const res = file
+      ? await respondWithFile(tagged(to, id), rec.token, payload, file, token, timeoutMs)
+      : await respond(tagged(to, id), rec.token, payload, token, timeoutMs);
     const body = res.status !== undefined ? json(res) : undefined;
     if (res.status !== undefined) sent.status = res.status;
     if (typeof body?.code === 'string') sent.code = body.code;

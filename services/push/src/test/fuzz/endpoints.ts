@@ -16,6 +16,8 @@ import {
 } from './bodies.arbitraries';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
 import {
+  codeObject,
+  codePairs,
   partsOf,
   requestCreateObject,
   requestFormPairs,
@@ -83,6 +85,14 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
  *   delivery that is not the caller's (or cannot be an id) answers 404 "Webhook not found." by
  *   design: that is the handler's verdict, so it counts. PATCH validates its body before it looks
  *   the endpoint up; DELETE is sent to ids that are not the caller's (the fixture's stay).
+ * - POST /requests/:t/code: any answer but 404 and 429 (the route answers the same 202 for any
+ *   token, listed address or not: a 404 is the router's). Each input comes from its own client
+ *   address (X-Forwarded-For, the suite's proxy is trusted) but now and then: the route allows 10
+ *   code requests per IP in 10 minutes (PUSH_REQUEST_CODE_REQUESTS_PER_IP), and its 429 is no
+ *   verdict on the input.
+ * - GET /requests/:t/files/:id: any answer but 429 and the router's own 404. "File not found." is
+ *   the handler's verdict on the file id (unknown, another request's, not a uuid), so it counts;
+ *   410 `gone` (downloads used up) too.
  * - Auth endpoints: any answer but 404 and 429 (oidc-provider answers every input of a known
  *   route itself: 200, 400 invalid_request …, 401 invalid_client, 405).
  */
@@ -113,6 +123,8 @@ export const ENDPOINT_WEIGHTS = {
   'DELETE /requests/:t': 1.5,
   'GET /requests/:t/respond': 2,
   'POST|PATCH /requests/:t/respond': 4,
+  'POST /requests/:t/code': 2,
+  'GET /requests/:t/files/:id': 2,
   'GET /p/:t': 4,
   'GET /p/:t/r': 3,
   'POST /p/:t[/r]': 5,
@@ -841,6 +853,43 @@ export function endpoints(fx: Fixture): Endpoint[] {
     { arbitrary: otherMediaBodies, weight: 1 },
     { arbitrary: noBody, weight: 1 },
   );
+  // Code requests: JSON or form `{email}`; each from its own address mostly (the per-IP limit).
+  const codeBody = fc.oneof(
+    { arbitrary: jsonBodies(codeObject), weight: 12 },
+    { arbitrary: formBodies(codePairs), weight: 4 },
+    { arbitrary: otherMediaBodies, weight: 1 },
+    { arbitrary: noBody, weight: 1 },
+  );
+  const ownAddress: fc.Arbitrary<Header[]> = fc.oneof(
+    { arbitrary: fc.ipV4().map((ip): Header[] => [['X-Forwarded-For', ip]]), weight: 12 },
+    { arbitrary: forwardedFor, weight: 1 },
+  );
+  // An attachment: the request's own file mostly; else another request's, unknown, or hostile.
+  const allFileIds = rqPools.files.flatMap((r) => r.fileIds);
+  const fileIdOf = (own: readonly string[]): fc.Arbitrary<PathPiece> =>
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...own).map((id) => ({ text: id, tag: 'valid' })), weight: 24 },
+      {
+        arbitrary: fc.constantFrom(...own).map((id) => ({ text: id.toUpperCase(), tag: 'id:upper' })),
+        weight: 1,
+      },
+      { arbitrary: fc.constantFrom(...allFileIds).map((id) => ({ text: id, tag: 'id:other' })), weight: 2 },
+      { arbitrary: fc.uuid().map((id) => ({ text: id, tag: 'id:unknown' })), weight: 1 },
+      {
+        arbitrary: shortHostileString.map((x) => ({ text: percentEncode(x), tag: 'id:hostile' })),
+        weight: 2,
+      },
+    );
+  const attachmentPath: fc.Arbitrary<PathPiece> = fc
+    .constantFrom(...rqPools.files)
+    .chain((r) => fc.tuple(urlTokenSegment([r.token]), fileIdOf(r.fileIds), pathSuffix))
+    .map(([seg, id, suf]) => ({
+      text: `${rq}/${seg.text}/files/${id.text}${suf.text}`,
+      tag: [seg.tag, id.tag === 'valid' ? '' : id.tag, suf.tag].filter(Boolean).join(' ') || 'valid',
+    }));
+  const fileNotFound = (status: number, body: Buffer) =>
+    status !== 429 && !(status === 404 && !body.toString('utf8').includes('File not found'));
+
   const requestEndpoints: Endpoint[] = [
     push(
       'POST /requests',
@@ -916,6 +965,27 @@ export function endpoints(fx: Fixture): Endpoint[] {
           body: respondBody,
         }),
       ),
+    ),
+    push(
+      'POST /requests/:t/code',
+      compose({
+        method: 'POST',
+        path: tokenPath(`${rq}/`, rqPools.code, '/code'),
+        query: queryString(),
+        headers: [authorization(tokens, 'anonymous-first'), ownAddress, miscHeaders],
+        body: codeBody,
+      }),
+    ),
+    push(
+      'GET /requests/:t/files/:id',
+      compose({
+        method: 'GET',
+        path: attachmentPath,
+        query: queryString(),
+        headers: common('anonymous-first'),
+        body: withBodyRarely(otherMediaBodies),
+      }),
+      { reached: fileNotFound },
     ),
   ];
 

@@ -82,6 +82,10 @@ beforeAll(async () => {
         respond: poolSize(RUNS['POST|PATCH /requests/:t/respond'], 5),
         read: poolSize(RUNS['GET /requests/:t'] + RUNS['GET /requests/:t/(preview|audit)'], 60),
         close: poolSize(RUNS['DELETE /requests/:t'], 30),
+        // At most PUSH_REQUEST_CODE_REQUESTS_PER_REQUEST (15) code requests per request in 10 minutes.
+        code: poolSize(RUNS['POST /requests/:t/code'], 6, 4),
+        // Two files of 10 downloads each (then 410, which reaches the handler too).
+        files: poolSize(RUNS['GET /requests/:t/files/:id'], 40, 3),
       },
     },
     TIMEOUT_MS,

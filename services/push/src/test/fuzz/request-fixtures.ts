@@ -1,3 +1,4 @@
+import { multipartBody } from './bodies.arbitraries';
 import type { HttpRequest, Sender } from './http-send';
 
 /*
@@ -9,22 +10,37 @@ import type { HttpRequest, Sender } from './http-send';
  *   each 201 answers one (later inputs to it get 409, the handler's verdict too);
  * - `read`: the owners' reads (view, preview, audit): mostly the main client's, some another
  *   client's and the personal token's user's; some answered, some closed;
- * - `close`: DELETE; some not the caller's.
+ * - `close`: DELETE; some not the caller's;
+ * - `code`: open requests answerable by listed addresses (`LISTED_EMAIL` among them), for
+ *   `POST …/code` (its 202 may issue a code: state the answer is allowed to change);
+ * - `files`: open requests with two attachments each, downloadable `attachment_downloads` (10)
+ *   times each, for `GET …/files/:id` (then 410 `gone`, a refusal that must change nothing); every
+ *   fifth answerable by users only (an anonymous download: 401).
  */
 
 /** The address a fixture request answerable by `emails` lists. */
 export const LISTED_EMAIL = 'listed@example.test';
 
+/** A request with attachments: its token and its files' ids. */
+export interface AttachmentRequest {
+  token: string;
+  fileIds: string[];
+}
+
 export interface RequestPools {
   respond: string[];
   read: string[];
   close: string[];
+  code: string[];
+  files: AttachmentRequest[];
 }
 
 export interface RequestPoolSizes {
   respond: number;
   read: number;
   close: number;
+  code: number;
+  files: number;
 }
 
 export interface RequestOwners {
@@ -110,5 +126,46 @@ export async function makeRequestPools(
     }
   }
   const close = await pool(sizes.close, () => ({}));
-  return { respond, read, close };
+  const code = await pool(sizes.code, (i) => ({
+    answerable_by: 'emails',
+    answerable_emails: i % 2 === 0 ? LISTED_EMAIL : ['a@example.test', LISTED_EMAIL],
+  }));
+  const files: AttachmentRequest[] = [];
+  for (let i = 0; i < sizes.files; i++) {
+    const boundary = `fuzzpool${i}x${Date.now()}`;
+    const fields: [string, string][] = [
+      ['request[request]', `files request ${i}`],
+      ['request[expire_after_days]', '90'],
+      ['request[attachment_downloads]', '10'],
+      ...(i % 5 === 3 ? ([['request[answerable_by]', 'users']] as [string, string][]) : []),
+    ];
+    const made = await ok(
+      {
+        method: 'POST',
+        target: '/api/v2/requests',
+        headers: [
+          ['Content-Type', `multipart/form-data; boundary=${boundary}`],
+          ['Authorization', `Bearer ${ownerOf(i)}`],
+        ],
+        body: multipartBody(
+          [
+            ...fields.map(([name, v]) => ({ name, data: Buffer.from(v) })),
+            ...['one.txt', 'two.bin'].map((filename, k) => ({
+              name: 'request[files][]',
+              filename,
+              contentType: 'application/octet-stream',
+              data: Buffer.alloc(64 + k * 100, 0x41 + (i % 26)),
+            })),
+          ],
+          boundary,
+        ),
+      },
+      201,
+    );
+    files.push({
+      token: made.url_token as string,
+      fileIds: (made.files as { id: string }[]).map((f) => f.id),
+    });
+  }
+  return { respond, read, close, code, files };
 }
