@@ -195,8 +195,11 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
       answer,
       steps.discard,
     );
+    // Any other body: the checks above were passed (and the limits taken) once, in that route.
+    router.post('/respond/:url_token', readForm, csrfChecked, answer);
+  } else {
+    router.post('/respond/:url_token', ...checks, readForm, csrfChecked, answer);
   }
-  router.post('/respond/:url_token', ...checks, readForm, csrfChecked, answer);
 
   if (requests.sendCode) {
     const sendCode = requests.sendCode;
