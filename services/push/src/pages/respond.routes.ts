@@ -64,6 +64,14 @@ const PAGE = { connectsToSelf: true };
 /** An address the code may go to: the API's bound (254 characters). */
 const MAX_EMAIL = 254;
 
+/** What is wrong with the address typed for a code, if anything (the API's rules). */
+const codeEmailProblem = (email: string): string | undefined =>
+  !email
+    ? 'Type your email address.'
+    : email.length > MAX_EMAIL
+      ? `An email address has at most ${MAX_EMAIL} characters.`
+      : undefined;
+
 /** A signed-in person's form carries their session's token. */
 const csrfCheck =
   (sessions: WebSessions | undefined): RequestHandler =>
@@ -206,11 +214,7 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
     const codeChecks = [sameOriginPosts(deps.publicUrl), deps.codeLimit ?? answerLimit, ...load, visit];
     router.post('/respond/:url_token/code', ...codeChecks, readForm, csrfChecked, async (req, res) => {
       const email = formField(req.body, 'email')?.trim() ?? '';
-      const problem = !email
-        ? 'Type your email address.'
-        : email.length > MAX_EMAIL
-          ? `An email address has at most ${MAX_EMAIL} characters.`
-          : undefined;
+      const problem = codeEmailProblem(email);
       if (problem) return showForm(req, res, 422, { values: { email }, errors: { 'code-email': [problem] } });
       await sendCode(token(req), email, auditContext(req));
       await showForm(req, res, 200, { values: { email }, codeSent: true });

@@ -468,8 +468,9 @@ async function apiRequest(
 function answerForm(fields: [string, string][], files: { name: string; data: Buffer }[]): FormData {
   const form = new FormData();
   for (const [k, v] of fields) form.append(k, v);
-  for (const f of files)
+  for (const f of files) {
     form.append('files', new Blob([f.data], { type: 'application/octet-stream' }), f.name);
+  }
   // A browser sends the file input even when nothing is chosen: an empty part without a name.
   if (files.length === 0) form.append('files', new Blob([]), '');
   return form;
@@ -478,10 +479,15 @@ const answerWith = (token: string, form: FormData, b = new Browser()) =>
   b.fetch(`${push.url}/respond/${token}`, { method: 'POST', body: form });
 
 const stored = async () => {
-  const { count } = push.db.fn;
   const [pushes, intents] = await Promise.all([
-    push.db.selectFrom('push').select(count('id').as('n')).executeTakeFirstOrThrow(),
-    push.db.selectFrom('upload_intent').select(count('object_key').as('n')).executeTakeFirstOrThrow(),
+    push.db
+      .selectFrom('push')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+    push.db
+      .selectFrom('upload_intent')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { pushes: Number(pushes.n), intents: Number(intents.n), keys: (await s3.listKeys()).length };
 };
