@@ -112,7 +112,10 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
     <input
       id="email"
       name="email"
-      type="email"
+      type="text"
+      inputmode="email"
+      autocapitalize="off"
+      spellcheck="false"
       required
       autocomplete="email"
       value="${values.email ?? ''}"
@@ -199,7 +202,14 @@ export function respondPage(options: {
       <div class="secret" id="request-message">${request.message}</div>
       <p class="muted">You can answer once, until ${when(request.closeAfterAt)}.</p>
       ${requesterFiles(token, request.files, options.downloads ?? false)}
-      ${options.codeSent ? html`<p role="status" class="notice">If that address may answer, a code was sent to it.</p>` : ''}
+      ${
+        options.codeSent
+          ? html`<p role="status" class="notice">If that address may answer, a code was sent to it.</p>
+              <p class="muted">
+                No email after a few minutes? <a href="/respond/${token}">Ask for a new code</a>.
+              </p>`
+          : ''
+      }
       ${
         request.answerableBy === 'emails' && !options.codeSent
           ? codeRequestForm(token, values, errors, options.csrf)
@@ -246,7 +256,10 @@ function codeRequestForm(token: string, values: AnswerValues, errors: FieldError
       <input
         id="code-email"
         name="email"
-        type="email"
+        type="text"
+        inputmode="email"
+        autocapitalize="off"
+        spellcheck="false"
         required
         autocomplete="email"
         value="${values.email ?? ''}"
