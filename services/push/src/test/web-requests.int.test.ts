@@ -662,6 +662,49 @@ describe("the requester's files on the page", () => {
   });
 });
 
+describe('signed-in users only, with files', () => {
+  it('anonymous: 401 for the page, the file and a multipart answer (nothing stored); a person downloads and answers with files, the CSRF token first', async () => {
+    const owner = await personWithToken(push);
+    const data = randomBytes(2_000);
+    const token = await apiRequest(owner, { answerable_by: 'users', response_file_attachments: true }, [
+      { name: 'brief.txt', data },
+    ]);
+    const responder = await signedIn(await newUser('files-users@example.org'));
+    const html = (await responder.b.follow(`${push.url}/respond/${token}`)).body;
+    const href = /<a href="(\/respond\/[\w-]+\/files\/[\w-]+)" download=/.exec(html)![1]!;
+
+    expect((await new Browser().fetch(`${push.url}/respond/${token}`)).status).toBe(401);
+    const anonymousFile = await new Browser().fetch(`${push.url}${href}`);
+    expect(anonymousFile.status).toBe(401);
+    expect(await anonymousFile.text()).toContain('Sign in to answer this request');
+    const before = await stored();
+    const file = [{ name: 'answer.bin', data: randomBytes(100_000) }];
+    const anonymous = await answerWith(token, answerForm([['payload', '']], file));
+    expect(anonymous.status).toBe(401);
+    const noCsrf = await answerWith(token, answerForm([['payload', '']], file), responder.b);
+    expect(noCsrf.status).toBe(403);
+    await expectNothingStored(before);
+    expect((await requestRow(token)).state).toBe('open');
+
+    const got = await responder.b.fetch(`${push.url}${href}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+    const ok = await answerWith(
+      token,
+      answerForm(
+        [
+          ['csrf', responder.csrf],
+          ['payload', ''],
+        ],
+        file,
+      ),
+      responder.b,
+    );
+    expect(ok.status).toBe(303);
+    expect((await requestRow(token)).state).toBe('answered');
+  });
+});
+
 describe('listed addresses: the one-time code on the page', () => {
   const codeIn = (subject: string) => /Your code: (\d{6})/.exec(subject)?.[1] ?? '';
 
