@@ -35,7 +35,7 @@ import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
-import { respondPagesRoutes } from './pages/respond.routes';
+import { type RespondPagesWiring, respondPagesRoutes } from './pages/respond.routes';
 import { need } from './http/context-guard';
 import type { UploadPipeline } from './uploads/pipeline';
 
@@ -73,6 +73,8 @@ export interface AppDeps {
   notifyEmails?: { rateLimit: RequestHandler; pageRateLimit?: RequestHandler };
   /** The request pages (issue 28) over the requests domain: absent where requests are off. */
   requestPages?: RequestPages;
+  /** The responder's page: the answer and code limits, and file answers (server-requests.ts). */
+  respondPages?: RespondPagesWiring;
   readiness: Readiness;
   openapi: object;
   docsHtml: string;
@@ -244,6 +246,7 @@ function mountRequestPages(app: Express, deps: AppDeps, requests: RequestPages):
       ...common,
       requests,
       rateLimit: deps.rateLimits.retrieve,
+      ...deps.respondPages,
       anonymousAccess: deps.features.anonymousAccess,
       ...(deps.web ? { sessions: deps.web.sessions } : {}),
     }),

@@ -9,7 +9,7 @@ import type { PushEvents } from './domain/push-events';
 import { type RequestService, createRequestService } from './domain/request-service';
 import { DURATIONS, MAX_TEXT_PAYLOAD } from './http/push.schemas';
 import type { RequestRoutesDeps } from './http/request.routes';
-import { perIpRateLimit, perRequestKey } from './http/rate-limits';
+import { allLimits, perIpRateLimit, perRequestKey } from './http/rate-limits';
 import type { PushDatabase } from './storage/database';
 import { createRequestRepository } from './storage/request.repository';
 import type { FileService } from './domain/file-service';
@@ -24,7 +24,8 @@ import type { AuditContext } from './domain/push';
 import { hashUrlToken } from './security/url-token';
 import { createRequestCodeRepository } from './storage/request-code.repository';
 import { createRequestFileRepository } from './storage/request-file.repository';
-import { uploadPipeline } from './uploads/pipeline';
+import { type UploadPipeline, uploadPipeline } from './uploads/pipeline';
+import type { RespondPagesWiring } from './pages/respond.routes';
 
 /** The request service and its parts: files (with an object store) and one-time codes (with email). */
 export interface RequestParts {
@@ -33,6 +34,9 @@ export interface RequestParts {
   codes?: RequestCodes;
   /** The upload steps of /requests (with an object store). */
   uploads?: RequestUploadSteps;
+  /** The upload pipeline under the request limits, and its file service (with an object store). */
+  uploadPipeline?: UploadPipeline;
+  files?: FileService;
 }
 
 /** The request service over the database (server.ts's createServices). */
@@ -78,23 +82,29 @@ export function wireRequestService(
     ...(codes ? { codes, emailDailyLimit: config.emailLimits.dailyLimit } : {}),
     ...(requestFiles ? { requestFiles } : {}),
   });
-  const uploads =
+  const pipeline =
     files && objectStore
-      ? requestUploadSteps({
+      ? uploadPipeline(
           files,
-          uploads: uploadPipeline(
-            files,
-            objectStore,
-            {
-              ...config.files,
-              maxTotalBytes: Math.min(config.files.maxTotalBytes, config.requestFiles.maxTotalBytes),
-            },
-            newPushId,
-          ),
-          findForResponder: requests.forResponder,
-        })
+          objectStore,
+          {
+            ...config.files,
+            maxTotalBytes: Math.min(config.files.maxTotalBytes, config.requestFiles.maxTotalBytes),
+          },
+          newPushId,
+        )
       : undefined;
-  return { requests, requestFiles, codes, uploads };
+  const uploads =
+    files && pipeline
+      ? requestUploadSteps({ files, uploads: pipeline, findForResponder: requests.forResponder })
+      : undefined;
+  return {
+    requests,
+    requestFiles,
+    codes,
+    uploads,
+    ...(files && pipeline ? { uploadPipeline: pipeline, files } : {}),
+  };
 }
 
 /** The /requests routes' settings (PUSH_REQUESTS_ENABLED on). */
@@ -187,5 +197,22 @@ export function requestAppDeps(
   return {
     requests: requestRoutesDeps(config, parts, { ...rateLimits, answer, answerPerRequest }),
     requestExtras: requestExtrasOf(config, parts, wiring),
+  };
+}
+
+/**
+ * The responder's page (`/respond/:token`): its answers take the API's answer limits (per caller
+ * and per request, together), its code requests the API's code limit, and its file answers the
+ * request uploads (the same pipeline, limits and clean-up as the API's respond).
+ */
+export function respondPagesWiring(
+  config: PushConfig,
+  { requests, codes, uploadPipeline: pipeline, files }: RequestParts,
+  wiring: { redis: Redis; logger: Logger; answer: RequestHandler; answerPerRequest: RequestHandler },
+): RespondPagesWiring {
+  return {
+    answerLimit: allLimits(wiring.answer, wiring.answerPerRequest),
+    ...(codes ? { codeLimit: requestCodeRateLimit(wiring.redis, config.redis.prefix, wiring.logger) } : {}),
+    ...(pipeline && files ? { uploads: { pipeline, files, findForResponder: requests.forResponder } } : {}),
   };
 }

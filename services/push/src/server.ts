@@ -46,7 +46,7 @@ import {
 import { createEmailRepository } from './storage/email.repository';
 import { createRevealMemory } from './http/reveal-memory';
 import { versionBody } from './http/version.routes';
-import { answerRateLimits, requestAppDeps, wireRequestService } from './server-requests';
+import { answerRateLimits, requestAppDeps, respondPagesWiring, wireRequestService } from './server-requests';
 import { DownloadLinkSigner } from './security/download-link';
 import { KeyRing } from '@secret-push/key-ring';
 import type { PushDatabase } from './storage/database';
@@ -336,7 +336,8 @@ function wireApp(
       files && objectStore
         ? { service: files, uploads: uploadPipeline(files, objectStore, config.files, newPushId) }
         : undefined,
-    requestPages: requestPagesOf(config, services.requests.requests, services.keyRing, redis),
+    requestPages: requestPagesOf(config, services.requests, services.keyRing, redis),
+    respondPages: respondPagesWiring(config, services.requests, { redis, logger, answer, answerPerRequest }),
     readiness,
     openapi,
     docsHtml: renderDocsHtml(openapi),

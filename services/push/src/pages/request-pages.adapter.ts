@@ -1,7 +1,9 @@
 import type { KeyRing } from '@secret-push/key-ring';
 import { type Actor, ownerOf } from '../domain/create-policy';
-import { NotOwner, RequestNotFound } from '../domain/errors';
-import type { NewAnswer, NewRequest, Responder } from '../domain/request';
+import { AnswerNotAllowed, NotOwner, RequestNotFound } from '../domain/errors';
+import { type NewAnswer, type NewRequest, type Responder, mayAnswer } from '../domain/request';
+import type { RequestFiles } from '../domain/request-files';
+import type { AuditContext } from '../domain/push';
 import { type OwnedRequest as DomainOwned, type RequestService } from '../domain/request-service';
 import type { PushConfig } from '../config';
 import { type FormMemory, createFormMemory } from '../http/form-memory';
@@ -9,6 +11,7 @@ import type { Redis } from 'ioredis';
 import { htmlUrl } from '../http/push.presenter';
 import type { CreateRules } from '../http/push.schemas';
 import { parseRequestCreate, parseResponse } from '../http/request.schemas';
+import type { UploadLimits } from '../uploads/form';
 import type { RequestPages } from './request-pages.port';
 import type { OwnedRequest } from './requests.views';
 
@@ -23,11 +26,20 @@ export interface RequestPagesAdapterDeps {
   /** The API's create schema: the `{request: …}` body as the domain's input (422 with `fields`). */
   parseCreate: (body: unknown) => NewRequest;
   /** The API's answer schema: the `{response: …}` body (422 with `fields`, e.g. a blank payload). */
-  parseAnswer: (body: unknown) => { answer: NewAnswer; passphrase: string | null };
+  parseAnswer: (
+    body: unknown,
+    withFiles: boolean,
+  ) => { answer: NewAnswer; passphrase: string | null; email: string | null; code: string | null };
   keyRing: KeyRing;
   /** What each form key made (Post/Redirect/Get): the requests domain keeps no Idempotency-Key. */
   forms: FormMemory;
   publicUrl: string;
+  /** The requester's attachments (with an object store): downloaded from the responder's page. */
+  requestFiles?: RequestFiles;
+  /** One-time codes (with email): requests answerable by listed addresses. */
+  sendCode?: (token: string, email: string, audit: AuditContext) => Promise<unknown>;
+  /** The limits of a file answer (with an object store): shown beside the page's file input. */
+  fileLimits?: UploadLimits;
 }
 
 /** How long a form key is remembered: the created page shows the link that long. */
@@ -131,6 +143,15 @@ export function requestPagesAdapter(deps: RequestPagesAdapterDeps): RequestPages
         fileAnswers: r.responseFileAttachments,
         answerableBy: r.answerableBy,
         closeAfterAt: r.closeAfterAt,
+        ...(deps.fileLimits
+          ? {
+              limits: {
+                maxFiles: deps.fileLimits.maxCount,
+                maxFileBytes: deps.fileLimits.maxFileBytes,
+                maxTotalBytes: deps.fileLimits.maxTotalBytes,
+              },
+            }
+          : {}),
         files: view.files.map((f) => ({
           id: f.id,
           filename: f.filename,
@@ -141,10 +162,42 @@ export function requestPagesAdapter(deps: RequestPagesAdapterDeps): RequestPages
       };
     },
 
-    async respond(token, actor, answer, audit) {
-      const parsed = deps.parseAnswer({ response: answer });
-      await service.respond(token, parsed.answer, responderOf(actor), parsed.passphrase, audit);
+    async respond(token, actor, answer, audit, files) {
+      const parsed = deps.parseAnswer({ response: answer }, files !== undefined);
+      await service.respond(token, parsed.answer, responderOf(actor), parsed.passphrase, audit, {
+        ...(files ? { files } : {}),
+        proof: { email: parsed.email, code: parsed.code },
+      });
     },
+
+    ...(deps.sendCode ? { sendCode: deps.sendCode } : {}),
+
+    ...(deps.requestFiles ? { download: downloadOf(service, deps.requestFiles) } : {}),
+  };
+}
+
+/**
+ * A requester's file for the responder, under the rules of the responder's view (the API's
+ * `GET /requests/:t/files/:id`): signed-in people only where only they may answer, at most the
+ * request's number of downloads (counted, audited).
+ */
+function downloadOf(
+  service: RequestService,
+  requestFiles: RequestFiles,
+): NonNullable<RequestPages['download']> {
+  return async (token, fileId, actor, audit) => {
+    const found = await service.forResponder(token);
+    if (found.request.answerableBy === 'users') {
+      const decision = mayAnswer(found.request, responderOf(actor));
+      if (!decision.ok) throw new AnswerNotAllowed(decision.reason);
+    }
+    const opened = await requestFiles.openAttachment(
+      { id: found.request.id, keyId: found.secrets.keyId },
+      fileId,
+      audit,
+    );
+    if (opened.outcome !== 'opened') return { outcome: opened.outcome };
+    return { outcome: 'opened', filename: opened.filename, size: opened.size, body: opened.body };
   };
 }
 
@@ -197,20 +250,34 @@ function shownOf(o: DomainOwned, publicUrl: string): OwnedRequest {
 /** The pages' port wired with the API's own schemas (the create's rules: the push limits). */
 export function requestPagesOf(
   config: PushConfig,
-  requests: RequestService,
+  parts: {
+    requests: RequestService;
+    requestFiles?: RequestFiles;
+    codes?: { sendFor(token: string, email: string, audit: AuditContext): Promise<unknown> };
+    /** The request uploads (with an object store): their limits. */
+    uploadPipeline?: { limits: UploadLimits };
+  },
   keyRing: KeyRing,
   redis: Redis,
 ): RequestPages {
+  const { requests, requestFiles, codes } = parts;
+  const fileLimits = parts.uploadPipeline?.limits;
   const forms = createFormMemory(redis, config.redis.prefix, 'request');
   const createRules: CreateRules = { ...config.limits, enabledKinds: new Set(['text']) };
-  const context = { emailEnabled: config.mail !== null, emailAnswersSupported: false };
+  // `answerable_by: emails` needs the one-time codes, sent by email (as in the API).
+  const context = { emailEnabled: config.mail !== null, emailAnswersSupported: codes !== undefined };
   return requestPagesAdapter({
     service: requests,
     keyRing,
     forms,
     publicUrl: config.publicUrl,
     parseCreate: (body) => parseRequestCreate(body, createRules, context),
-    parseAnswer: (body) => parseResponse(body, false),
+    parseAnswer: (body, withFiles) => parseResponse(body, withFiles),
+    ...(requestFiles ? { requestFiles } : {}),
+    ...(codes
+      ? { sendCode: (t: string, email: string, ctx: AuditContext) => codes.sendFor(t, email, ctx) }
+      : {}),
+    ...(fileLimits ? { fileLimits } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Actor } from '../domain/create-policy';
 import type { AuditContext } from '../domain/push';
+import type { PreparedFiles } from '../domain/push-create';
 import type { OwnedRequest, RequestAuditRow, RequestState } from './requests.views';
 import type { ResponderRequest } from './respond.views';
 
@@ -19,6 +20,12 @@ export interface RequestCreateContext {
   audit: AuditContext;
   idempotency: { scope: string; key: string };
 }
+
+/** A requester's file as the responder downloads it. */
+export type Download =
+  | { outcome: 'opened'; filename: string; size: number; body: Readable }
+  | { outcome: 'spent' }
+  | { outcome: 'unavailable' };
 
 /** What the responder sent (the API's `response` object). */
 export interface AnswerInput {
@@ -50,13 +57,23 @@ export interface RequestPages {
    * already answered.
    */
   open(token: string, audit: AuditContext): Promise<ResponderRequest>;
-  respond(token: string, actor: Actor, answer: AnswerInput, audit: AuditContext): Promise<void>;
-  /** Sends a one-time code when `email` may answer (answerable by emails); absent: no codes here. */
-  sendCode?: (token: string, email: string, audit: AuditContext) => Promise<void>;
-  /** A requester's file for the responder (counted); absent until files in requests exist. */
-  download?: (
+  /**
+   * Answers the request with `answer` and the files the page's upload step stored (the request's
+   * upload limits). Listed addresses only: `email` and `code` prove the address.
+   */
+  respond(
     token: string,
-    fileId: string,
+    actor: Actor,
+    answer: AnswerInput,
     audit: AuditContext,
-  ) => Promise<{ filename: string; size: number; body: Readable }>;
+    files?: PreparedFiles,
+  ): Promise<void>;
+  /** Sends a one-time code when `email` may answer (answerable by emails); absent: no codes here. */
+  sendCode?: (token: string, email: string, audit: AuditContext) => Promise<unknown>;
+  /**
+   * A requester's file for the responder: counted and audited `attachment_download` (the API's
+   * download's domain service); spent (410) or unavailable (404). Where only signed-in people may
+   * answer, only they download. Absent without an object store.
+   */
+  download?: (token: string, fileId: string, actor: Actor, audit: AuditContext) => Promise<Download>;
 }

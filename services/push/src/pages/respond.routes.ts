@@ -3,6 +3,7 @@ import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
+import { onlyMultipart } from '../http/request-body';
 import { type WebSessions, webActor, webCallerOf } from '../session/web-session';
 import type { FieldErrors } from './form-parts.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
@@ -16,36 +17,83 @@ import {
   respondPage,
   signInToAnswerPage,
 } from './respond.views';
+import { RESPOND_FORM_JS, RESPOND_FORM_SCRIPT } from './respond-form.script';
+import {
+  type RespondUploads,
+  respondDownloadRoute,
+  respondUploadSteps,
+  storedAnswerFiles,
+} from './respond-files.routes';
 import { errorPage } from './views';
 import { type WebHeader, headerOf } from './web-header';
 
-export interface RespondPagesDeps {
+/** What the composition root gives the responder's page besides the port (server-requests.ts). */
+export interface RespondPagesWiring {
+  /** The answer POSTs: the API's answer limits (per caller, and per request), taken together. */
+  answerLimit: RequestHandler;
+  /** `POST /respond/:token/code`: the API's code limit (per IP, and per request); absent without codes. */
+  codeLimit?: RequestHandler;
+  /** File answers (with an object store): the request uploads; absent: the page takes text only. */
+  uploads?: RespondUploads;
+}
+
+export interface RespondPagesDeps extends Partial<RespondPagesWiring> {
   requests: RequestPages;
   publicUrl: string;
   logger: Logger;
-  /** The answer limit of the API, shared (per IP): the pages and the API spend the same budget. */
+  /** `GET` of the page and of a requester's file: the API's retrieve limit (per IP), shared. */
   rateLimit: RequestHandler;
   /** Anonymous visitors may answer (`features.anonymous_access`); else only people signed in. */
   anonymousAccess: boolean;
   sessions?: WebSessions;
-  /**
-   * A multipart answer (files): the upload step that reads the form into `req.body` and stores
-   * the files, and the respond that attaches them; absent: the page takes text only.
-   */
-  uploads?: { parser: RequestHandler; respond: RequestHandler };
 }
 
 /**
  * The request's url_token, from the path: also in the error steps, where Express no longer has
- * the route's params (`router.use` layers have their own).
+ * the route's params (`router.use` layers have their own). Named `url_token` as in the API, whose
+ * per-request limits key on it.
  */
 const token = (req: Request) =>
-  typeof req.params.token === 'string'
-    ? req.params.token
+  typeof req.params.url_token === 'string'
+    ? req.params.url_token
     : decodeURIComponent(/^\/respond\/([^/?]+)/.exec(req.originalUrl)?.[1] ?? '');
 
 /** The responder's pages have the recipient pages' CSP; a form with files also connects to us. */
 const PAGE = { connectsToSelf: true };
+
+/** An address the code may go to: the API's bound (254 characters). */
+const MAX_EMAIL = 254;
+
+/** What is wrong with the address typed for a code, if anything (the API's rules). */
+const codeEmailProblem = (email: string): string | undefined =>
+  !email
+    ? 'Type your email address.'
+    : email.length > MAX_EMAIL
+      ? `An email address has at most ${MAX_EMAIL} characters.`
+      : undefined;
+
+/** A signed-in person's form carries their session's token. */
+const csrfCheck =
+  (sessions: WebSessions | undefined): RequestHandler =>
+  (req, res, next) => {
+    const caller = webCallerOf(res);
+    if (caller.kind === 'signed-in' && !sessions!.csrfMatches(req, caller.session)) {
+      return next(new HttpError(403, 'forbidden', 'This form is out of date. Please reload the page.'));
+    }
+    next();
+  };
+
+/** The answer form's fields as the port's answer. */
+function answerOf(body: unknown): AnswerInput {
+  const get = (name: string) => formField(body, name) || undefined;
+  const payload = formField(body, 'payload');
+  return {
+    ...(payload ? { payload } : {}),
+    ...(get('passphrase') ? { passphrase: get('passphrase')! } : {}),
+    ...(get('email') ? { email: get('email')!.trim() } : {}),
+    ...(get('code') ? { code: get('code')!.trim() } : {}),
+  };
+}
 
 /**
  * `/respond/:token` (issue 28), built like the recipient pages: `GET` shows the request and the
@@ -53,13 +101,17 @@ const PAGE = { connectsToSelf: true };
  * requests domain service and redirects to `/respond/:token/done` (Post/Redirect/Get). An
  * answered request is a 409 page, a closed or unknown one the same 404 page. Plain HTML, no
  * inline script, works without JavaScript; where the request takes files, the form is multipart
- * and `/static/create-form.js` shows the upload's progress. Never under `/r/` (a legacy redirect).
+ * (the API's upload pipeline and limits) and `/static/respond-form.js` shows the upload's
+ * progress. The requester's files download from `/respond/:token/files/:id`; where only listed
+ * addresses may answer, `POST /respond/:token/code` sends the one-time code. The answers take the
+ * API's answer limits, the page's GET the retrieve limit. Never under `/r/` (a legacy redirect).
  */
 export function respondPagesRoutes(deps: RespondPagesDeps): Router {
   const { requests, sessions } = deps;
   const router = Router();
   const load: RequestHandler[] = sessions ? [sessions.load] : [];
   const readForm = express.urlencoded({ extended: false, limit: '160kb', parameterLimit: 20 });
+  const answerLimit = deps.answerLimit ?? deps.rateLimit;
 
   /** The header, or undefined when the session cannot be read (a 503 page then). */
   const headerFor = (res: Response): WebHeader | undefined => headerOf(res, sessions !== undefined);
@@ -92,6 +144,7 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
         request,
         header,
         files: request.fileAnswers && deps.uploads !== undefined,
+        downloads: requests.download !== undefined,
         ...(csrf ? { csrf } : {}),
         ...extra,
       }),
@@ -110,61 +163,61 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
     next();
   };
 
-  router.get('/respond/:token', deps.rateLimit, ...load, visit, async (req, res) => {
+  router.get(RESPOND_FORM_SCRIPT, (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').type('js').send(RESPOND_FORM_JS);
+  });
+
+  router.get('/respond/:url_token', deps.rateLimit, ...load, visit, async (req, res) => {
     await showForm(req, res, 200);
   });
 
-  router.get('/respond/:token/done', ...load, visit, (_req, res) => {
+  router.get('/respond/:url_token/done', ...load, visit, (_req, res) => {
     sendPage(res, 200, answeredPage(headerFor(res)));
   });
 
-  /** A signed-in person's form carries their session's token. */
-  const csrfChecked: RequestHandler = (req, res, next) => {
-    const caller = webCallerOf(res);
-    if (caller.kind === 'signed-in' && !sessions!.csrfMatches(req, caller.session)) {
-      return next(new HttpError(403, 'forbidden', 'This form is out of date. Please reload the page.'));
-    }
-    next();
-  };
+  respondDownloadRoute(router, [deps.rateLimit, ...load, visit], {
+    requests,
+    logger: deps.logger,
+    signInEnabled: sessions !== undefined,
+    tokenOf: token,
+  });
 
-  const answerOf = (body: unknown): AnswerInput => {
-    const get = (name: string) => formField(body, name) || undefined;
-    const payload = formField(body, 'payload');
-    return {
-      ...(payload ? { payload } : {}),
-      ...(get('passphrase') ? { passphrase: get('passphrase')! } : {}),
-      ...(get('email') ? { email: get('email')!.trim() } : {}),
-      ...(get('code') ? { code: get('code')!.trim() } : {}),
-    };
-  };
+  const csrfChecked = csrfCheck(sessions);
 
   const answer: RequestHandler = async (req, res) => {
-    await requests.respond(token(req), webActor(webCallerOf(res)), answerOf(req.body), auditContext(req));
+    const files = deps.uploads ? storedAnswerFiles(res) : undefined;
+    const actor = webActor(webCallerOf(res));
+    await requests.respond(token(req), actor, answerOf(req.body), auditContext(req), files);
     res.redirect(303, `/respond/${token(req)}/done`);
   };
 
-  const checks = [sameOriginPosts(deps.publicUrl), deps.rateLimit, ...load, visit];
+  const checks = [sameOriginPosts(deps.publicUrl), answerLimit, ...load, visit];
   if (deps.uploads) {
-    const multipart: RequestHandler = (req, _res, next) =>
-      next(req.is('multipart/form-data') ? undefined : 'route');
+    const steps = respondUploadSteps(deps.uploads, token, sessions);
     router.post(
-      '/respond/:token',
+      '/respond/:url_token',
       ...checks,
-      multipart,
-      deps.uploads.parser,
+      onlyMultipart,
+      ...steps.read,
       csrfChecked,
-      deps.uploads.respond,
+      answer,
+      steps.discard,
     );
+    // Any other body: the checks above were passed (and the limits taken) once, in that route.
+    router.post('/respond/:url_token', readForm, csrfChecked, answer);
+  } else {
+    router.post('/respond/:url_token', ...checks, readForm, csrfChecked, answer);
   }
-  router.post('/respond/:token', ...checks, readForm, csrfChecked, answer);
 
   if (requests.sendCode) {
     const sendCode = requests.sendCode;
-    router.post('/respond/:token/code', ...checks, readForm, csrfChecked, async (req, res) => {
+    const codeChecks = [sameOriginPosts(deps.publicUrl), deps.codeLimit ?? answerLimit, ...load, visit];
+    router.post('/respond/:url_token/code', ...codeChecks, readForm, csrfChecked, async (req, res) => {
       const email = formField(req.body, 'email')?.trim() ?? '';
-      if (email) await sendCode(token(req), email, auditContext(req));
-      const errors: FieldErrors = email ? {} : { 'code-email': ['Type your email address.'] };
-      await showForm(req, res, email ? 202 : 422, { values: { email }, errors, codeSent: !!email });
+      const problem = codeEmailProblem(email);
+      if (problem) return showForm(req, res, 422, { values: { email }, errors: { 'code-email': [problem] } });
+      await sendCode(token(req), email, auditContext(req));
+      await showForm(req, res, 200, { values: { email }, codeSent: true });
     });
   }
 

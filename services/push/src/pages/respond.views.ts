@@ -2,6 +2,7 @@ import { type Html, html } from '@secret-push/html';
 import { fmtBytes } from '../uploads/form';
 import { type FieldErrors, described, fieldError, problemSummary, when } from './form-parts.views';
 import { layout } from './layout';
+import { RESPOND_FORM_SCRIPT } from './respond-form.script';
 import { type WebHeader, webHeader } from './web-header';
 
 /*
@@ -41,28 +42,39 @@ export const ANSWER_FIELD_LABEL: Record<string, string> = {
   passphrase: 'Passphrase',
   email: 'Your email address',
   code: 'Code',
+  'code-email': 'Email address for the code',
   files: 'Files',
   response: 'The form',
 };
 
-/** The script of the form with files: the upload with a progress bar (create-form.script.ts). */
-const UPLOAD_SCRIPT = '/static/create-form.js';
+/** A size for people: `512 bytes`, `1.5 KB`, `2.4 MB`, `1.1 GB` (powers of 1000, as file managers). */
+export function readableSize(n: number): string {
+  if (n < 1000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = n / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
+}
 
-/** The requester's files, each with how often it may still be downloaded. */
-function requesterFiles(token: string, files: ResponderRequest['files']): Html {
+/** The requester's files, each with its size and how often it may still be downloaded. */
+function requesterFiles(token: string, files: ResponderRequest['files'], downloads: boolean): Html {
   if (files.length === 0) return html``;
   return html`<h2>Files from the requester</h2>
-    <ul class="files">
+    <ul class="files" id="requester-files">
       ${files.map(
         (f) =>
           html`<li>
             ${
-              f.downloadsLeft > 0
+              downloads && f.downloadsLeft > 0
                 ? html`<a href="/respond/${token}/files/${f.id}" download="${f.filename}">${f.filename}</a>`
                 : html`<span>${f.filename}</span>`
             }
             <span class="muted"
-              >(${f.contentType}, ${f.size} bytes;
+              >(${readableSize(f.size)};
               ${
                 f.downloadsLeft > 0
                   ? `${f.downloadsLeft} ${f.downloadsLeft === 1 ? 'download' : 'downloads'} left`
@@ -100,7 +112,10 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
     <input
       id="email"
       name="email"
-      type="email"
+      type="text"
+      inputmode="email"
+      autocapitalize="off"
+      spellcheck="false"
       required
       autocomplete="email"
       value="${values.email ?? ''}"
@@ -162,6 +177,8 @@ export function respondPage(options: {
   header?: WebHeader;
   csrf?: string;
   files: boolean;
+  /** The requester's files can be downloaded here (the instance has an object store). */
+  downloads?: boolean;
   values?: AnswerValues;
   errors?: FieldErrors;
   /** A one-time code was sent (answerable by listed emails): say so above the form. */
@@ -184,8 +201,15 @@ export function respondPage(options: {
       <h2>Their request</h2>
       <div class="secret" id="request-message">${request.message}</div>
       <p class="muted">You can answer once, until ${when(request.closeAfterAt)}.</p>
-      ${requesterFiles(token, request.files)}
-      ${options.codeSent ? html`<p role="status" class="notice">If that address may answer, a code was sent to it.</p>` : ''}
+      ${requesterFiles(token, request.files, options.downloads ?? false)}
+      ${
+        options.codeSent
+          ? html`<p role="status" class="notice">If that address may answer, a code was sent to it.</p>
+              <p class="muted">
+                No email after a few minutes? <a href="/respond/${token}">Ask for a new code</a>.
+              </p>`
+          : ''
+      }
       ${
         request.answerableBy === 'emails' && !options.codeSent
           ? codeRequestForm(token, values, errors, options.csrf)
@@ -216,7 +240,7 @@ ${values.payload ?? ''}</textarea>
         ${files ? fileField(files, errors) : ''}
         <button type="submit">Send the answer</button>
       </form>`,
-    { scripts: files ? [UPLOAD_SCRIPT] : [] },
+    { scripts: files ? [RESPOND_FORM_SCRIPT] : [] },
   );
 }
 
@@ -232,7 +256,10 @@ function codeRequestForm(token: string, values: AnswerValues, errors: FieldError
       <input
         id="code-email"
         name="email"
-        type="email"
+        type="text"
+        inputmode="email"
+        autocapitalize="off"
+        spellcheck="false"
         required
         autocomplete="email"
         value="${values.email ?? ''}"
@@ -288,5 +315,15 @@ export function signInToAnswerPage(signInEnabled: boolean, header?: WebHeader): 
       <h1>Sign in to answer this request</h1>
       <p>Only people with an account on this instance may answer it.</p>
       ${signInEnabled ? html`<p><a href="/sign-in">Sign in</a>, then open the link again.</p>` : ''}`,
+  );
+}
+
+/** A requester's file that cannot be downloaded: spent (410) or unknown (404). */
+export function attachmentGonePage(spent: boolean, header?: WebHeader): Html {
+  return layout(
+    spent ? 'File no longer available' : 'File not found',
+    html`${webHeader(header)}
+      <h1>${spent ? 'This file was downloaded as many times as allowed' : 'This file does not exist'}</h1>
+      <p>If you still need it, ask the requester to send it again.</p>`,
   );
 }

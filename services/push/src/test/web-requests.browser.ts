@@ -1,6 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
+import { type MailCatcher, startMailCatcher } from '@secret-push/testing';
 import { type TestPush, type TestWebStack, startWebStack } from '../testing';
 import { expectAccessible } from './support/axe';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './support/chromium';
@@ -13,6 +15,10 @@ import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './support/chromium';
  * finds the request answered in "Your requests", opens its page (audit log), opens the answer and
  * reveals it; closes another request, whose link is then the closed page. axe-core checks every
  * new page in both colour schemes. Every wait has its own timeout.
+ * Then a request that takes files: the responder attaches one (the upload with its progress bar,
+ * through /static/respond-form.js), and the requester downloads it from the answer; and a request
+ * only listed addresses may answer, whose code step is checked with axe (the email goes to a test
+ * SMTP server).
  */
 const SHOTS = path.resolve(__dirname, '../../../../test-artifacts/screenshots');
 const WAIT = { timeout: 10_000 };
@@ -20,11 +26,16 @@ const WAIT = { timeout: 10_000 };
 let stack: TestWebStack;
 let push: TestPush;
 let browser: Browser;
+let mail: MailCatcher;
 
 beforeAll(async () => {
   requireChromium();
   await mkdir(SHOTS, { recursive: true });
-  stack = await startWebStack({ files: true });
+  mail = await startMailCatcher();
+  stack = await startWebStack({
+    files: true,
+    pushEnv: { PUSH_SMTP_URL: mail.url, PUSH_MAIL_FROM: 'secret-push@example.org' },
+  });
   ({ push } = stack);
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }, 60_000);
@@ -32,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await mail?.close();
 });
 
 async function signIn(page: Page): Promise<void> {
@@ -127,6 +139,78 @@ test('request, copy the link, answer anonymously with text, open the answer; clo
   await answer.goto(other);
   await answer.getByRole('heading', { name: 'This request is closed or does not exist' }).waitFor(WAIT);
   await expectAccessible(answer, 'request closed');
+  await requester.close();
+  await responder.close();
+}, 90_000);
+
+test('the responder answers with a file (progress bar), the requester downloads it; the code step of listed addresses', async () => {
+  const requester = await browser.newContext({ bypassCSP: true, acceptDownloads: true });
+  const page = await requester.newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page);
+  const link = await createRequest(page, 'The signing key, please', 'Signing key', true);
+
+  const responder = await browser.newContext({ bypassCSP: true });
+  const answer = await responder.newPage();
+  answer.setDefaultTimeout(10_000);
+  await answer.goto(link);
+  await answer.getByLabel('Files (optional)').waitFor(WAIT);
+  await expectAccessible(answer, 'respond page with files');
+  // What the upload shows, as it shows it: the bar's block and the percentages said.
+  await answer.evaluate(`(() => {
+    window.__seen = { shown: false, percents: [] };
+    const upload = document.getElementById('upload');
+    new MutationObserver(() => { if (!upload.hidden) window.__seen.shown = true; })
+      .observe(upload, { attributes: true });
+    new MutationObserver(() => window.__seen.percents.push(document.getElementById('upload-percent').textContent))
+      .observe(document.getElementById('upload-percent'), { childList: true, characterData: true, subtree: true });
+  })()`);
+  const key = randomBytes(400_000);
+  await answer.getByLabel('Your answer').fill('the key is attached');
+  await answer.getByLabel('Files (optional)').setInputFiles({
+    name: 'signing.key',
+    mimeType: 'application/octet-stream',
+    buffer: key,
+  });
+  await answer.getByRole('button', { name: 'Send the answer' }).click();
+  await answer.getByRole('heading', { name: 'Your answer was sent' }).waitFor(WAIT);
+  const seen = await answer.evaluate<{ shown: boolean; percents: string[] }>('window.__seen');
+  expect(seen.shown).toBe(true);
+  expect(seen.percents).toContain('100 %');
+  // Sent by the script (the page replaced in place), not by a plain post's navigation.
+  expect(answer.url()).toBe(link);
+  await expectAccessible(answer, 'answer with a file sent');
+
+  await page.goto(`${push.url}/requests?state=answered`);
+  await page.getByRole('link', { name: /Signing key/ }).click();
+  await page.getByRole('link', { name: 'Open the answer' }).click();
+  await page.getByRole('button', { name: 'Show the files' }).click();
+  await page.getByText('the key is attached').waitFor(WAIT);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'signing.key' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('signing.key');
+  expect((await readFile(await download.path())).equals(key)).toBe(true);
+
+  // Only listed addresses: the code step.
+  await page.goto(`${push.url}/requests/new`);
+  await page.getByLabel('Your request').fill('Your VPN password, please');
+  await page.getByLabel('Name (optional)').fill('VPN password');
+  await page.getByLabel(/Only these email addresses/).check();
+  await page.getByLabel('These addresses').fill('vendor@example.org');
+  await page.getByRole('button', { name: 'Create the request link' }).click();
+  await page.getByRole('heading', { name: 'Your request link' }).waitFor(WAIT);
+  const listed = (await page.locator('#link').textContent())!;
+  await answer.goto(listed);
+  await answer.getByRole('heading', { name: 'Prove your address' }).waitFor(WAIT);
+  await expectAccessible(answer, 'respond page, code step');
+  await answer.getByLabel('Email address for the code').fill('vendor@example.org');
+  await answer.getByRole('button', { name: 'Send me a code' }).click();
+  await answer.getByText('If that address may answer, a code was sent to it.').waitFor(WAIT);
+  await expect(answer.getByLabel('Your email address').inputValue()).resolves.toBe('vendor@example.org');
+  await expectAccessible(answer, 'respond page, code sent');
+  await answer.screenshot({ path: path.join(SHOTS, '83-respond-code.png'), fullPage: true });
   await requester.close();
   await responder.close();
 }, 90_000);

@@ -1,7 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { TestAuth } from '@secret-push/auth/testing';
-import { type TestPush, type TestWebStack, startPush, startWebStack } from '../testing';
+import { type LocalS3, type MailCatcher, startMailCatcher } from '@secret-push/testing';
+import { type TestPush, type TestWebStack, startPush, startTestWorker, startWebStack } from '../testing';
 import { hashUrlToken } from '../security/url-token';
+import type { WorkerService } from '../worker-server';
 import { Browser } from './support/browser';
+import { personWithToken } from './support/email';
+import { bearer, waitFor } from './support/helpers';
 
 /*
  * The web app's request pages (issue 28) against the real services: the auth service signs people
@@ -9,19 +14,43 @@ import { Browser } from './support/browser';
  * /respond/:token. Every page as plain form posts (no JavaScript), the link shown once and a
  * resubmission creating nothing, CSRF and same-origin refusals that change nothing, the 404 and 409
  * pages, a hostile message shown escaped, passphrases, "signed-in users only", another person's
- * request not found, and anonymous access off.
+ * request not found, and anonymous access off. With an object store (a private s3rver), a test
+ * SMTP server and a worker: file answers as a plain multipart post (limits, 413 and 422 pages that
+ * leave nothing), the requester's files downloaded from the page, the one-time code of listed
+ * addresses, and the answer limits of the API on the page's answers.
  */
 let stack: TestWebStack;
 let auth: TestAuth;
 let push: TestPush;
+let s3: LocalS3;
+let mail: MailCatcher;
+let worker: WorkerService;
 let user: { email: string; password: string };
 
+const MIB = 1024 * 1024;
+/** Answers per minute to one request (the API's limit, which the page's answers take too). */
+const PER_REQUEST = 6;
+
 beforeAll(async () => {
-  stack = await startWebStack();
+  mail = await startMailCatcher();
+  stack = await startWebStack({
+    files: true,
+    pushEnv: {
+      PUSH_SMTP_URL: mail.url,
+      PUSH_MAIL_FROM: 'secret-push@example.org',
+      PUSH_REQUESTS_MAX_TOTAL_FILE_BYTES: String(MIB),
+      PUSH_RATE_LIMIT_ANSWERS_PER_MINUTE: '1000',
+      PUSH_RATE_LIMIT_ANSWERS_PER_REQUEST_PER_MINUTE: String(PER_REQUEST),
+    },
+  });
   ({ auth, push, user } = stack);
+  s3 = stack.s3!;
+  worker = await startTestWorker(push);
 }, 60_000);
 afterAll(async () => {
+  await worker?.close();
   await stack?.stop();
+  await mail?.close();
 });
 
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -400,5 +429,355 @@ describe('anonymous access off', () => {
     expect(await res.text()).toContain('Sign in to answer this request');
     const sent = await answer('AAAAAAAAAAAAAAAAAAAAAA', { payload: 'x' }, new Browser(), closedPush.url);
     expect(sent.status).toBe(401);
+  });
+});
+
+// ---- files, codes and limits on the responder's page
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** A person's request through the API (JSON, or multipart with the requester's files). */
+async function apiRequest(
+  owner: { token: string },
+  fields: Record<string, unknown>,
+  files: { name: string; data: Buffer }[] = [],
+): Promise<string> {
+  const sent = { request: 'Please send the key', ...fields };
+  let res: Response;
+  if (files.length === 0) {
+    res = await fetch(`${push.url}/api/v2/requests`, {
+      method: 'POST',
+      headers: { ...bearer(owner.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ request: sent }),
+    });
+  } else {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(sent)) form.append(`request[${k}]`, String(v));
+    for (const f of files) form.append('request[files][]', new Blob([f.data]), f.name);
+    res = await fetch(`${push.url}/api/v2/requests`, {
+      method: 'POST',
+      headers: bearer(owner.token),
+      body: form,
+    });
+  }
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { url_token: string }).url_token;
+}
+
+/** The page's answer form as a browser sends it without JavaScript: fields in order, then the files. */
+function answerForm(fields: [string, string][], files: { name: string; data: Buffer }[]): FormData {
+  const form = new FormData();
+  for (const [k, v] of fields) form.append(k, v);
+  for (const f of files) {
+    form.append('files', new Blob([f.data], { type: 'application/octet-stream' }), f.name);
+  }
+  // A browser sends the file input even when nothing is chosen: an empty part without a name.
+  if (files.length === 0) form.append('files', new Blob([]), '');
+  return form;
+}
+const answerWith = (token: string, form: FormData, b = new Browser()) =>
+  b.fetch(`${push.url}/respond/${token}`, { method: 'POST', body: form });
+
+const stored = async () => {
+  const [pushes, intents] = await Promise.all([
+    push.db
+      .selectFrom('push')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+    push.db
+      .selectFrom('upload_intent')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { pushes: Number(pushes.n), intents: Number(intents.n), keys: (await s3.listKeys()).length };
+};
+/** Nothing was stored: no push, no upload intent, and (once the clean-up is done) no object. */
+async function expectNothingStored(before: Awaited<ReturnType<typeof stored>>) {
+  await waitFor(async () => (await stored()).keys === before.keys, 5000);
+  expect(await stored()).toEqual(before);
+}
+
+describe('file answers on the page', () => {
+  it('a request that takes files: a multipart form with the limits; text and two files answer; the owner gets them byte for byte', async () => {
+    const owner = await personWithToken(push);
+    const token = await apiRequest(owner, { response_file_attachments: true, expire_after_views: 2 });
+    const page = await new Browser().fetch(`${push.url}/respond/${token}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(
+      /<form method="post" action="\/respond\/[\w-]+" class="respond"\s+enctype="multipart\/form-data"/,
+    );
+    expect(html).toContain('<label for="files">Files (optional)</label>');
+    expect(html).toContain('data-max-total-bytes="1048576"');
+    expect(html).toContain('1 MiB together');
+    expect(html).toContain('<progress id="upload-progress"');
+    expect(html).toContain('<script src="/static/respond-form.js" defer></script>');
+    const script = await fetch(`${push.url}/static/respond-form.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+
+    const files = [
+      { name: 'id_ed25519', data: randomBytes(300_000) },
+      { name: 'notes <1>.txt', data: Buffer.from('in the vault\n') },
+    ];
+    const responder = new Browser();
+    const sent = await answerWith(token, answerForm([['payload', 'see the files']], files), responder);
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`/respond/${token}/done`);
+    expect((await requestRow(token)).state).toBe('answered');
+
+    const view = await fetch(`${push.url}/api/v2/requests/${token}`, { headers: bearer(owner.token) });
+    const answerToken = ((await view.json()) as { answer: { url_token: string; files: number } }).answer;
+    expect(answerToken.files).toBe(2);
+    const got = await fetch(`${push.url}/api/v2/pushes/${answerToken.url_token}`, {
+      headers: bearer(owner.token),
+    });
+    const push_ = (await got.json()) as { payload: string; files: { filename: string; url: string }[] };
+    expect(push_.payload).toBe('see the files');
+    expect(push_.files.map((f) => f.filename)).toEqual(['id_ed25519', 'notes <1>.txt']);
+    for (const [i, f] of push_.files.entries()) {
+      const bytes = Buffer.from(await (await fetch(new URL(f.url, push.url))).arrayBuffer());
+      expect(sha256(bytes)).toBe(sha256(files[i]!.data));
+    }
+  });
+
+  it('files only (no text) answer; an empty file input with text answers with text', async () => {
+    const owner = await personWithToken(push);
+    const onlyFiles = await apiRequest(owner, { response_file_attachments: true });
+    const a = await answerWith(
+      onlyFiles,
+      answerForm([['payload', '']], [{ name: 'k.pem', data: randomBytes(1000) }]),
+    );
+    expect(a.status).toBe(303);
+    const textOnly = await apiRequest(owner, { response_file_attachments: true });
+    const b = await answerWith(textOnly, answerForm([['payload', 'just text']], []));
+    expect(b.status).toBe(303);
+    expect((await requestRow(textOnly)).state).toBe('answered');
+  });
+
+  it('too large: a 413 page with the problem next to the files, the text kept, nothing stored', async () => {
+    const owner = await personWithToken(push);
+    const token = await apiRequest(owner, { response_file_attachments: true });
+    const before = await stored();
+    const two = [0, 1].map((i) => ({ name: `part${i}.bin`, data: randomBytes(600_000) }));
+    const res = await answerWith(token, answerForm([['payload', 'kept text']], two));
+    expect(res.status).toBe(413);
+    expectPageHeaders(res);
+    const html = await res.text();
+    expect(html).toContain('id="files-error"');
+    expect(html).toContain('The files together exceed 1 MiB.');
+    expect(html).toContain('kept text</textarea');
+    await expectNothingStored(before);
+    expect((await requestRow(token)).state).toBe('open');
+  });
+
+  it('files where the request takes none: a text form; a forged multipart post is a 422 page, nothing stored', async () => {
+    const owner = await personWithToken(push);
+    const token = await apiRequest(owner, {});
+    const html = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
+    expect(html).not.toContain('multipart/form-data');
+    expect(html).not.toContain('respond-form.js');
+    const before = await stored();
+    const res = await answerWith(
+      token,
+      answerForm([['payload', 'x']], [{ name: 'a.bin', data: randomBytes(200_000) }]),
+    );
+    expect(res.status).toBe(422);
+    expect(await res.text()).toContain('This request does not accept files');
+    await expectNothingStored(before);
+    expect((await requestRow(token)).state).toBe('open');
+  });
+
+  it('a wrong passphrase with files: 401 with the form, the files deleted; a second answer with files: 409, deleted', async () => {
+    const owner = await personWithToken(push);
+    const token = await apiRequest(owner, { response_file_attachments: true, passphrase: 'open sesame' });
+    const before = await stored();
+    const file = [{ name: 'a.bin', data: randomBytes(100_000) }];
+    const wrong = await answerWith(
+      token,
+      answerForm(
+        [
+          ['passphrase', 'nope'],
+          ['payload', ''],
+        ],
+        file,
+      ),
+    );
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('id="passphrase-error"');
+    await expectNothingStored(before);
+    const right = await answerWith(
+      token,
+      answerForm(
+        [
+          ['passphrase', 'open sesame'],
+          ['payload', ''],
+        ],
+        file,
+      ),
+    );
+    expect(right.status).toBe(303);
+    const after = await stored();
+    const again = await answerWith(
+      token,
+      answerForm(
+        [
+          ['passphrase', 'open sesame'],
+          ['payload', ''],
+        ],
+        file,
+      ),
+    );
+    expect(again.status).toBe(409);
+    await expectNothingStored(after);
+  });
+});
+
+describe("the requester's files on the page", () => {
+  it('listed with a readable size and a download link; the download is counted, then a 410 page', async () => {
+    const owner = await personWithToken(push);
+    const data = randomBytes(1_500);
+    const token = await apiRequest(owner, { attachment_downloads: 1 }, [{ name: 'form <v2>.pdf', data }]);
+    const html = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
+    expect(html).toContain('Files from the requester');
+    expect(html).toContain('form &lt;v2&gt;.pdf');
+    expect(html).toContain('1.5 KB');
+    expect(html).toContain('1 download left');
+    const href = /<a href="(\/respond\/[\w-]+\/files\/[\w-]+)" download=/.exec(html)![1]!;
+    const got = await new Browser().fetch(`${push.url}${href}`);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('application/octet-stream');
+    expect(got.headers.get('content-disposition')).toContain('attachment');
+    expect(got.headers.get('content-security-policy')).toContain('sandbox');
+    expect(sha256(Buffer.from(await got.arrayBuffer()))).toBe(sha256(data));
+    expect(await auditKinds(token)).toContain('attachment_download');
+    const spent = await new Browser().fetch(`${push.url}${href}`);
+    expect(spent.status).toBe(410);
+    expect(await spent.text()).toContain('downloaded as many times as allowed');
+    const after = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
+    expect(after).toContain('no downloads left');
+    expect(after).not.toContain(`href="${href}"`);
+    const unknown = await new Browser().fetch(`${push.url}/respond/${token}/files/not-a-uuid`);
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('signed-in users only, with files', () => {
+  it('anonymous: 401 for the page, the file and a multipart answer (nothing stored); a person downloads and answers with files, the CSRF token first', async () => {
+    const owner = await personWithToken(push);
+    const data = randomBytes(2_000);
+    const token = await apiRequest(owner, { answerable_by: 'users', response_file_attachments: true }, [
+      { name: 'brief.txt', data },
+    ]);
+    const responder = await signedIn(await newUser('files-users@example.org'));
+    const html = (await responder.b.follow(`${push.url}/respond/${token}`)).body;
+    const href = /<a href="(\/respond\/[\w-]+\/files\/[\w-]+)" download=/.exec(html)![1]!;
+
+    expect((await new Browser().fetch(`${push.url}/respond/${token}`)).status).toBe(401);
+    const anonymousFile = await new Browser().fetch(`${push.url}${href}`);
+    expect(anonymousFile.status).toBe(401);
+    expect(await anonymousFile.text()).toContain('Sign in to answer this request');
+    const before = await stored();
+    const file = [{ name: 'answer.bin', data: randomBytes(100_000) }];
+    const anonymous = await answerWith(token, answerForm([['payload', '']], file));
+    expect(anonymous.status).toBe(401);
+    const noCsrf = await answerWith(token, answerForm([['payload', '']], file), responder.b);
+    expect(noCsrf.status).toBe(403);
+    await expectNothingStored(before);
+    expect((await requestRow(token)).state).toBe('open');
+
+    const got = await responder.b.fetch(`${push.url}${href}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+    const ok = await answerWith(
+      token,
+      answerForm(
+        [
+          ['csrf', responder.csrf],
+          ['payload', ''],
+        ],
+        file,
+      ),
+      responder.b,
+    );
+    expect(ok.status).toBe(303);
+    expect((await requestRow(token)).state).toBe('answered');
+  });
+});
+
+describe('listed addresses: the one-time code on the page', () => {
+  const codeIn = (subject: string) => /Your code: (\d{6})/.exec(subject)?.[1] ?? '';
+
+  it('created from the form; the code sent to a listed address (none to another); a wrong code 403, the right one answers', async () => {
+    const p = await signedIn(user);
+    const { token } = await create(p, { answerable_by: 'emails', answerable_emails: 'listed@example.org' });
+    const page = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
+    expect(page).toContain(`<form method="post" action="/respond/${token}/code">`);
+    expect(page).toContain('<label for="code-email">Email address for the code</label>');
+
+    const responder = new Browser();
+    const blank = await post(responder, `/respond/${token}/code`, { email: ' ' });
+    expect(blank.status).toBe(422);
+    expect(await blank.text()).toContain('id="code-email-error"');
+    const stranger = await post(responder, `/respond/${token}/code`, { email: 'stranger@example.org' });
+    expect(stranger.status).toBe(200);
+    const sent = await post(responder, `/respond/${token}/code`, { email: 'listed@example.org' });
+    expect(sent.status).toBe(200);
+    const sentPage = await sent.text();
+    expect(sentPage).toContain('If that address may answer, a code was sent to it.');
+    expect(sentPage).toContain('value="listed@example.org"');
+    const m = await mail.waitFor((x) => x.envelope.to.includes('listed@example.org'), 20_000);
+    const code = codeIn(m.subject);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(mail.messages.some((x) => x.envelope.to.includes('stranger@example.org'))).toBe(false);
+
+    const noCode = await answer(token, { email: 'listed@example.org', payload: 'the secret' }, responder);
+    expect(noCode.status).toBe(403);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await answer(
+      token,
+      { email: 'listed@example.org', code: wrongCode, payload: 'kept' },
+      responder,
+    );
+    expect(wrong.status).toBe(403);
+    const wrongPage = await wrong.text();
+    expect(wrongPage).toContain('id="code-error"');
+    expect(wrongPage).toContain('kept</textarea');
+    expect((await requestRow(token)).state).toBe('open');
+    const right = await answer(
+      token,
+      { email: 'listed@example.org', code, payload: 'the secret' },
+      responder,
+    );
+    expect(right.status).toBe(303);
+    expect((await requestRow(token)).state).toBe('answered');
+    expect(await auditKinds(token)).toContain('code_sent');
+  });
+});
+
+describe('limits', () => {
+  it("the page's answers take the API's per-request answer limit (429 page); its GET does not count", async () => {
+    const owner = await personWithToken(push);
+    const token = await apiRequest(owner, {});
+    // The API's answers and the page's share the per-request budget.
+    const api = await fetch(`${push.url}/api/v2/requests/${token}/respond`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response: { payload: ' ' } }),
+    });
+    expect(api.status).toBe(422);
+    for (let i = 1; i < PER_REQUEST; i++) {
+      expect((await answer(token, { payload: ' ' })).status).toBe(422);
+      expect((await new Browser().fetch(`${push.url}/respond/${token}`)).status).toBe(200);
+    }
+    const limited = await answer(token, { payload: 'now too many' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await limited.text()).toContain('Too many requests');
+    expect((await requestRow(token)).state).toBe('open');
+    expect((await new Browser().fetch(`${push.url}/respond/${token}`)).status).toBe(200);
+    // Another request from the same address is answered: the limit is this request's.
+    const other = await apiRequest(owner, {});
+    expect((await answer(other, { payload: 'fine' })).status).toBe(303);
   });
 });
