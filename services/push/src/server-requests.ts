@@ -66,7 +66,7 @@ export function wireRequestService(
       : undefined;
   const codes = config.mail
     ? createRequestCodes({
-        store: createRequestCodeRepository(db),
+        store: createRequestCodeRepository(db, config.requestCodes),
         keyRing,
         findByToken: async (t) => (await store.findByTokenHash(hashUrlToken(t)))?.request,
       })
@@ -174,7 +174,8 @@ export function requestExtrasOf(
             sendCode: (t: string, email: string, ctx: AuditContext) => codes.sendFor(t, email, ctx),
             // Mounted after the anonymous-access gate (app.ts): nothing more to check here.
             responderAccess: (_req, _res, next) => next(),
-            rateLimit: requestCodeRateLimit(redis, config.redis.prefix, logger),
+            rateLimit: requestCodeRateLimit(redis, config.redis.prefix, logger, config.requestCodes),
+            codeTtlSeconds: config.requestCodes.ttlSeconds,
           },
         }
       : {}),
@@ -212,7 +213,7 @@ export function respondPagesWiring(
 ): RespondPagesWiring {
   return {
     answerLimit: allLimits(wiring.answer, wiring.answerPerRequest),
-    ...(codes ? { codeLimit: requestCodeRateLimit(wiring.redis, config.redis.prefix, wiring.logger) } : {}),
+    ...(codes ? { codeLimit: requestCodeRateLimit(wiring.redis, config.redis.prefix, wiring.logger, config.requestCodes) } : {}),
     ...(pipeline && files ? { uploads: { pipeline, files, findForResponder: requests.forResponder } } : {}),
   };
 }

@@ -122,7 +122,7 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
       ${described(errors, 'email')}
     />
     <label for="code">Code</label>
-    <p class="muted" id="code-hint">The 6-digit code from the email (valid for 15 minutes).</p>
+    <p class="muted" id="code-hint">The 6-digit code from the email (it says how long the code is valid).</p>
     ${fieldError(errors, 'code')}
     <input
       id="code"
