@@ -216,7 +216,7 @@ ${values.payload ?? ''}</textarea>
         ${files ? fileField(files, errors) : ''}
         <button type="submit">Send the answer</button>
       </form>`,
-    { scripts: files ? [UPLOAD_SCRIPT] : [] },
+    { scripts: files ? [UPLOAD_SCRIPT] : [], recipient: true },
   );
 }
 
@@ -252,6 +252,7 @@ export function answeredPage(header?: WebHeader): Html {
         It is stored encrypted, and only the requester can open it, a limited number of times. You can close
         this page.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -264,6 +265,7 @@ export function alreadyAnsweredPage(header?: WebHeader): Html {
       <p>
         A request takes one answer. If the requester still needs something, they can send you a new request.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -277,6 +279,7 @@ export function requestGonePage(header?: WebHeader): Html {
         Requests stay open for a limited time, and the requester may close them earlier. If you still need to
         send them something, ask them for a new link.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -288,5 +291,6 @@ export function signInToAnswerPage(signInEnabled: boolean, header?: WebHeader): 
       <h1>Sign in to answer this request</h1>
       <p>Only people with an account on this instance may answer it.</p>
       ${signInEnabled ? html`<p><a href="/sign-in">Sign in</a>, then open the link again.</p>` : ''}`,
+    { recipient: true },
   );
 }

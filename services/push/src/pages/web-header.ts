@@ -24,7 +24,10 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
   return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf, requests };
 }
 
-/** The web app's header: its pages, and sign-in or the signed-in person with sign-out. */
+/**
+ * The web app's navigation: its pages, and sign-in or the signed-in person with sign-out. Views put
+ * it first in their body; `layout` moves it into the page's `<header>`.
+ */
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
   const account = h.user
@@ -33,7 +36,7 @@ export function webHeader(h: WebHeader | undefined): Html {
         <a href="/users/token">API tokens</a>
         <a href="/users/webhooks">Webhooks</a>
         <a href="/account">Account</a>
-        <span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
+        <span class="who">Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
         <form method="post" action="/sign-out" class="inline">
           ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}
           <button type="submit" class="link">Sign out</button>
@@ -41,10 +44,8 @@ export function webHeader(h: WebHeader | undefined): Html {
     : h.signInEnabled
       ? html`<a href="/sign-in">Sign in</a>`
       : '';
-  return html`<header class="site">
-    <nav aria-label="Site">
-      <a href="/">Share a secret</a>
-      ${h.user && h.requests ? html`<a href="/requests/new">Request a secret</a>` : ''} ${account}
-    </nav>
-  </header>`;
+  return html`<nav class="site-nav" aria-label="Site">
+    <a href="/">Share a secret</a>
+    ${h.user && h.requests ? html`<a href="/requests/new">Request a secret</a>` : ''} ${account}
+  </nav>`;
 }
