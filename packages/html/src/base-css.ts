@@ -38,16 +38,16 @@ code, kbd, pre { font-family: ${MONO}; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 
 header.site { border-bottom: 1px solid var(--line); background: var(--box); }
-header.site .bar, footer.site .bar { max-width: 60rem; margin: 0 auto; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap;
+header.site .bar, footer.site .bar { max-width: 72rem; margin: 0 auto; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap;
   align-items: center; gap: 0.25rem 1.25rem; }
 .brand { display: inline-flex; align-items: center; gap: 0.5rem; font-weight: 700; font-size: 1.1rem; color: var(--fg);
   text-decoration: none; min-height: 2.75rem; margin-right: auto; }
 .brand-logo { width: 2rem; height: 2rem; object-fit: contain; }
-header.site nav { display: flex; flex-wrap: wrap; align-items: center; gap: 0 1rem; }
+header.site nav { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 0 1rem; }
 header.site nav a, header.site nav button.link { display: inline-flex; align-items: center; min-height: 2.75rem; }
 header.site nav a[aria-current="page"] { font-weight: 700; }
 .who { color: var(--muted); font-size: 0.95rem; }
-.site-notice { max-width: 60rem; margin: 0 auto; padding: 0.5rem 1rem; border-top: 1px solid var(--line); background: var(--warn-box); }
+.site-notice { margin: 0; padding: 0.5rem max(1rem, calc((100% - 72rem) / 2 + 1rem)); border-top: 1px solid var(--line); background: var(--warn-box); }
 footer.site { border-top: 1px solid var(--line); font-size: 0.92rem; color: var(--muted); }
 footer.site p { margin: 0; margin-right: auto; }
 .footer-links { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0; padding: 0; }

@@ -75,7 +75,7 @@ export function pageFrame(o: FrameOptions): Html {
         <a class="skip" href="#main">Skip to the content</a>
         <header class="site">
           <div class="bar">${brand} ${o.nav ?? ''}</div>
-          ${b.notice ? html`<p class="site-notice">${b.notice}</p>` : ''}
+          ${b.notice && !plain ? html`<p class="site-notice">${b.notice}</p>` : ''}
         </header>
         <main id="main" tabindex="-1" class="${o.narrow ? 'narrow' : ''}">${o.body}</main>
         <footer class="site">
