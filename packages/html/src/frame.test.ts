@@ -17,7 +17,12 @@ afterEach(() => useBranding(DEFAULT_BRANDING));
 describe('pageFrame', () => {
   it('puts the skip link first, then header, main and footer side by side', () => {
     const out = page();
-    const order = ['class="skip" href="#main"', '<header class="site">', '<main id="main"', '<footer class="site">'];
+    const order = [
+      'class="skip" href="#main"',
+      '<header class="site">',
+      '<main id="main"',
+      '<footer class="site">',
+    ];
     const at = order.map((s) => out.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -45,7 +50,14 @@ describe('pageFrame', () => {
     expect(out).toContain('href="mailto:it@acme.example"');
     const plain = page(true);
     expect(plain).toContain('<title>T · Secret link</title>');
-    for (const gone of ['A&lt;b&gt;', 'tag&quot;line', 'mailto:', 'brand-logo', 'How it works', 'site-notice']) {
+    for (const gone of [
+      'A&lt;b&gt;',
+      'tag&quot;line',
+      'mailto:',
+      'brand-logo',
+      'How it works',
+      'site-notice',
+    ]) {
       expect(plain).not.toContain(gone);
     }
   });

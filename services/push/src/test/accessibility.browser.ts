@@ -70,7 +70,8 @@ async function newPage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 }).waitFor(WAIT);
+const heading = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { name, level: 1 }).waitFor(WAIT);
 
 test('anonymous: the create form, the created link, the recipient pages, the about page', async () => {
   const context = await browser.newContext({ bypassCSP: true });
@@ -113,14 +114,22 @@ test('anonymous: the create form, the created link, the recipient pages, the abo
   await heading(page, /expired or does not exist/);
   await check(page, 'recipient gone');
 
-  const locked = await createPush(push.url, { payload: 'axe', passphrase: 'right one', retrieval_step: true });
+  const locked = await createPush(push.url, {
+    payload: 'axe',
+    passphrase: 'right one',
+    retrieval_step: true,
+  });
   await page.goto((locked.body as { html_url: string }).html_url);
   await page.getByLabel('Passphrase').fill('wrong one');
   await page.getByRole('button', { name: 'Reveal the secret' }).click();
   await page.getByRole('alert').waitFor(WAIT);
   await check(page, 'recipient wrong passphrase');
 
-  const qr = await createPush(push.url, { kind: 'qr', payload: 'WIFI:T:WPA;S:office;P:pw;;', retrieval_step: true });
+  const qr = await createPush(push.url, {
+    kind: 'qr',
+    payload: 'WIFI:T:WPA;S:office;P:pw;;',
+    retrieval_step: true,
+  });
   await page.goto((qr.body as { html_url: string }).html_url);
   await page.getByRole('button', { name: 'Show the QR code' }).click();
   await page.getByRole('img', { name: 'QR code' }).waitFor(WAIT);
@@ -190,7 +199,9 @@ test('the look: branding, landmarks, the skip link, the theme button remembered,
   await expect(footer.getByRole('link', { name: 'Privacy' }).getAttribute('href')).resolves.toBe(
     'https://acme.example/privacy',
   );
-  await expect(footer.getByRole('link', { name: 'API docs' }).getAttribute('href')).resolves.toBe('/api/v2/docs');
+  await expect(footer.getByRole('link', { name: 'API docs' }).getAttribute('href')).resolves.toBe(
+    '/api/v2/docs',
+  );
   const css = await page.request.get(`${push.url}/static/brand.css`);
   expect(await css.text()).toContain('--accent: #7a1fa2');
   const logo = await page.request.get(`${push.url}/static/logo`);
