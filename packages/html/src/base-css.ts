@@ -43,7 +43,10 @@ header.site .bar, footer.site .bar { max-width: 72rem; margin: 0 auto; padding: 
 .brand { display: inline-flex; align-items: center; gap: 0.5rem; font-weight: 700; font-size: 1.1rem; color: var(--fg);
   text-decoration: none; min-height: 2.75rem; margin-right: auto; }
 .brand-logo { width: 2rem; height: 2rem; object-fit: contain; }
-header.site nav { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 0 1rem; }
+header.site nav { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 0 0.9rem;
+  font-size: 0.95rem; }
+header.site nav a, header.site nav button.link { text-decoration: none; }
+header.site nav a:hover, header.site nav a:focus-visible, header.site nav button.link:hover { text-decoration: underline; }
 header.site nav a, header.site nav button.link { display: inline-flex; align-items: center; min-height: 2.75rem; }
 header.site nav a[aria-current="page"] { font-weight: 700; }
 .who { color: var(--muted); font-size: 0.95rem; }

@@ -22,9 +22,9 @@ export function aboutPage(header: WebHeader | undefined, publicUrl: string): Htm
         <h2 id="link">What the link contains</h2>
         <p>
           The link (<code>${publicUrl}/p/…</code>) holds a long random token and nothing else: not the secret,
-          not your name. Whoever has the link can open it, so send it only to the person it is for. Opening
-          the link shows a page first and uses no view: link previews in chat apps cannot use it up. A view is
-          used when the person asks to see the secret.
+          not your name. Whoever has the link can open it, so send it only to the person it is for. With
+          "click to reveal" (the default), opening the link shows a page first and uses no view, so that link
+          previews in chat apps cannot use it up: a view is used when the person asks to see the secret.
         </p>
 
         <h2 id="stored">What the server stores</h2>
