@@ -58,6 +58,7 @@ describe('branding (BRAND_*)', () => {
     ['BRAND_UNBRANDED_RECIPIENT_PAGES', 'maybe', 'must be true or false'],
     ['BRAND_LOGO_FILE', '/nonexistent/logo.svg', 'cannot be read (ENOENT)'],
     ['BRAND_LOGO_FILE', '/etc/hostname', 'must be a .svg, .png or .webp file'],
+    ['BRAND_LOGO_URL', 'http://acme.example/logo.svg', 'must be an https:// URL'],
   ])('refuses %s=%j at start', (name, value, message) => {
     const text = problems({ [name]: value });
     expect(text).toContain(name);
@@ -74,6 +75,12 @@ describe('branding (BRAND_*)', () => {
     const big = path.join(dir, 'big.png');
     writeFileSync(big, Buffer.alloc(100 * 1024 + 1));
     expect(problems({ BRAND_LOGO_FILE: big })).toContain('must be a file of 1 byte to 100 KiB');
+    expect(problems({ BRAND_LOGO_FILE: svg, BRAND_LOGO_URL: 'https://cdn.acme.example/l.svg' })).toContain(
+      'set BRAND_LOGO_FILE or BRAND_LOGO_URL, not both',
+    );
+    expect(config.load({ BRAND_LOGO_URL: 'https://cdn.acme.example/l.svg' }).branding.logoUrl).toBe(
+      'https://cdn.acme.example/l.svg',
+    );
     const empty = path.join(dir, 'empty.webp');
     writeFileSync(empty, '');
     expect(problems({ BRAND_LOGO_FILE: empty })).toContain('must be a file of 1 byte to 100 KiB');

@@ -103,6 +103,13 @@ export const brandingSection = envSection(
       'A logo file (`.svg`, `.png` or `.webp`, at most 100 KiB), read at start and served at `/static/logo` ' +
         'and as the favicon; unset: the default logo',
     ),
+    BRAND_LOGO_URL: z
+      .string()
+      .refine((v) => URL.parse(v)?.protocol === 'https:', 'must be an https:// URL')
+      .optional()
+      .describe(
+        "Or a logo at an https:// URL (its origin is added to the pages' CSP `img-src`); not with BRAND_LOGO_FILE",
+      ),
     BRAND_PRIVACY_URL: link().describe(
       'A "Privacy" link in the footer: an https:// URL or a mailto: address',
     ),
@@ -128,6 +135,7 @@ export const brandingSection = envSection(
       tagline: v.BRAND_TAGLINE,
       accent: v.BRAND_ACCENT_COLOR,
       logo: v.BRAND_LOGO_FILE,
+      logoUrl: v.BRAND_LOGO_URL,
       privacyUrl: v.BRAND_PRIVACY_URL,
       termsUrl: v.BRAND_TERMS_URL,
       contactUrl: v.BRAND_CONTACT_URL,
@@ -135,4 +143,10 @@ export const brandingSection = envSection(
       unbrandedRecipientPages: v.BRAND_UNBRANDED_RECIPIENT_PAGES,
     },
   }),
+  {
+    check: (v) =>
+      v.BRAND_LOGO_FILE && v.BRAND_LOGO_URL
+        ? ['BRAND_LOGO_URL: set BRAND_LOGO_FILE or BRAND_LOGO_URL, not both']
+        : [],
+  },
 );

@@ -12,6 +12,8 @@ export interface Branding {
   readonly accent: string;
   /** The operator's logo, read at start and served at `/static/logo`; absent: ours. */
   readonly logo?: { readonly contentType: string; readonly data: Uint8Array } | undefined;
+  /** Or the operator's logo at an https URL (its origin is added to the pages' `img-src`). */
+  readonly logoUrl?: string | undefined;
   readonly privacyUrl?: string | undefined;
   readonly termsUrl?: string | undefined;
   readonly contactUrl?: string | undefined;
@@ -37,6 +39,12 @@ export function useBranding(branding: Branding): void {
 }
 
 export const branding = (): Branding => current;
+
+/** The CSP `img-src` of the pages: ours, `data:`, and the origin of the operator's logo URL. */
+export function imageSources(b: Branding = current): string {
+  const logo = b.logoUrl ? URL.parse(b.logoUrl) : null;
+  return ["'self'", 'data:', ...(logo ? [logo.origin] : [])].join(' ');
+}
 
 /** The name shown on unbranded recipient pages. */
 export const NEUTRAL_NAME = 'Secret link';

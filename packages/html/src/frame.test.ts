@@ -1,4 +1,13 @@
-import { DEFAULT_BRANDING, brandCss, contrast, darkAccent, html, pageFrame, useBranding } from './index';
+import {
+  DEFAULT_BRANDING,
+  brandCss,
+  contrast,
+  darkAccent,
+  html,
+  imageSources,
+  pageFrame,
+  useBranding,
+} from './index';
 
 const page = (recipient = false) =>
   pageFrame({
@@ -60,6 +69,16 @@ describe('pageFrame', () => {
     ]) {
       expect(plain).not.toContain(gone);
     }
+  });
+});
+
+describe('the logo', () => {
+  it("is ours at /static/logo, or the operator's URL, whose origin the CSP then allows", () => {
+    expect(page()).toContain('src="/static/logo"');
+    expect(imageSources()).toBe("'self' data:");
+    useBranding({ ...DEFAULT_BRANDING, logoUrl: 'https://cdn.acme.example/brand/logo.svg' });
+    expect(page()).toContain('src="https://cdn.acme.example/brand/logo.svg"');
+    expect(imageSources()).toBe("'self' data: https://cdn.acme.example");
   });
 });
 

@@ -44,7 +44,8 @@ export function pageFrame(o: FrameOptions): Html {
   const name = plain ? NEUTRAL_NAME : b.name;
   const mark = plain
     ? html`<span class="brand-name">${name}</span>`
-    : html`<img class="brand-logo" src="${LOGO_PATH}" alt="" width="32" height="32" /><span class="brand-name"
+    : html`<img class="brand-logo" src="${b.logoUrl ?? LOGO_PATH}" alt="" width="32" height="32" /><span
+          class="brand-name"
           >${name}</span
         >`;
   const brand =

@@ -8,6 +8,7 @@ export {
   branding,
   contrast,
   darkAccent,
+  imageSources,
   useBranding,
 } from './branding';
 export { type FooterLink, type FrameOptions, pageFrame } from './frame';
