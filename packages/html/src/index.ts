@@ -14,5 +14,13 @@ export {
 export { type FooterLink, type FrameOptions, pageFrame } from './frame';
 export { BASE_CSS } from './base-css';
 export { THEME_JS } from './theme-script';
-export { BRAND_CSS_PATH, FAVICON_PATH, FAVICON_SVG, LOGO_PATH, LOGO_SVG, THEME_JS_PATH } from './logo';
+export {
+  BRAND_CSS_PATH,
+  FAVICON_PATH,
+  FAVICON_SVG,
+  LOGO_PATH,
+  LOGO_SVG,
+  THEME_JS_PATH,
+  logoSvg,
+} from './logo';
 export { type StaticAsset, brandAssets } from './assets';

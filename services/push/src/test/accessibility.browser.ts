@@ -206,6 +206,7 @@ test('the look: branding, landmarks, the skip link, the theme button remembered,
   expect(await css.text()).toContain('--accent: #7a1fa2');
   const logo = await page.request.get(`${push.url}/static/logo`);
   expect(logo.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+  expect(await logo.text()).toContain('fill="#7a1fa2"'); // the default logo, in the accent colour
 
   // The skip link is the first stop and leads past the header into main.
   await page.keyboard.press('Tab');
