@@ -57,7 +57,8 @@ footer.site p { margin: 0; margin-right: auto; }
 .footer-links a { display: inline-flex; align-items: center; min-height: 2.75rem; }
 @media (max-width: 40rem) {
   header.site .bar { padding: 0.25rem 0.75rem; gap: 0 0.75rem; }
-  header.site nav { flex-wrap: nowrap; overflow-x: auto; width: 100%; gap: 0 0.9rem; font-size: 0.95rem; white-space: nowrap; }
+  header.site nav { flex-wrap: nowrap; overflow-x: auto; width: 100%; justify-content: flex-start; gap: 0 0.9rem;
+    white-space: nowrap; }
   main { padding: 1rem 0.85rem 2rem; }
   h1 { font-size: 1.4rem; }
 }

@@ -10,6 +10,8 @@ export interface WebHeader {
   csrf?: string;
   /** Requests are on: "Request a secret" and "Your requests" for the signed-in. */
   requests?: boolean;
+  /** The page's path: its link in the navigation is marked `aria-current="page"`. */
+  path?: string;
 }
 
 /**
@@ -19,9 +21,11 @@ export interface WebHeader {
 export function headerOf(res: Response, signInEnabled: boolean): WebHeader | undefined {
   const caller = webCallerOf(res);
   if (caller.kind === 'unavailable') return undefined;
-  if (caller.kind === 'anonymous') return { signInEnabled, user: null };
+  const path = res.req.path;
+  if (caller.kind === 'anonymous') return { signInEnabled, user: null, path };
   const requests = res.locals.requestPages === true;
-  return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf, requests };
+  const { email, csrf } = caller.session;
+  return { signInEnabled, user: { email }, csrf, requests, path };
 }
 
 /**
@@ -30,12 +34,12 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
  */
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
+  const link = (href: string, text: string) =>
+    html`<a href="${href}" ${h.path === href ? html`aria-current="page"` : ''}>${text}</a>`;
   const account = h.user
-    ? html`<a href="/pushes">Your pushes</a>
-        ${h.requests ? html`<a href="/requests">Your requests</a>` : ''}
-        <a href="/users/token">API tokens</a>
-        <a href="/users/webhooks">Webhooks</a>
-        <a href="/account">Account</a>
+    ? html`${link('/pushes', 'Your pushes')} ${h.requests ? link('/requests', 'Your requests') : ''}
+        ${link('/users/token', 'API tokens')} ${link('/users/webhooks', 'Webhooks')}
+        ${link('/account', 'Account')}
         <span class="who">Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
         <form method="post" action="/sign-out" class="inline">
           ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}
@@ -45,7 +49,7 @@ export function webHeader(h: WebHeader | undefined): Html {
       ? html`<a href="/sign-in">Sign in</a>`
       : '';
   return html`<nav class="site-nav" aria-label="Site">
-    <a href="/">Share a secret</a>
-    ${h.user && h.requests ? html`<a href="/requests/new">Request a secret</a>` : ''} ${account}
+    ${link('/', 'Share a secret')} ${h.user && h.requests ? link('/requests/new', 'Request a secret') : ''}
+    ${account}
   </nav>`;
 }

@@ -165,6 +165,20 @@ test('signed in: the sign-in pages, the owner pages, the request pages and the r
     await check(page, name);
   }
 
+  await expect(page.locator('header.site a[aria-current="page"]').textContent()).resolves.toBe(
+    'Request a secret',
+  );
+
+  // On a phone the header is compact: the name, then the navigation in one row that scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 900 });
+  const nav = page.locator('header.site nav');
+  expect((await nav.locator('a').first().boundingBox())!.x).toBeGreaterThanOrEqual(0);
+  expect((await page.locator('body > header.site').boundingBox())!.height).toBeLessThan(160);
+  await page.getByRole('button', { name: 'Sign out' }).scrollIntoViewIfNeeded();
+  const signOut = (await page.getByRole('button', { name: 'Sign out' }).boundingBox())!;
+  expect(signOut.x + signOut.width).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   await page.getByLabel('Your request').fill('Please send the VPN key');
   await page.getByRole('button', { name: 'Create the request link' }).click();
   await heading(page, 'Your request link');
