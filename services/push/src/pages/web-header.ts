@@ -28,6 +28,9 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
   return { signInEnabled, user: { email }, csrf, requests, path };
 }
 
+/** `html` under another name, so that prettier leaves the exact markup of a link alone. */
+const exact = html;
+
 /**
  * The web app's navigation: its pages, and sign-in or the signed-in person with sign-out. Views put
  * it first in their body; `layout` moves it into the page's `<header>`.
@@ -35,7 +38,7 @@ export function headerOf(res: Response, signInEnabled: boolean): WebHeader | und
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
   const link = (href: string, text: string) =>
-    html`<a href="${href}" ${h.path === href ? html`aria-current="page"` : ''}>${text}</a>`;
+    exact`<a href="${href}"${h.path === href ? exact` aria-current="page"` : ''}>${text}</a>`;
   const account = h.user
     ? html`${link('/pushes', 'Your pushes')} ${h.requests ? link('/requests', 'Your requests') : ''}
         ${link('/users/token', 'API tokens')} ${link('/users/webhooks', 'Webhooks')}
