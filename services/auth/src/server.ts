@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
+import { useBranding } from '@secret-push/html';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
 import {
   OPERATIONS_PATHS,
@@ -298,6 +299,7 @@ async function listen(provider: Provider, config: AuthConfig, readiness: Readine
  * periodic purge of expired rows. `main.ts` and the test helper both start it this way.
  */
 export async function startAuthServer(config: AuthConfig, logger: Logger): Promise<AuthServer> {
+  useBranding(config.branding);
   const { db, redis } = await connectStores(config, logger);
   const metrics = createAuthMetrics();
   const wiring: Wiring = {

@@ -32,6 +32,8 @@ import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
 import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
+import { type Branding, useBranding } from '@secret-push/html';
+import { lookRoutes } from './pages/look.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
@@ -46,6 +48,8 @@ export interface RequestExtras {
 }
 
 export interface AppDeps {
+  /** The operator's branding (BRAND_*), for the process's pages (`useBranding`); absent: the default. */
+  branding?: Branding;
   pushes: PushService;
   /** The owners' webhook endpoints (/webhooks). */
   webhooks: WebhookService;
@@ -174,6 +178,8 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
   // Email in the pages, where the instance sends it (absent: no page offers it).
   const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
   const withEmail = email ? { email } : {};
+  if (deps.branding) useBranding(deps.branding);
+  app.use(lookRoutes({ ...common, ...(deps.web ? { sessions: deps.web.sessions } : {}) }));
   if (deps.requestPages) {
     app.use((_req, res, next) => {
       res.locals.requestPages = true; // every page's header offers "Request a secret"

@@ -301,6 +301,7 @@ function wireApp(
     }),
     metrics,
     publicUrl: config.publicUrl,
+    branding: config.branding,
     trustedProxies: config.http.trustedProxies,
     corsOrigins: config.http.corsOrigins,
     version: versionBody(APPLICATION_VERSION, f, { emailAutoDispatch: config.mail !== null }),

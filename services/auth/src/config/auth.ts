@@ -1,4 +1,4 @@
-import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { brandingSection, commonSection, defineConfig, requestLogSection } from '@secret-push/config';
 import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
@@ -25,6 +25,7 @@ export const authConfig = defineConfig([
   accountsSection,
   mailSection,
   mailDeliverySection,
+  brandingSection,
 ]);
 
 /** The service's configuration (also the operator CLI's), from the environment it is given. */

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { AuthMetrics } from '../observability/metrics';
 import { messagePage } from '../pages/message-page';
 import { noEmailPage } from '../pages/reset-password-page';
+import { type StaticAsset, brandAssets } from '@secret-push/html';
 import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { labelRoute } from '../request-state';
 import { fromOwnPage } from './csrf';
@@ -40,6 +41,16 @@ const stylesheet: Middleware = (ctx) => {
   ctx.type = 'text/css';
   ctx.body = STYLESHEET;
 };
+
+/** The look's files both services serve (the brand's stylesheet, logo, favicon, theme script). */
+const staticAsset =
+  (asset: StaticAsset): Middleware =>
+  (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = asset.contentType;
+    ctx.body = typeof asset.body === 'string' ? asset.body : Buffer.from(asset.body);
+  };
 
 /**
  * The sign-in pages oidc-provider sends browsers to (`interactions.url`), and the same-origin check
@@ -79,6 +90,7 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
   const router = new Router<SignInState>({ strict: true, sensitive: true });
 
   router.get(STYLESHEET_PATH, labelRoute('static'), stylesheet);
+  for (const asset of brandAssets()) router.get(asset.path, labelRoute('static'), staticAsset(asset));
   /** oidc-provider's RP-initiated logout confirmation, where its logout page posts. */
   router.post(provider.pathFor('end_session_confirm'), (ctx, next) => {
     if (fromOwnPage(ctx, issuerOrigin)) return next();

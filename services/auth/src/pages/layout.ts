@@ -1,22 +1,17 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, pageFrame } from '@secret-push/html';
 import { STYLESHEET_PATH } from './stylesheet';
 
-/** The shell of every sign-in page: English, our stylesheet, one `main` with a heading. */
+/**
+ * The shell of every sign-in page: the frame both services share (`pageFrame` of
+ * @secret-push/html: the brand's header, `main` on a narrow card with the page's heading, the
+ * footer with the operator's links). No script: these pages follow the system's theme.
+ */
 export function layout(title: string, body: Html): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>${title} · secret-push</title>
-        <link rel="stylesheet" href="${STYLESHEET_PATH}" />
-      </head>
-      <body>
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html> `.value;
+  return pageFrame({
+    title,
+    body: html`<h1>${title}</h1>
+      ${body}`,
+    stylesheet: STYLESHEET_PATH,
+    narrow: true,
+  }).value;
 }

@@ -1,3 +1,5 @@
+import { imageSources } from '@secret-push/html';
+
 /**
  * A CSP source for a place a form on our pages may lead to: a form's answer that redirects (the
  * login's 303 back to the application's redirect_uri, the logout's to its
@@ -13,15 +15,15 @@ export function formTarget(uri: string | undefined): string | undefined {
 }
 
 /**
- * The CSP of every sign-in page: our own stylesheet only, no script at all, images only from us or
- * `data:`, forms only to us (and where their answers redirect to: `formTarget`), never framed.
+ * The CSP of every sign-in page: our own stylesheet only, no script at all, images only from us,
+ * `data:` or the operator's logo URL, forms only to us (and where their answers redirect to: `formTarget`), never framed.
  */
 export function pageCsp(formTargets: readonly (string | undefined)[] = []): string {
   const targets = [...new Set(formTargets.filter((t): t is string => t !== undefined))];
   return [
     "default-src 'none'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src ${imageSources()}`,
     ["form-action 'self'", ...targets].join(' '),
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -1,4 +1,4 @@
-import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { brandingSection, commonSection, defineConfig, requestLogSection } from '@secret-push/config';
 import { introspectionSection, personalTokenSection, signInSection } from './auth';
 import { emailLimitsSection, pushSmtpSection } from './email-env';
 import { encryptionKeysSection } from './encryption-keys';
@@ -43,6 +43,7 @@ export const pushConfig = defineConfig([
   pushSmtpSection,
   emailLimitsSection,
   webhookDestinationsSection,
+  brandingSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

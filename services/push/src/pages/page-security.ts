@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { Html } from '@secret-push/html';
+import { type Html, imageSources } from '@secret-push/html';
 import { HttpError } from '@secret-push/http-kit';
 
 /** What a page's CSP allows on top of the common rules. */
@@ -23,7 +23,7 @@ export function pageCsp(options: PageCspOptions = {}): string {
     "script-src 'self'",
     ...(connectsToSelf ? ["connect-src 'self'"] : []),
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src ${imageSources()}`,
     `form-action 'self'${formLeavesSite ? ' http: https:' : ''}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",

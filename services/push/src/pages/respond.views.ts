@@ -240,7 +240,7 @@ ${values.payload ?? ''}</textarea>
         ${files ? fileField(files, errors) : ''}
         <button type="submit">Send the answer</button>
       </form>`,
-    { scripts: files ? [RESPOND_FORM_SCRIPT] : [] },
+    { scripts: files ? [RESPOND_FORM_SCRIPT] : [], recipient: true },
   );
 }
 
@@ -279,6 +279,7 @@ export function answeredPage(header?: WebHeader): Html {
         It is stored encrypted, and only the requester can open it, a limited number of times. You can close
         this page.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -291,6 +292,7 @@ export function alreadyAnsweredPage(header?: WebHeader): Html {
       <p>
         A request takes one answer. If the requester still needs something, they can send you a new request.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -304,6 +306,7 @@ export function requestGonePage(header?: WebHeader): Html {
         Requests stay open for a limited time, and the requester may close them earlier. If you still need to
         send them something, ask them for a new link.
       </p>`,
+    { recipient: true },
   );
 }
 
@@ -315,6 +318,7 @@ export function signInToAnswerPage(signInEnabled: boolean, header?: WebHeader): 
       <h1>Sign in to answer this request</h1>
       <p>Only people with an account on this instance may answer it.</p>
       ${signInEnabled ? html`<p><a href="/sign-in">Sign in</a>, then open the link again.</p>` : ''}`,
+    { recipient: true },
   );
 }
 
@@ -325,5 +329,6 @@ export function attachmentGonePage(spent: boolean, header?: WebHeader): Html {
     html`${webHeader(header)}
       <h1>${spent ? 'This file was downloaded as many times as allowed' : 'This file does not exist'}</h1>
       <p>If you still need it, ask the requester to send it again.</p>`,
+    { recipient: true },
   );
 }

@@ -80,6 +80,7 @@ export function openPage(options: {
         <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>${ACTION[push.kind]}</button>
       </form>
       ${auto ? html`<p id="autosubmit-note" class="muted" role="status"></p>` : ''}`,
+    { recipient: true },
   );
 }
 
@@ -140,6 +141,7 @@ export function revealedPage(options: {
         ${push.kind === 'qr' ? 'The shared QR code' : push.kind === 'file' ? 'The shared files' : 'The shared secret'}
       </h1>
       ${content} ${files.length > 0 ? fileList(files) : ''} ${remaining} ${deletion}`,
+    { recipient: true },
   );
 }
 
@@ -150,6 +152,7 @@ export function gonePage(): Html {
     html`<h1>This secret link has expired or does not exist</h1>
       <p>Secret links work for a limited number of views or days, and the sender may delete them earlier.</p>
       <p>If you still need the secret, ask the person who sent you the link to share it again.</p>`,
+    { recipient: true },
   );
 }
 
@@ -158,6 +161,7 @@ export function deletedPage(): Html {
     'Secret deleted',
     html`<h1>The secret has been deleted</h1>
       <p>Nobody can open this link any more, you included.</p>`,
+    { recipient: true },
   );
 }
 

@@ -10,6 +10,8 @@ export interface WebHeader {
   csrf?: string;
   /** Requests are on: "Request a secret" and "Your requests" for the signed-in. */
   requests?: boolean;
+  /** The page's path: its link in the navigation is marked `aria-current="page"`. */
+  path?: string;
 }
 
 /**
@@ -19,21 +21,29 @@ export interface WebHeader {
 export function headerOf(res: Response, signInEnabled: boolean): WebHeader | undefined {
   const caller = webCallerOf(res);
   if (caller.kind === 'unavailable') return undefined;
-  if (caller.kind === 'anonymous') return { signInEnabled, user: null };
+  const path = res.req.path;
+  if (caller.kind === 'anonymous') return { signInEnabled, user: null, path };
   const requests = res.locals.requestPages === true;
-  return { signInEnabled, user: { email: caller.session.email }, csrf: caller.session.csrf, requests };
+  const { email, csrf } = caller.session;
+  return { signInEnabled, user: { email }, csrf, requests, path };
 }
 
-/** The web app's header: its pages, and sign-in or the signed-in person with sign-out. */
+/** `html` under another name, so that prettier leaves the exact markup of a link alone. */
+const exact = html;
+
+/**
+ * The web app's navigation: its pages, and sign-in or the signed-in person with sign-out. Views put
+ * it first in their body; `layout` moves it into the page's `<header>`.
+ */
 export function webHeader(h: WebHeader | undefined): Html {
   if (!h) return html``;
+  const link = (href: string, text: string) =>
+    exact`<a href="${href}"${h.path === href ? exact` aria-current="page"` : ''}>${text}</a>`;
   const account = h.user
-    ? html`<a href="/pushes">Your pushes</a>
-        ${h.requests ? html`<a href="/requests">Your requests</a>` : ''}
-        <a href="/users/token">API tokens</a>
-        <a href="/users/webhooks">Webhooks</a>
-        <a href="/account">Account</a>
-        <span>Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
+    ? html`${link('/pushes', 'Your pushes')} ${h.requests ? link('/requests', 'Your requests') : ''}
+        ${link('/users/token', 'API tokens')} ${link('/users/webhooks', 'Webhooks')}
+        ${link('/account', 'Account')}
+        <span class="who">Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
         <form method="post" action="/sign-out" class="inline">
           ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}
           <button type="submit" class="link">Sign out</button>
@@ -41,10 +51,8 @@ export function webHeader(h: WebHeader | undefined): Html {
     : h.signInEnabled
       ? html`<a href="/sign-in">Sign in</a>`
       : '';
-  return html`<header class="site">
-    <nav aria-label="Site">
-      <a href="/">Share a secret</a>
-      ${h.user && h.requests ? html`<a href="/requests/new">Request a secret</a>` : ''} ${account}
-    </nav>
-  </header>`;
+  return html`<nav class="site-nav" aria-label="Site">
+    ${link('/', 'Share a secret')} ${h.user && h.requests ? link('/requests/new', 'Request a secret') : ''}
+    ${account}
+  </nav>`;
 }

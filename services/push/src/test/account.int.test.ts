@@ -74,7 +74,7 @@ it('shows the account with a link to the provider account page; nobody signed in
   expect(page.res.headers.get('cache-control')).toContain('no-store');
   expect(page.body).toContain(user.email);
   expect(page.body).toContain(`href="${auth.issuer}/account"`);
-  expect(page.body).toContain('<a href="/account">Account</a>');
+  expect(page.body).toContain('<a href="/account" aria-current="page">Account</a>');
 });
 
 it('signs out every other session of the person at once, keeping this one; needs the CSRF token', async () => {

@@ -112,7 +112,7 @@ describe('the list and adding an endpoint', () => {
     const page = await get(p, '/users/webhooks');
     expect(page.res.status).toBe(200);
     expect(page.res.headers.get('cache-control')).toContain('no-store');
-    expect(page.body).toContain('<a href="/users/webhooks">Webhooks</a>');
+    expect(page.body).toContain('<a href="/users/webhooks" aria-current="page">Webhooks</a>');
     expect(page.body).toContain('You have no webhook endpoints yet.');
     for (const t of ['push.created', 'push.viewed', 'push.expired', 'push.failed_passphrase']) {
       expect(page.body).toMatch(new RegExp(`name="event_types"\\s+value="${t}"`));
