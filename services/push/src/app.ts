@@ -32,7 +32,9 @@ import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
 import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
-import { pagesRoutes } from './pages/pages.routes';
+import { pageErrors, pagesRoutes } from './pages/pages.routes';
+import { tolerateTrailingPunctuation } from './pages/trailing-punctuation';
+import { answersWithPage } from './http/page-or-api';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
 import { respondPagesRoutes } from './pages/respond.routes';
@@ -172,6 +174,7 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
   // Email in the pages, where the instance sends it (absent: no page offers it).
   const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
   const withEmail = email ? { email } : {};
+  app.use(tolerateTrailingPunctuation); // `/p/TOKEN.` pasted with a sentence's full stop
   if (deps.requestPages) {
     app.use((_req, res, next) => {
       res.locals.requestPages = true; // every page's header offers "Request a secret"
@@ -261,8 +264,12 @@ export function createApp(deps: AppDeps): Express {
     fileRequiresAuth: deps.features.fileRequiresAuth,
   };
   const renderError = errorHandler(deps.logger);
+  const renderPage = pageErrors(deps.logger, 'a page');
+  // People get a page, programs the API's JSON: decided by the path (http/page-or-api.ts).
   const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
-    renderError(toHttpError(err), req, res, next);
+    answersWithPage(req) && !res.headersSent
+      ? renderPage(err, req, res, next)
+      : renderError(toHttpError(err), req, res, next);
   const app = express();
   app.disable('x-powered-by');
   // Every API answer is `Cache-Control: no-store`, so an ETag is never used for revalidation; and a
