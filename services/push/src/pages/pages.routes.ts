@@ -168,6 +168,9 @@ export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
       const download = mapped instanceof HttpError && mapped.message === DOWNLOAD_GONE;
       return sendPage(res, status, download || status === 410 ? downloadGonePage() : notFoundPage());
     }
+    if (status === 405) {
+      return sendPage(res, 405, errorPage('Not allowed', 'This page cannot be used this way.'));
+    }
     if (status === 429) {
       const wait = res.get('Retry-After') ?? '60';
       return sendPage(res, 429, errorPage('Too many requests', `Please wait ${wait} seconds and try again.`));
