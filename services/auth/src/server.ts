@@ -31,6 +31,7 @@ import { accountConsoleRoutes } from './interactions/account/account-router';
 import { passwordResetRoutes } from './interactions/password-reset-router';
 import type { InteractionDeps } from './interactions/sign-in-deps';
 import { interactionRoutes } from './interactions/sign-in-router';
+import { pagesNotFound } from './interactions/page-not-found';
 import { authEmailComposer } from './mail/compose';
 import { type MailSender, startMailSender } from './mail/mail-sender';
 import { ClientAuthThrottle } from './policy/client-auth-throttle';
@@ -196,6 +197,7 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     metrics: w.metrics,
     totp: config.totp,
   };
+  provider.use(pagesNotFound()); // first: a page path's 404 is a page, whoever answered it
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
   provider.use(

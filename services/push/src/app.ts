@@ -34,7 +34,9 @@ import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { type Branding, useBranding } from '@secret-push/html';
 import { lookRoutes } from './pages/look.routes';
-import { pagesRoutes } from './pages/pages.routes';
+import { pageErrors, pagesRoutes } from './pages/pages.routes';
+import { tolerateTrailingPunctuation } from './pages/trailing-punctuation';
+import { answersWithPage } from './http/page-or-api';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
 import { type RespondPagesWiring, respondPagesRoutes } from './pages/respond.routes';
@@ -180,6 +182,7 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
   const withEmail = email ? { email } : {};
   if (deps.branding) useBranding(deps.branding);
   app.use(lookRoutes({ ...common, ...(deps.web ? { sessions: deps.web.sessions } : {}) }));
+  app.use(tolerateTrailingPunctuation); // `/p/TOKEN.` pasted with a sentence's full stop
   if (deps.requestPages) {
     app.use((_req, res, next) => {
       res.locals.requestPages = true; // every page's header offers "Request a secret"
@@ -270,8 +273,12 @@ export function createApp(deps: AppDeps): Express {
     fileRequiresAuth: deps.features.fileRequiresAuth,
   };
   const renderError = errorHandler(deps.logger);
+  const renderPage = pageErrors(deps.logger, 'a page');
+  // People get a page, programs the API's JSON: decided by the path (http/page-or-api.ts).
   const handleErrors: express.ErrorRequestHandler = (err, req, res, next) =>
-    renderError(toHttpError(err), req, res, next);
+    answersWithPage(req) && !res.headersSent
+      ? renderPage(err, req, res, next)
+      : renderError(toHttpError(err), req, res, next);
   const app = express();
   app.disable('x-powered-by');
   // Every API answer is `Cache-Control: no-store`, so an ETag is never used for revalidation; and a

@@ -4,6 +4,7 @@ import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import type { FileService } from '../domain/file-service';
 import { auditContext } from './audit-context';
+import { ARCHIVE_PATH, DOWNLOAD_GONE, sendArchive } from './file-archive';
 
 /** The CSP of a download: sandboxed (a unique origin, no scripts), nothing loaded. */
 export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
@@ -16,9 +17,11 @@ export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
  */
 export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler; logger: Logger }): Router {
   const router = Router();
+  // "Download all" (file-archive.ts): before `/files/:file_id`, which would take it for a file id.
+  router.get(ARCHIVE_PATH, deps.rateLimit, (req, res) => sendArchive(deps, req, res));
   router.get('/files/:file_id', deps.rateLimit, async (req, res) => {
     const opened = await deps.files.openDownload(String(req.params.file_id), req.query, auditContext(req));
-    if (!opened) throw new HttpError(404, 'not_found', 'This download link is invalid, used up or expired.');
+    if (!opened) throw new HttpError(404, 'not_found', DOWNLOAD_GONE);
     res.attachment(opened.filename);
     res.set({
       // Never the uploader's type: a file typed text/html or text/javascript would otherwise be a

@@ -15,12 +15,22 @@ import { isValidRevealId, newRevealId } from '../domain/reveal-retry';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
+import { DOWNLOAD_GONE, archiveLinkOf } from '../http/file-archive';
 import { PAGES_CSS, PAGES_JS } from './assets';
 import { CREATE_FORM_JS } from './create-form.script';
 import { CREATE_FORM_SCRIPT } from './create.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
-import { type PassphraseProblem, deletedPage, errorPage, gonePage, openPage, revealedPage } from './views';
+import {
+  type PassphraseProblem,
+  deletedPage,
+  downloadGonePage,
+  errorPage,
+  gonePage,
+  notFoundPage,
+  openPage,
+  revealedPage,
+} from './views';
 
 export interface PagesDeps {
   pushes: PushService;
@@ -116,7 +126,17 @@ export function pagesRoutes(deps: PagesDeps): Router {
     const payload = result.payload;
     if (push.kind === 'url' && payload !== null && isWebUrl(payload)) return res.redirect(303, payload);
     const qr = push.kind === 'qr' && payload ? await qrSvg(payload) : undefined;
-    const page = revealedPage({ token: token(req), push, now, payload, qr, files: filesOf(result) });
+    const files = filesOf(result);
+    const archiveUrl = files.length > 1 ? archiveLinkOf(files) : undefined;
+    const page = revealedPage({
+      token: token(req),
+      push,
+      now,
+      payload,
+      qr,
+      files,
+      ...(archiveUrl ? { archiveUrl } : {}),
+    });
     sendPage(res, 200, page);
   };
   router.post(['/p/:token', '/p/:token/r'], ...forms, deps.rateLimit, reveal);
@@ -143,6 +163,13 @@ export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
     if (status === 401 || status === 403) {
       const message = mapped instanceof HttpError ? mapped.message : 'Not allowed.';
       return sendPage(res, 403, errorPage('Not allowed', message));
+    }
+    if (status === 404 || status === 410) {
+      const download = mapped instanceof HttpError && mapped.message === DOWNLOAD_GONE;
+      return sendPage(res, status, download || status === 410 ? downloadGonePage() : notFoundPage());
+    }
+    if (status === 405) {
+      return sendPage(res, 405, errorPage('Not allowed', 'This page cannot be used this way.'));
     }
     if (status === 429) {
       const wait = res.get('Retry-After') ?? '60';

@@ -3,6 +3,7 @@ import type { Push, PushKind } from '../domain/push';
 import { daysRemaining, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
+import { fileList } from './recipient-files.views';
 
 export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };
 
@@ -84,20 +85,6 @@ export function openPage(options: {
   );
 }
 
-function fileList(files: readonly FileLink[]): Html {
-  const safe = (url: string) => (/^(https?:\/\/|\/(?!\/))/i.test(url) ? url : '#');
-  return html`<h2>Files</h2>
-    <ul class="files">
-      ${files.map(
-        (f) =>
-          html`<li>
-            <a href="${safe(f.url)}" download="${f.filename}">${f.filename}</a>
-            <span class="muted">(${f.content_type}, ${f.size} bytes)</span>
-          </li>`,
-      )}
-    </ul>`;
-}
-
 /** After the reveal: the secret (or QR image, or files), a copy button, and the viewer's delete button. */
 export function revealedPage(options: {
   token: string;
@@ -106,8 +93,10 @@ export function revealedPage(options: {
   payload: string | null;
   qr?: Html;
   files: readonly FileLink[];
+  /** "Download all": one link to a zip of every file (absent with a single file). */
+  archiveUrl?: string;
 }): Html {
-  const { token, push, payload, qr, files } = options;
+  const { token, push, payload, qr, files, archiveUrl } = options;
   const last = push.expired;
   const copyable =
     payload !== null && payload !== ''
@@ -140,7 +129,7 @@ export function revealedPage(options: {
     html`<h1>
         ${push.kind === 'qr' ? 'The shared QR code' : push.kind === 'file' ? 'The shared files' : 'The shared secret'}
       </h1>
-      ${content} ${files.length > 0 ? fileList(files) : ''} ${remaining} ${deletion}`,
+      ${content} ${files.length > 0 ? fileList(files, archiveUrl) : ''} ${remaining} ${deletion}`,
     { recipient: true },
   );
 }
@@ -170,5 +159,28 @@ export function errorPage(title: string, message: string): Html {
     title,
     html`<h1>${title}</h1>
       <p>${message}</p>`,
+  );
+}
+
+/** Any path that is no page (and no API): people get a page, never JSON. */
+export function notFoundPage(): Html {
+  return layout(
+    'Page not found',
+    html`<h1>Page not found</h1>
+      <p>There is no page at this address. If you followed a link, check that it was copied whole.</p>
+      <p><a href="/">Go to the start page</a></p>`,
+  );
+}
+
+/** A download link that is not good now (forged, used up, expired): it does not say which. */
+export function downloadGonePage(): Html {
+  return layout(
+    'Download not available',
+    html`<h1>This download link is invalid, used up or expired</h1>
+      <p>
+        Download links work for a short time after the files are shown, and each file can be downloaded a
+        limited number of times.
+      </p>
+      <p>If you still need the files, ask the person who sent them to share them again.</p>`,
   );
 }

@@ -72,3 +72,58 @@ export function downloadOperation(): OperationObject {
     },
   };
 }
+
+/** "Download all": the files of a view as one zip (the recipient page's link; http/file-archive.ts). */
+export function archiveOperation(): OperationObject {
+  return {
+    operationId: 'downloadAllFiles',
+    tags: ['Files'],
+    summary: 'Download all files of a file push as one zip',
+    description:
+      "The recipient page's \"Download all\" link, built from the `files[].url` of one retrieval: the view's `push`, `view` and `expires`, then `file=<file_id>.<sig>` for each file (each link's own signature). Nothing new is signed: each file is verified, counted and audited (`file_download`) exactly as if its own link were opened, when its turn in the archive comes, under the same per-view limit; a file whose link is not good now (no downloads left) is left out. The zip is streamed (`Content-Type: application/zip`, no `Content-Length`), each file read from the object store and decrypted as it is written, so memory stays bounded. No file can be opened → 404; the object store down before the first byte → 503 (nothing spent); a failure after it cuts the download. Browsers asking for HTML get the same statuses as pages.",
+    security: PUBLIC,
+    parameters: [
+      query('push', 'The push the links were issued for.', '^[0-9a-f-]{36}$'),
+      query('view', 'The counted view the links are bound to.', '^\\d{1,18}$'),
+      query('expires', 'Expiry of the links, in seconds since the epoch.', '^\\d{1,12}$'),
+      {
+        name: 'file',
+        in: 'query',
+        required: true,
+        description: "Each file as `<file_id>.<sig>` (its own link's `sig`), once; at most 100.",
+        schema: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f-]{36}\\.[A-Za-z0-9_-]+$' } },
+      },
+    ],
+    responses: {
+      200: {
+        description: 'The zip, streamed; names inside are unique ("a (2).txt" for a second "a.txt").',
+        headers: {
+          'Content-Disposition': {
+            description: 'Always `attachment; filename=files.zip`.',
+            required: true,
+            schema: { type: 'string', const: 'attachment; filename=files.zip' },
+          },
+          'Content-Security-Policy': {
+            description: "Always `sandbox; default-src 'none'`.",
+            required: true,
+            schema: { type: 'string', const: "sandbox; default-src 'none'" },
+          },
+          'Cache-Control': {
+            description: 'Always `no-store`.',
+            required: true,
+            schema: { type: 'string', const: 'no-store' },
+          },
+        },
+        content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+      },
+      ...errors({
+        404: { codes: ['not_found'], description: 'No file of the link can be downloaded now.' },
+        429: ['rate_limited'],
+        503: {
+          codes: ['dependency_unavailable'],
+          description: 'The database or the object store is unavailable; retry after `Retry-After` seconds.',
+        },
+      }),
+    },
+  };
+}

@@ -9,7 +9,7 @@ import {
   retrieveOperation,
   revealOperation,
 } from './operations.pushes';
-import { downloadOperation } from './operations.files';
+import { archiveOperation, downloadOperation } from './operations.files';
 import { notifyEmailsOperation } from './operations.email';
 import { webhookPaths } from './operations.webhooks';
 import { requestPaths } from './operations.requests';
@@ -43,6 +43,7 @@ export function buildPaths(config: PushConfig): OpenApiDocument['paths'] {
     '/pushes/{url_token}/audit': { get: auditOperation() },
     ...(config.mail ? { '/pushes/{url_token}/notify_emails': { post: notifyEmailsOperation() } } : {}),
     ...(ctx.files ? { '/files/{file_id}': { get: downloadOperation() } } : {}),
+    ...(ctx.files ? { '/files/archive': { get: archiveOperation() } } : {}),
     ...webhookPaths(),
     ...(f.requestsEnabled
       ? requestPaths({ ...ctx, mail: config.mail !== null, codes: config.requestCodes })
