@@ -7,6 +7,7 @@ import { featuresSection, filesSection, limitsSection } from './pushes';
 import { idempotencySection, rateLimitsSection } from './rate-limits';
 import { requestFilesSection } from './request-files';
 import { revealsSection } from './reveals';
+import { webFormSection } from './web-form';
 import { webhookDestinationsSection } from './webhooks-env';
 import {
   apiDatabaseSection,
@@ -38,6 +39,7 @@ export const pushConfig = defineConfig([
   rateLimitsSection,
   idempotencySection,
   revealsSection,
+  webFormSection,
   pushSmtpSection,
   emailLimitsSection,
   webhookDestinationsSection,

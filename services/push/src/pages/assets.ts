@@ -1,8 +1,11 @@
+import { CREATE_CSS } from './css/create.css';
+
 /**
  * The pages' only stylesheet and script, served from our own origin (`/static/…`) so the CSP can
  * say `script-src 'self'; style-src 'self'` with no inline code and no third-party hosts.
  */
-export const PAGES_CSS = `
+export const PAGES_CSS =
+  `
 :root { color-scheme: light dark; --fg: #1a1a1a; --bg: #ffffff; --muted: #4a4a4a; --box: #f3f4f6;
   --accent: #0b57d0; --accent-fg: #ffffff; --danger: #b3261e; --danger-fg: #ffffff; --border: #6b7280; }
 @media (prefers-color-scheme: dark) {
@@ -78,7 +81,7 @@ input[type="file"] { display: block; font: inherit; margin-bottom: 0.75rem; max-
 #upload-status:empty { display: none; }
 button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0;
   min-height: 2.75rem; font-weight: 400; }
-`;
+` + CREATE_CSS;
 
 /**
  * Progressive enhancement only: every action is a plain form that works without it.

@@ -1,5 +1,8 @@
 import { type Html, html } from '@secret-push/html';
+import type { WebFormPresets } from '../config/web-form';
 import { MAX_LABEL } from '../http/push.schemas';
+import { PRESETS_SCRIPT } from './create-form.presets.script';
+import { type ExpiryValues, expiryFields } from './create-form.expiry';
 import { type FieldErrors, checkbox, described, fieldError, problemSummary } from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
@@ -16,6 +19,8 @@ export interface RequestFormRules {
   views: { default: number; min: number; max: number };
   retrievalStepDefault: boolean;
   deletableByViewerDefault: boolean;
+  /** The expiry presets of the web forms (PUSH_WEB_*): how long the link is open, the answer's views. */
+  presets: WebFormPresets;
   /** The responder may be allowed files: the instance stores files. */
   files: boolean;
   /** The instance sends email: "answerable by these emails", "notify me", "email the link to". */
@@ -25,12 +30,10 @@ export interface RequestFormRules {
 }
 
 /** What was typed, shown again when the form comes back (never the passphrase). */
-export interface RequestFormValues {
+export interface RequestFormValues extends ExpiryValues {
   request?: string;
   name?: string;
   note?: string;
-  expire_after_days?: string;
-  expire_after_views?: string;
   answer_expire_after_days?: string;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
@@ -49,8 +52,11 @@ export const REQUEST_FIELD_LABEL: Record<string, string> = {
   request: 'Your request',
   name: 'Name',
   note: 'Note',
-  expire_after_days: 'Days open',
-  expire_after_views: 'Views of the answer',
+  duration: 'Open for',
+  views: 'Views of the answer',
+  expire_after_duration: 'Open for',
+  expire_after_days: 'Number of days open',
+  expire_after_views: 'Number of views of the answer',
   answer_expire_after_days: 'Days the answer is kept',
   passphrase: 'Passphrase',
   retrieval_step: 'Click to reveal',
@@ -65,7 +71,7 @@ export const REQUEST_FIELD_LABEL: Record<string, string> = {
   form: 'The form',
 };
 
-type NumberName = 'expire_after_days' | 'expire_after_views' | 'answer_expire_after_days';
+type NumberName = 'answer_expire_after_days';
 
 function numberField(
   name: NumberName,
@@ -225,8 +231,6 @@ export function requestFormPage(options: {
   const { rules } = options;
   const values = options.values ?? {};
   const errors = options.errors ?? {};
-  const days = values.expire_after_days ?? String(rules.days.default);
-  const views = values.expire_after_views ?? '1'; // the answer push: one view unless asked
   return layout(
     'Request a secret',
     html`${webHeader(options.header)}
@@ -235,7 +239,7 @@ export function requestFormPage(options: {
         You get a link to send to someone. They open it, read your request and send the secret back once; you
         then find it in <a href="/requests">Your requests</a>.
       </p>
-      ${problemSummary(errors, REQUEST_FIELD_LABEL, { form: 'request' })}
+      ${problemSummary(errors, REQUEST_FIELD_LABEL, { form: 'request', expire_after_duration: 'duration' })}
       <form method="post" action="/requests/new" class="request-create">
         <input type="hidden" name="csrf" value="${options.csrf}" />
         ${
@@ -259,10 +263,20 @@ export function requestFormPage(options: {
 ${values.request ?? ''}</textarea>
         ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
         ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
-        <div class="row">
-          ${numberField('expire_after_days', 'Days open', `The link takes an answer for this many days (${rules.days.min} to ${rules.days.max}).`, rules.days, days, errors)}
-          ${numberField('expire_after_views', 'Views of the answer', `You can open the answer this many times (${rules.views.min} to ${rules.views.max}).`, rules.views, views, errors)}
-        </div>
+        ${expiryFields({
+          presets: rules.presets,
+          bounds: rules,
+          values,
+          errors,
+          // The answer push: one view unless asked.
+          defaultViews: 1,
+          text: {
+            durationLegend: 'Open for',
+            durationHint: 'The link takes an answer for this long.',
+            viewsLegend: 'Views of the answer',
+            viewsHint: 'You can open the answer this many times.',
+          },
+        })}
         ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
         ${passphraseField(values, errors)} ${whoMayAnswer(rules, values, errors)}
         ${
@@ -292,5 +306,6 @@ ${values.request ?? ''}</textarea>
         ${emailPart(rules, values, errors)}
         <button type="submit">Create the request link</button>
       </form>`,
+    { scripts: [PRESETS_SCRIPT] },
   );
 }
