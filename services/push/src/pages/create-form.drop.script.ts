@@ -4,7 +4,7 @@
  * as it is. With it:
  * - the files block moves up under "What do you want to share?" and is a drop zone: files dropped
  *   on it are added to the input's files (through a DataTransfer);
- * - files picked with the input are added to those chosen before, not put in their place;
+ * - files picked with the input replace the list (as the browser does); dropped ones are added;
  * - a list shows each file's name and size (KB, MB) with a Remove button;
  * - the upload (create-form.js) sends the files last, after every other field, as before.
  * A form brought back in place (`secret-push:form`) is set up again.
@@ -85,9 +85,11 @@ export const DROP_JS = `(function () {
     apply();
     say(files.length + (files.length === 1 ? ' file' : ' files') + ' chosen.');
   }
+  // Picked with the input: the browser's choice replaces the list, as without this script.
   input.addEventListener('change', function () {
     if (ours) { return; }
-    add(input.files || []);
+    files = Array.prototype.slice.call(input.files || []);
+    render();
   });
   ['dragenter', 'dragover'].forEach(function (type) {
     block.addEventListener(type, function (e) {

@@ -112,8 +112,8 @@ function presetGroup(g: PresetGroup, errors: FieldErrors): Html {
       )}
     </div>
     <div class="preset-custom" data-custom-of="${g.name}">
-      <label for="${custom.name}">Number of ${custom.unit} (for Custom)</label>
-      <p class="muted" id="${custom.name}-hint">${custom.bounds.min} to ${custom.bounds.max}.</p>
+      <label for="${custom.name}">Number of ${custom.unit}</label>
+      <p class="muted" id="${custom.name}-hint">With Custom: ${custom.bounds.min} to ${custom.bounds.max}.</p>
       ${fieldError(errors, custom.name)}
       <input
         id="${custom.name}"

@@ -50,8 +50,8 @@ export function generatorPart(): Html {
       <p class="muted">
         Made for you just now. Copy one into the Secret field, or reload the page for others.
       </p>
-      ${output('gen-password', 'A password (20 characters)', suggestPassword())}
-      ${output('gen-passphrase', 'A passphrase (6 words)', suggestPassphrase())}
+      ${output('gen-password', '20 random characters', suggestPassword())}
+      ${output('gen-passphrase', '6 random words', suggestPassphrase())}
     </div>
     <div id="gen-controls" hidden>
       <label for="gen-mode">Made of</label>

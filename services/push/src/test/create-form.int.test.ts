@@ -94,9 +94,9 @@ describe('GET /', () => {
     expect(page).toMatch(/id="duration-3d"[^>]*value="3d"\s+checked/);
     expect(page).toMatch(/id="views-2"[^>]*value="2"\s+checked/);
     expect(page).toMatch(
-      /<label for="expire_after_days">Number of days \(for Custom\)<\/label>\s*<p class="muted" id="expire_after_days-hint">1 to 90\.<\/p>/,
+      /<label for="expire_after_days">Number of days<\/label>\s*<p class="muted" id="expire_after_days-hint">With Custom: 1 to 90\.<\/p>/,
     );
-    expect(page).toMatch(/id="expire_after_views-hint">1 to 100\./);
+    expect(page).toMatch(/id="expire_after_views-hint">With Custom: 1 to 100\./);
     expect(page).toContain('<form method="post" action="/"');
   });
 
