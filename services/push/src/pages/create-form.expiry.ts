@@ -77,7 +77,8 @@ interface PresetGroup {
   /** The radio buttons' name and the fieldset's id. */
   name: 'duration' | 'views';
   legend: string;
-  hint: string;
+  /** A hint under the legend, if any. */
+  hint?: string;
   options: readonly { value: string; label: string }[];
   chosen: string;
   custom: {
@@ -92,10 +93,13 @@ interface PresetGroup {
 function presetGroup(g: PresetGroup, errors: FieldErrors): Html {
   const { custom } = g;
   const isCustom = g.chosen === CUSTOM;
-  return html`<fieldset id="${g.name}" class="presets" aria-describedby="${g.name}-hint">
+  return html`<fieldset
+    id="${g.name}"
+    class="presets"
+    ${g.hint ? html` aria-describedby="${g.name}-hint"` : ''}
+  >
     <legend>${g.legend}</legend>
-    <p class="muted" id="${g.name}-hint">${g.hint}</p>
-    ${fieldError(errors, g.name)}
+    ${g.hint ? html`<p class="muted" id="${g.name}-hint">${g.hint}</p>` : ''} ${fieldError(errors, g.name)}
     <div class="preset-list">
       ${[...g.options, { value: CUSTOM, label: 'Custom' }].map(
         (o) =>
@@ -142,7 +146,7 @@ export function expiryFields(options: {
   bounds: ExpiryBounds;
   values: ExpiryValues;
   errors: FieldErrors;
-  text: { durationLegend: string; durationHint: string; viewsLegend: string; viewsHint: string };
+  text: { durationLegend: string; durationHint?: string; viewsLegend: string; viewsHint?: string };
   /** The views chosen when the form opens, when not the instance's default (the request form's answer: 1). */
   defaultViews?: number;
 }): Html {
@@ -157,7 +161,7 @@ export function expiryFields(options: {
       {
         name: 'duration',
         legend: text.durationLegend,
-        hint: text.durationHint,
+        ...(text.durationHint ? { hint: text.durationHint } : {}),
         options: presets.durations.map((d) => ({ value: d.name, label: durationLabel(d.name) })),
         chosen: chosenOf(values.duration, values.expire_after_days, presets.defaultDuration),
         custom: {
@@ -173,7 +177,7 @@ export function expiryFields(options: {
       {
         name: 'views',
         legend: text.viewsLegend,
-        hint: text.viewsHint,
+        ...(text.viewsHint ? { hint: text.viewsHint } : {}),
         options: presets.views.map((n) => ({ value: String(n), label: n === 1 ? '1 view' : `${n} views` })),
         chosen: chosenOf(values.views, values.expire_after_views, offered ? String(defaultViews) : CUSTOM),
         custom: {

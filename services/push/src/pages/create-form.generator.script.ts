@@ -4,7 +4,8 @@ import { WORDS } from './create-form.words';
  * `/static/password-generator.js`: the create form's password generator (create-form.generator.ts)
  * in the browser. Randomness only from `crypto.getRandomValues`, unbiased (rejection sampling);
  * the server's suggestions give way to the controls (length, character sets, words). "Use it"
- * puts the result in the Secret field. Nothing is sent anywhere or kept.
+ * puts the result in the Secret field; the generator shows only while "Text" is the kind chosen.
+ * Nothing is sent anywhere or kept.
  */
 export const GENERATOR_JS = `(function () {
   'use strict';
@@ -68,6 +69,16 @@ export const GENERATOR_JS = `(function () {
     status.textContent = out.value ? '' : 'Choose at least one kind of character.';
   }
 
+  // Only a text secret is a password: the generator shows while "Text" is chosen (or no choice is offered).
+  var generator = $('generator');
+  function showForKind() {
+    var kind = document.querySelector('input[name="kind"]:checked');
+    if (generator) { generator.hidden = !!kind && kind.value !== 'text'; }
+  }
+  document.querySelectorAll('input[name="kind"]').forEach(function (radio) {
+    radio.addEventListener('change', showForKind);
+  });
+  showForKind();
   suggestions.hidden = true;
   controls.hidden = false;
   ['gen-mode', 'gen-length', 'gen-words', 'gen-upper', 'gen-lower', 'gen-digits', 'gen-symbols']

@@ -52,9 +52,9 @@ export interface FormValues extends EmailFormValues, ExpiryValues {
 }
 
 const KIND_LABEL: Record<PushKind, string> = {
-  text: 'Text (a password, a note)',
+  text: 'Text',
   url: 'A link (URL)',
-  qr: 'A QR code (e.g. Wi-Fi credentials)',
+  qr: 'A QR code',
   file: 'Files',
 };
 
@@ -97,15 +97,17 @@ function kindChoices(
   kind: string | undefined,
   errors: Record<string, string[]>,
 ): Html {
-  return html`<fieldset id="kind">
+  return html`<fieldset id="kind" class="presets">
     <legend>What do you want to share?</legend>
-    ${kinds.map(
-      (k) =>
-        html`<div class="choice">
-          <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
-          <label for="kind-${k}">${KIND_LABEL[k]}</label>
-        </div>`,
-    )}
+    <div class="preset-list">
+      ${kinds.map(
+        (k) =>
+          html`<span class="preset">
+            <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
+            <label for="kind-${k}">${KIND_LABEL[k]}</label>
+          </span>`,
+      )}
+    </div>
     ${fieldError(errors, 'kind')}
   </fieldset>`;
 }
@@ -145,7 +147,9 @@ export function createFormPage(options: {
     'Share a secret',
     html`${top}
       <h1>Share a secret</h1>
-      <p>The link works for a limited time and number of views; then the secret is deleted.</p>
+      <p>
+        The link works until the time or the views run out, whichever comes first; then the secret is deleted.
+      </p>
       ${summary}
       <form method="post" action="/" class="create" ${multipart}>
         ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
@@ -158,8 +162,8 @@ export function createFormPage(options: {
 
         <label for="payload">Secret</label>
         <p class="muted" id="payload-hint">
-          The text, link or QR code content${files ? '; with files, an optional message' : ''}. It is
-          encrypted on the server.
+          A password, a note, a link or a QR code's
+          content${files ? '; with files, an optional message' : ''}. Encrypted on the server.
         </p>
         ${fieldError(errors, 'payload')}
         <textarea
@@ -180,9 +184,7 @@ ${values.payload ?? ''}</textarea>
           errors,
           text: {
             durationLegend: 'Expires after',
-            durationHint: 'Or after the views below, whichever comes first; then the secret is deleted.',
             viewsLegend: 'Views',
-            viewsHint: 'How many times the secret can be opened.',
           },
         })}
         ${passphraseField(values, errors)}
@@ -243,7 +245,7 @@ function passphraseField(values: FormValues, errors: Record<string, string[]>): 
   const required = values.passphraseRequired === true;
   return html`<label for="passphrase">Passphrase (optional)</label>
     <p class="muted" id="passphrase-hint">
-      The recipient must type it to see the secret. Tell it to them another way.
+      The recipient types it to see the secret: tell it to them another way.
     </p>
     ${fieldError(errors, 'passphrase')}
     ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
