@@ -220,6 +220,23 @@ function passphraseField(values: RequestFormValues, errors: FieldErrors): Html {
     />`;
 }
 
+/** The fields under "More options": open when one has a problem or a value typed. */
+const MORE_FIELDS = [
+  'name',
+  'note',
+  'answer_expire_after_days',
+  'include_requestor',
+  'retrieval_step',
+  'deletable_by_viewer',
+  'notify_emails_to',
+  'notify_emails_to_locale',
+  'notify_owner_on_answer',
+];
+
+const moreOpen = (errors: FieldErrors, v: RequestFormValues): boolean =>
+  MORE_FIELDS.some((name) => errors[name]?.length) ||
+  !!(v.name || v.note || v.answer_expire_after_days || v.notify_emails_to);
+
 /** `/requests/new`: the form; `errors` when it came back refused. */
 export function requestFormPage(options: {
   rules: RequestFormRules;
@@ -261,8 +278,6 @@ export function requestFormPage(options: {
           ${described(errors, 'request')}
         >
 ${values.request ?? ''}</textarea>
-        ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
-        ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
         ${expiryFields({
           presets: rules.presets,
           bounds: rules,
@@ -277,7 +292,6 @@ ${values.request ?? ''}</textarea>
             viewsHint: 'You can open the answer this many times.',
           },
         })}
-        ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
         ${passphraseField(values, errors)} ${whoMayAnswer(rules, values, errors)}
         ${
           rules.files
@@ -290,20 +304,26 @@ ${values.request ?? ''}</textarea>
               )
             : ''
         }
-        ${
-          rules.ownEmail
-            ? checkbox(
-                'include_requestor',
-                'Show my email address to the responder',
-                `They see that ${rules.ownEmail} asks; otherwise the page does not name you.`,
-                values.include_requestor ?? false,
-                errors,
-              )
-            : ''
-        }
-        ${checkbox('retrieval_step', 'Click to reveal the answer', 'Opening the answer needs a click, so link previews cannot use a view.', values.retrieval_step ?? rules.retrievalStepDefault, errors)}
-        ${checkbox('deletable_by_viewer', 'Deletable after viewing', 'You get a button to delete the answer once you have it.', values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
-        ${emailPart(rules, values, errors)}
+        <details class="more" id="more-options" ${moreOpen(errors, values) ? html` open` : ''}>
+          <summary>More options</summary>
+          ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
+          ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
+          ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
+          ${
+            rules.ownEmail
+              ? checkbox(
+                  'include_requestor',
+                  'Show my email address to the responder',
+                  `They see that ${rules.ownEmail} asks; otherwise the page does not name you.`,
+                  values.include_requestor ?? false,
+                  errors,
+                )
+              : ''
+          }
+          ${checkbox('retrieval_step', 'Click to reveal the answer', 'Opening the answer needs a click, so link previews cannot use a view.', values.retrieval_step ?? rules.retrievalStepDefault, errors)}
+          ${checkbox('deletable_by_viewer', 'Deletable after viewing', 'You get a button to delete the answer once you have it.', values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
+          ${emailPart(rules, values, errors)}
+        </details>
         <button type="submit">Create the request link</button>
       </form>`,
     { scripts: [PRESETS_SCRIPT] },
