@@ -30,6 +30,7 @@ import type { UserTokenService } from './domain/user-tokens';
 import { tokenPagesRoutes } from './pages/tokens.routes';
 import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
+import { DEFAULT_WEB_FORM, type WebFormPresets } from './config/web-form';
 import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { type Branding, useBranding } from '@secret-push/html';
@@ -71,6 +72,8 @@ export interface AppDeps {
   corsOrigins: readonly string[];
   version: ReturnType<typeof versionBody>;
   rules: CreateRules;
+  /** The web forms' expiry presets (PUSH_WEB_*); absent: their defaults. */
+  webForm?: WebFormPresets;
   features: { anonymousAccess: boolean; pushesEnabled: boolean; fileRequiresAuth: boolean };
   rateLimits: { create: RequestHandler; retrieve: RequestHandler; lookup: RequestHandler };
   /** File pushes: absent when the instance has no object store. */
@@ -218,6 +221,7 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
       pushes: deps.pushes,
       rules: deps.rules,
       features,
+      ...(deps.webForm ? { webForm: deps.webForm } : {}),
       ...(deps.files ? { files: deps.files } : {}),
       rateLimit: deps.rateLimits.create,
       ...common,
@@ -244,6 +248,7 @@ function mountRequestPages(app: Express, deps: AppDeps, requests: RequestPages):
           views: rules.views,
           retrievalStepDefault: rules.retrievalStepDefault,
           deletableByViewerDefault: rules.deletableByViewerDefault,
+          presets: deps.webForm ?? DEFAULT_WEB_FORM,
           files: files !== undefined,
           ...(deps.notifyEmails ? { email: { locales: SUPPORTED_LOCALES } } : {}),
         },

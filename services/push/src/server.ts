@@ -306,6 +306,7 @@ function wireApp(
     corsOrigins: config.http.corsOrigins,
     version: versionBody(APPLICATION_VERSION, f, { emailAutoDispatch: config.mail !== null }),
     rules: { ...config.limits, enabledKinds },
+    webForm: config.webForm,
     features: {
       anonymousAccess: f.anonymousAccess,
       pushesEnabled: f.pushesEnabled,

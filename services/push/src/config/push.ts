@@ -8,6 +8,7 @@ import { idempotencySection, rateLimitsSection } from './rate-limits';
 import { requestCodesSection } from './request-codes';
 import { requestFilesSection } from './request-files';
 import { revealsSection } from './reveals';
+import { webFormSection } from './web-form';
 import { webhookDestinationsSection } from './webhooks-env';
 import {
   apiDatabaseSection,
@@ -40,6 +41,7 @@ export const pushConfig = defineConfig([
   rateLimitsSection,
   idempotencySection,
   revealsSection,
+  webFormSection,
   pushSmtpSection,
   emailLimitsSection,
   webhookDestinationsSection,

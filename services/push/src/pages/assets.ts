@@ -1,6 +1,7 @@
 import { BASE_CSS } from '@secret-push/html';
 
 import { RECIPIENT_CSS } from './css/recipient.css';
+import { CREATE_CSS } from './css/create.css';
 /**
  * The pages' stylesheet and script, served from our own origin (`/static/…`) so the CSP can say
  * `script-src 'self'; style-src 'self'` with no inline code and no third-party hosts. The
@@ -25,7 +26,7 @@ const WEB_CSS = `
 #upload-status:empty { display: none; }
 `;
 
-export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS;
+export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS + CREATE_CSS;
 
 /**
  * Progressive enhancement only: every action is a plain form that works without it.

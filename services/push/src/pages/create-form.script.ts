@@ -9,6 +9,8 @@
  * - The responder's answer form (`form.respond`, no choice of kind) takes text, files or both: it is
  *   always sent this way, its 303 target is its `data-done` path, and a 401/403 (passphrase, code)
  *   brings its form back in place like a 422.
+ * - The files are sent after every other field, wherever their block is in the page; a form
+ *   brought back in place is announced with `secret-push:form` on the document (file-drop.js).
  * - A Files secret is sent with XMLHttpRequest: the progress bar and its percentage follow the
  *   upload, a live status says what happens. The answer is a page (the create's 303 to `/created`
  *   followed): the created page replaces the
@@ -116,6 +118,10 @@ export const CREATE_FORM_JS = `(function () {
       if (sending) { return; }
       sending = true;
       var data = new FormData(form); // in document order: the CSRF token comes first
+      // The files last, after every other field (file-drop.js may have moved their block up).
+      var picked = data.getAll(input.name);
+      data.delete(input.name);
+      picked.forEach(function (f) { data.append(input.name, f); });
       var xhr = new XMLHttpRequest();
       function done() {
         sending = false;
@@ -169,6 +175,7 @@ export const CREATE_FORM_JS = `(function () {
           form.replaceWith(fresh);
           if (problems) { fresh.before(document.importNode(problems, true)); }
           enhance(fresh);
+          document.dispatchEvent(new CustomEvent('secret-push:form'));
           var summary = document.getElementById('problems');
           if (summary) { summary.focus(); }
           return;

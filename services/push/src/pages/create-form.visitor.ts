@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import type { PushKind } from '../domain/push';
+import type { WebFormPresets } from '../config/web-form';
 import type { CreateRules } from '../http/push.schemas';
 import { type WebCaller, type WebSessions, webActor, webCallerOf } from '../session/web-session';
 import type { UploadLimits } from '../uploads/form';
@@ -19,6 +20,8 @@ export const CSRF_REFUSED = 'This form is out of date. Please go back, reload th
 export interface FormVisitorDeps {
   rules: CreateRules;
   features: CreateFeatures;
+  /** The form's expiry presets and defaults (PUSH_WEB_*), not the API's defaults. */
+  presets: WebFormPresets;
   /** Sessions of signed-in people: absent when the instance has no sign-in. */
   sessions?: WebSessions;
   /** The upload limits, where the instance has an object store. */
@@ -58,6 +61,7 @@ export function formVisitor(deps: FormVisitorDeps): FormVisitor {
     const kinds = kindsFor(caller);
     return {
       ...deps.rules,
+      presets: deps.presets,
       kinds,
       ...(kinds.includes('file') && fileLimits ? { fileLimits } : {}),
       nameAndNote: caller.kind === 'signed-in',

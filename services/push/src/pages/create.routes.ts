@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
+import { DEFAULT_WEB_FORM, type WebFormPresets } from '../config/web-form';
 import type { CreateFeatures } from '../domain/create-policy';
 import { newIdempotencyKey } from '../domain/idempotency';
 import type { FileService } from '../domain/file-service';
@@ -10,6 +11,10 @@ import { onlyMultipart } from '../http/request-body';
 import { type WebSessions, webCallerOf } from '../session/web-session';
 import type { UploadForm } from '../uploads/form';
 import type { UploadPipeline } from '../uploads/pipeline';
+import { DROP_JS, DROP_SCRIPT } from './create-form.drop.script';
+import { GENERATOR_SCRIPT } from './create-form.generator';
+import { GENERATOR_JS } from './create-form.generator.script';
+import { PRESETS_JS, PRESETS_SCRIPT } from './create-form.presets.script';
 import { CSRF_REFUSED, FORM_PAGE, formVisitor } from './create-form.visitor';
 import { CREATED_PATH, formSubmission } from './create.submit';
 import { showCreated } from './created.routes';
@@ -25,6 +30,8 @@ export interface CreatePagesDeps {
   publicUrl: string;
   rules: CreateRules;
   features: CreateFeatures;
+  /** The form's expiry presets (PUSH_WEB_*); absent: the defaults of those variables. */
+  webForm?: WebFormPresets;
   /** The API's create limit, shared: the form and the API spend the same budget. */
   rateLimit: RequestHandler;
   logger: Logger;
@@ -34,6 +41,20 @@ export interface CreatePagesDeps {
   files?: { service: FileService; uploads: UploadPipeline };
   /** Email (the link to recipients, owner notices): absent where the instance sends none. */
   email?: WebEmail;
+}
+
+/** The form's own scripts (progressive enhancement; also the request form's presets). */
+function serveScripts(router: Router): void {
+  const scripts: [string, string][] = [
+    [PRESETS_SCRIPT, PRESETS_JS],
+    [GENERATOR_SCRIPT, GENERATOR_JS],
+    [DROP_SCRIPT, DROP_JS],
+  ];
+  for (const [path, js] of scripts) {
+    router.get(path, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=3600').type('js').send(js);
+    });
+  }
 }
 
 /** The form's file input: its parts are the push's files. */
@@ -58,15 +79,17 @@ const FILES_FIELD = 'files';
 export function createPagesRoutes(deps: CreatePagesDeps): Router {
   const router = Router();
   const { sessions } = deps;
+  const presets = deps.webForm ?? DEFAULT_WEB_FORM;
   const visitor = formVisitor({
     rules: deps.rules,
     features: deps.features,
+    presets,
     ...(sessions ? { sessions } : {}),
     ...(deps.files ? { fileLimits: deps.files.uploads.limits } : {}),
     ...(deps.email ? { email: deps.email } : {}),
   });
   const { signInEnabled, kindsFor, rulesFor, fullRulesFor, noticeFor, csrfOf, csrfRefused } = visitor;
-  const { createFromForm, createWithUploads, formProblems } = formSubmission(deps, visitor);
+  const { createFromForm, createWithUploads, formProblems } = formSubmission({ ...deps, presets }, visitor);
   const load: RequestHandler[] = sessions ? [sessions.load] : [];
   const unavailable = (res: Response) =>
     sendPage(
@@ -99,6 +122,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
   });
 
   router.get(CREATED_PATH, ...load, showCreated(deps, signInEnabled));
+  serveScripts(router);
 
   /** Before the body is read: a session that cannot be read, or a visitor who may not create. */
   const mayUseForm: RequestHandler = (req, res, next) => {

@@ -9,9 +9,11 @@ import type { PreparedFiles, PushService } from '../domain/push-service';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { parseCreateBody } from '../http/push.schemas';
+import type { WebFormPresets } from '../config/web-form';
 import { webActor, webCallerOf } from '../session/web-session';
 import { discardStored } from '../uploads/cleanup';
 import { uploadsOf } from '../uploads/upload-state';
+import { expiryOf } from './create-form.expiry';
 import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
 import { DEFAULT_LOCALE } from '../domain/email-rules';
@@ -71,6 +73,7 @@ function pushOf(
   passphrase: string | undefined,
   uploadCount: number,
   noticesOffered: boolean,
+  presets: WebFormPresets,
 ): Record<string, unknown> {
   const { kind } = values;
   if (values.passphraseRequired && !passphrase) {
@@ -87,8 +90,7 @@ function pushOf(
   return {
     kind,
     payload: kind === 'file' && !values.payload ? undefined : values.payload,
-    expire_after_days: values.expire_after_days,
-    expire_after_views: values.expire_after_views,
+    ...expiryOf(values, presets),
     retrieval_step: values.retrieval_step,
     deletable_by_viewer: values.deletable_by_viewer,
     ...(passphrase ? { passphrase } : {}),
@@ -106,6 +108,8 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
   const valuesOf = (body: unknown): FormValues => ({
     kind: formField(body, 'kind'),
     payload: formField(body, 'payload'),
+    duration: formField(body, 'duration'),
+    views: formField(body, 'views'),
     expire_after_days: formField(body, 'expire_after_days'),
     expire_after_views: formField(body, 'expire_after_views'),
     retrieval_step: formField(body, 'retrieval_step') === 'true',
@@ -145,6 +149,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
           formField(req.body, 'passphrase') || undefined,
           uploads.length,
           visitor.noticesOffered(caller),
+          deps.presets,
         ),
       },
       deps.rules,

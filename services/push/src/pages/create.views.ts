@@ -2,7 +2,13 @@ import type { PushKind } from '../domain/push';
 import { type Html, html } from '@secret-push/html';
 import { type UploadLimits, fmtBytes } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
+import type { WebFormPresets } from '../config/web-form';
+import { DROP_SCRIPT } from './create-form.drop.script';
+import { type ExpiryValues, expiryFields } from './create-form.expiry';
+import { GENERATOR_SCRIPT, generatorPart } from './create-form.generator';
+import { PRESETS_SCRIPT } from './create-form.presets.script';
 import { type EmailFormRules, type EmailFormValues, createEmailFields } from './email.views';
+import { described, fieldError, problemSummary as summaryOf } from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -12,6 +18,8 @@ export interface FormRules {
   views: { default: number; min: number; max: number };
   retrievalStepDefault: boolean;
   deletableByViewerDefault: boolean;
+  /** The expiry presets and the ones chosen when the form opens (PUSH_WEB_*). */
+  presets: WebFormPresets;
   /** The kinds the form offers, in order. */
   kinds: readonly PushKind[];
   /** The instance's file limits, when the form offers files (then it is sent as multipart). */
@@ -26,11 +34,9 @@ export interface FormRules {
 export const CREATE_FORM_SCRIPT = '/static/create-form.js';
 
 /** What the person typed, shown again when the form comes back with problems. */
-export interface FormValues extends EmailFormValues {
+export interface FormValues extends EmailFormValues, ExpiryValues {
   kind?: string;
   payload?: string;
-  expire_after_days?: string;
-  expire_after_views?: string;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
   name?: string;
@@ -46,9 +52,9 @@ export interface FormValues extends EmailFormValues {
 }
 
 const KIND_LABEL: Record<PushKind, string> = {
-  text: 'Text (a password, a note)',
+  text: 'Text',
   url: 'A link (URL)',
-  qr: 'A QR code (e.g. Wi-Fi credentials)',
+  qr: 'A QR code',
   file: 'Files',
 };
 
@@ -56,8 +62,11 @@ const KIND_LABEL: Record<PushKind, string> = {
 const FIELD_LABEL: Record<string, string> = {
   kind: 'Kind',
   payload: 'Secret',
-  expire_after_days: 'Days',
-  expire_after_views: 'Views',
+  duration: 'Expires after',
+  views: 'Views',
+  expire_after_duration: 'Expires after',
+  expire_after_days: 'Number of days',
+  expire_after_views: 'Number of views',
   passphrase: 'Passphrase',
   retrieval_step: 'Click to reveal',
   deletable_by_viewer: 'Recipients may delete it',
@@ -71,35 +80,16 @@ const FIELD_LABEL: Record<string, string> = {
   push: 'The form',
 };
 
-function fieldError(errors: Record<string, string[]>, name: string): Html {
-  const messages = errors[name];
-  return messages?.length ? html`<p class="error" id="${name}-error">${messages.join(' ')}</p>` : html``;
-}
-
-/** `aria-describedby` and `aria-invalid` for a field: its hint, and its error when it has one. */
-function described(errors: Record<string, string[]>, name: string, hint = true): Html {
-  const ids = [hint ? `${name}-hint` : '', errors[name]?.length ? `${name}-error` : ''].filter(Boolean);
-  return html`${ids.length ? html` aria-describedby="${ids.join(' ')}"` : ''}${errors[name]?.length ? html` aria-invalid="true"` : ''}`;
-}
+/** Where the summary's link for a problem leads, when not to the field of that name. */
+const FIELD_ANCHOR: Record<string, string> = {
+  push: 'payload',
+  kind: 'kind',
+  expire_after_duration: 'duration',
+};
 
 /** The problems of a refused create, above the form, each linked to its field. */
-function problemSummary(errors: Record<string, string[]>): Html | '' {
-  const problems = Object.entries(errors);
-  return problems.length
-    ? html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
-        <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
-        <ul>
-          ${problems.map(
-            ([name, messages]) =>
-              html`<li>
-                <a href="#${FIELD_ANCHOR[name] ?? name}">${FIELD_LABEL[name] ?? name}</a>:
-                ${messages.join(' ')}
-              </li>`,
-          )}
-        </ul>
-      </div>`
-    : '';
-}
+const problemSummary = (errors: Record<string, string[]>): Html =>
+  summaryOf(errors, FIELD_LABEL, FIELD_ANCHOR);
 
 /** The kinds offered, as radio buttons, `kind` checked. */
 function kindChoices(
@@ -107,15 +97,17 @@ function kindChoices(
   kind: string | undefined,
   errors: Record<string, string[]>,
 ): Html {
-  return html`<fieldset id="kind">
+  return html`<fieldset id="kind" class="presets">
     <legend>What do you want to share?</legend>
-    ${kinds.map(
-      (k) =>
-        html`<div class="choice">
-          <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
-          <label for="kind-${k}">${KIND_LABEL[k]}</label>
-        </div>`,
-    )}
+    <div class="preset-list">
+      ${kinds.map(
+        (k) =>
+          html`<span class="preset">
+            <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
+            <label for="kind-${k}">${KIND_LABEL[k]}</label>
+          </span>`,
+      )}
+    </div>
     ${fieldError(errors, 'kind')}
   </fieldset>`;
 }
@@ -156,8 +148,7 @@ export function createFormPage(options: {
     html`${top}
       <h1>Share a secret</h1>
       <p>
-        The link you get works for a limited number of views or days, whichever ends first; then the secret is
-        deleted.
+        The link works until the time or the views run out, whichever comes first; then the secret is deleted.
       </p>
       ${summary}
       <form method="post" action="/" class="create" ${multipart}>
@@ -171,48 +162,77 @@ export function createFormPage(options: {
 
         <label for="payload">Secret</label>
         <p class="muted" id="payload-hint">
-          The text, link or QR code content${files ? '; with files, an optional message' : ''}. It is
-          encrypted on the server.
+          A password, a note, a link or a QR code's
+          content${files ? '; with files, an optional message' : ''}. Encrypted on the server.
         </p>
         ${fieldError(errors, 'payload')}
         <textarea
           id="payload"
           name="payload"
-          rows="5"
+          rows="4"
           ${files ? '' : html` required`}
           autocomplete="off"
           spellcheck="false"
           ${described(errors, 'payload')}
         >
 ${values.payload ?? ''}</textarea>
-
-        <div class="row">
-          ${numberField('expire_after_days', 'Days', 'days', rules.days, values.expire_after_days, errors)}
-          ${numberField('expire_after_views', 'Views', 'views', rules.views, values.expire_after_views, errors)}
-        </div>
-
+        ${generatorPart()}
+        ${expiryFields({
+          presets: rules.presets,
+          bounds: rules,
+          values,
+          errors,
+          text: {
+            durationLegend: 'Expires after',
+            viewsLegend: 'Views',
+          },
+        })}
         ${passphraseField(values, errors)}
-        ${choiceField(
-          'retrieval_step',
-          'Click to reveal',
-          'The recipient clicks a button before the secret shows, so link previews in chats cannot use a view.',
-          retrievalStep,
-          errors,
-        )}
-        ${choiceField(
-          'deletable_by_viewer',
-          'Recipients may delete it',
-          'They get a button to delete the secret once they have it.',
-          deletable,
-          errors,
-        )}
-        ${rules.nameAndNote ? labelFields(values, errors) : ''}
-        ${rules.email ? createEmailFields(rules.email, values, errors) : ''}
+        <details class="more" id="more-options" ${moreOpen(errors, values) ? html` open` : ''}>
+          <summary>More options</summary>
+          ${choiceField(
+            'retrieval_step',
+            'Click to reveal',
+            'The recipient clicks a button before the secret shows, so link previews in chats cannot use a view.',
+            retrievalStep,
+            errors,
+          )}
+          ${choiceField(
+            'deletable_by_viewer',
+            'Recipients may delete it',
+            'They get a button to delete the secret once they have it.',
+            deletable,
+            errors,
+          )}
+          ${rules.nameAndNote ? labelFields(values, errors) : ''}
+          ${rules.email ? createEmailFields(rules.email, values, errors) : ''}
+        </details>
         ${files ? fileFields(files, errors) : ''}
 
         <button type="submit">Create the secret link</button>
       </form>`,
-    { scripts: files ? [CREATE_FORM_SCRIPT] : [] },
+    { scripts: [PRESETS_SCRIPT, GENERATOR_SCRIPT, ...(files ? [CREATE_FORM_SCRIPT, DROP_SCRIPT] : [])] },
+  );
+}
+
+/** The fields in "More options": open when one of them has a problem, or holds what was typed. */
+const MORE_FIELDS = [
+  'retrieval_step',
+  'deletable_by_viewer',
+  'name',
+  'note',
+  'notify_emails_to',
+  'notify_emails_to_locale',
+  'notify_emails_include_sender',
+  'notify_owner_on',
+];
+
+function moreOpen(errors: Record<string, string[]>, values: FormValues): boolean {
+  return (
+    MORE_FIELDS.some((name) => errors[name]?.length) ||
+    !!values.name ||
+    !!values.note ||
+    !!values.notify_emails_to
   );
 }
 
@@ -225,7 +245,7 @@ function passphraseField(values: FormValues, errors: Record<string, string[]>): 
   const required = values.passphraseRequired === true;
   return html`<label for="passphrase">Passphrase (optional)</label>
     <p class="muted" id="passphrase-hint">
-      The recipient must type it to see the secret. Tell it to them another way.
+      The recipient types it to see the secret: tell it to them another way.
     </p>
     ${fieldError(errors, 'passphrase')}
     ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
@@ -237,33 +257,6 @@ function passphraseField(values: FormValues, errors: Record<string, string[]>): 
       ${required ? html` required` : ''}
       ${described(errors, 'passphrase')}
     />`;
-}
-
-/** An expiry bound (days or views): its limits in the hint, the instance's default as its value. */
-function numberField(
-  name: 'expire_after_days' | 'expire_after_views',
-  label: string,
-  unit: string,
-  bounds: { min: number; max: number; default: number },
-  value: string | undefined,
-  errors: Record<string, string[]>,
-): Html {
-  return html`<div>
-    <label for="${name}">${label}</label>
-    <p class="muted" id="${name}-hint">Expires after this many ${unit} (${bounds.min} to ${bounds.max}).</p>
-    ${fieldError(errors, name)}
-    <input
-      id="${name}"
-      name="${name}"
-      type="number"
-      inputmode="numeric"
-      min="${bounds.min}"
-      max="${bounds.max}"
-      value="${value ?? String(bounds.default)}"
-      required
-      ${described(errors, name)}
-    />
-  </div>`;
 }
 
 /** A yes/no option: the hidden "false" is sent when the box is unchecked. */
@@ -288,9 +281,6 @@ function choiceField(
     <p class="muted" id="${name}-hint">${hint}</p>
   </div>`;
 }
-
-/** Where the summary's link for a problem leads, when not to the field of that name. */
-const FIELD_ANCHOR: Record<string, string> = { push: 'payload', kind: 'kind' };
 
 /** Name and note: the owner's own labels, never shown to the recipient. */
 function labelFields(values: FormValues, errors: Record<string, string[]>): Html {

@@ -1,5 +1,8 @@
 import { type Html, html } from '@secret-push/html';
+import type { WebFormPresets } from '../config/web-form';
 import { MAX_LABEL } from '../http/push.schemas';
+import { PRESETS_SCRIPT } from './create-form.presets.script';
+import { type ExpiryValues, expiryFields } from './create-form.expiry';
 import { type FieldErrors, checkbox, described, fieldError, problemSummary } from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
@@ -16,6 +19,8 @@ export interface RequestFormRules {
   views: { default: number; min: number; max: number };
   retrievalStepDefault: boolean;
   deletableByViewerDefault: boolean;
+  /** The expiry presets of the web forms (PUSH_WEB_*): how long the link is open, the answer's views. */
+  presets: WebFormPresets;
   /** The responder may be allowed files: the instance stores files. */
   files: boolean;
   /** The instance sends email: "answerable by these emails", "notify me", "email the link to". */
@@ -25,12 +30,10 @@ export interface RequestFormRules {
 }
 
 /** What was typed, shown again when the form comes back (never the passphrase). */
-export interface RequestFormValues {
+export interface RequestFormValues extends ExpiryValues {
   request?: string;
   name?: string;
   note?: string;
-  expire_after_days?: string;
-  expire_after_views?: string;
   answer_expire_after_days?: string;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
@@ -49,8 +52,11 @@ export const REQUEST_FIELD_LABEL: Record<string, string> = {
   request: 'Your request',
   name: 'Name',
   note: 'Note',
-  expire_after_days: 'Days open',
-  expire_after_views: 'Views of the answer',
+  duration: 'Open for',
+  views: 'Views of the answer',
+  expire_after_duration: 'Open for',
+  expire_after_days: 'Number of days open',
+  expire_after_views: 'Number of views of the answer',
   answer_expire_after_days: 'Days the answer is kept',
   passphrase: 'Passphrase',
   retrieval_step: 'Click to reveal',
@@ -65,7 +71,7 @@ export const REQUEST_FIELD_LABEL: Record<string, string> = {
   form: 'The form',
 };
 
-type NumberName = 'expire_after_days' | 'expire_after_views' | 'answer_expire_after_days';
+type NumberName = 'answer_expire_after_days';
 
 function numberField(
   name: NumberName,
@@ -214,6 +220,23 @@ function passphraseField(values: RequestFormValues, errors: FieldErrors): Html {
     />`;
 }
 
+/** The fields under "More options": open when one has a problem or a value typed. */
+const MORE_FIELDS = [
+  'name',
+  'note',
+  'answer_expire_after_days',
+  'include_requestor',
+  'retrieval_step',
+  'deletable_by_viewer',
+  'notify_emails_to',
+  'notify_emails_to_locale',
+  'notify_owner_on_answer',
+];
+
+const moreOpen = (errors: FieldErrors, v: RequestFormValues): boolean =>
+  MORE_FIELDS.some((name) => errors[name]?.length) ||
+  !!(v.name || v.note || v.answer_expire_after_days || v.notify_emails_to);
+
 /** `/requests/new`: the form; `errors` when it came back refused. */
 export function requestFormPage(options: {
   rules: RequestFormRules;
@@ -225,8 +248,6 @@ export function requestFormPage(options: {
   const { rules } = options;
   const values = options.values ?? {};
   const errors = options.errors ?? {};
-  const days = values.expire_after_days ?? String(rules.days.default);
-  const views = values.expire_after_views ?? '1'; // the answer push: one view unless asked
   return layout(
     'Request a secret',
     html`${webHeader(options.header)}
@@ -235,7 +256,7 @@ export function requestFormPage(options: {
         You get a link to send to someone. They open it, read your request and send the secret back once; you
         then find it in <a href="/requests">Your requests</a>.
       </p>
-      ${problemSummary(errors, REQUEST_FIELD_LABEL, { form: 'request' })}
+      ${problemSummary(errors, REQUEST_FIELD_LABEL, { form: 'request', expire_after_duration: 'duration' })}
       <form method="post" action="/requests/new" class="request-create">
         <input type="hidden" name="csrf" value="${options.csrf}" />
         ${
@@ -257,13 +278,20 @@ export function requestFormPage(options: {
           ${described(errors, 'request')}
         >
 ${values.request ?? ''}</textarea>
-        ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
-        ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
-        <div class="row">
-          ${numberField('expire_after_days', 'Days open', `The link takes an answer for this many days (${rules.days.min} to ${rules.days.max}).`, rules.days, days, errors)}
-          ${numberField('expire_after_views', 'Views of the answer', `You can open the answer this many times (${rules.views.min} to ${rules.views.max}).`, rules.views, views, errors)}
-        </div>
-        ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
+        ${expiryFields({
+          presets: rules.presets,
+          bounds: rules,
+          values,
+          errors,
+          // The answer push: one view unless asked.
+          defaultViews: 1,
+          text: {
+            durationLegend: 'Open for',
+            durationHint: 'The link takes an answer for this long.',
+            viewsLegend: 'Views of the answer',
+            viewsHint: 'You can open the answer this many times.',
+          },
+        })}
         ${passphraseField(values, errors)} ${whoMayAnswer(rules, values, errors)}
         ${
           rules.files
@@ -276,21 +304,28 @@ ${values.request ?? ''}</textarea>
               )
             : ''
         }
-        ${
-          rules.ownEmail
-            ? checkbox(
-                'include_requestor',
-                'Show my email address to the responder',
-                `They see that ${rules.ownEmail} asks; otherwise the page does not name you.`,
-                values.include_requestor ?? false,
-                errors,
-              )
-            : ''
-        }
-        ${checkbox('retrieval_step', 'Click to reveal the answer', 'Opening the answer needs a click, so link previews cannot use a view.', values.retrieval_step ?? rules.retrievalStepDefault, errors)}
-        ${checkbox('deletable_by_viewer', 'Deletable after viewing', 'You get a button to delete the answer once you have it.', values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
-        ${emailPart(rules, values, errors)}
+        <details class="more" id="more-options" ${moreOpen(errors, values) ? html` open` : ''}>
+          <summary>More options</summary>
+          ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
+          ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
+          ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
+          ${
+            rules.ownEmail
+              ? checkbox(
+                  'include_requestor',
+                  'Show my email address to the responder',
+                  `They see that ${rules.ownEmail} asks; otherwise the page does not name you.`,
+                  values.include_requestor ?? false,
+                  errors,
+                )
+              : ''
+          }
+          ${checkbox('retrieval_step', 'Click to reveal the answer', 'Opening the answer needs a click, so link previews cannot use a view.', values.retrieval_step ?? rules.retrievalStepDefault, errors)}
+          ${checkbox('deletable_by_viewer', 'Deletable after viewing', 'You get a button to delete the answer once you have it.', values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
+          ${emailPart(rules, values, errors)}
+        </details>
         <button type="submit">Create the request link</button>
       </form>`,
+    { scripts: [PRESETS_SCRIPT] },
   );
 }

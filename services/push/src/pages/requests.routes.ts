@@ -8,6 +8,8 @@ import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { parsePage } from '../http/push.schemas';
 import { type WebSessions, signedInSession, webActor, webCallerOf } from '../session/web-session';
+import type { WebFormPresets } from '../config/web-form';
+import { expiryOf } from './create-form.expiry';
 import type { FieldErrors } from './form-parts.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
@@ -57,6 +59,8 @@ function valuesOf(body: unknown): RequestFormValues {
     request: get('request'),
     name: get('name'),
     note: get('note'),
+    duration: get('duration'),
+    views: get('views'),
     expire_after_days: get('expire_after_days'),
     expire_after_views: get('expire_after_views'),
     answer_expire_after_days: get('answer_expire_after_days'),
@@ -75,7 +79,11 @@ function valuesOf(body: unknown): RequestFormValues {
 }
 
 /** The form's fields as the API's `request` object (empty optional fields left out). */
-function requestOf(v: RequestFormValues, passphrase: string | undefined): Record<string, unknown> {
+function requestOf(
+  v: RequestFormValues,
+  passphrase: string | undefined,
+  presets: WebFormPresets,
+): Record<string, unknown> {
   if (v.passphraseRequired && !passphrase) throw HttpError.validation({ passphrase: [PASSPHRASE_AGAIN] });
   const given = (s: string | undefined) => (s !== undefined && s.trim() !== '' ? s : undefined);
   const optional: Record<string, unknown> = {
@@ -89,8 +97,7 @@ function requestOf(v: RequestFormValues, passphrase: string | undefined): Record
   };
   return {
     request: v.request ?? '',
-    expire_after_days: v.expire_after_days,
-    expire_after_views: v.expire_after_views,
+    ...expiryOf(v, presets),
     retrieval_step: v.retrieval_step,
     deletable_by_viewer: v.deletable_by_viewer,
     response_file_attachments: v.response_file_attachments,
@@ -214,7 +221,9 @@ function createFromForm(
     const scope = idempotencyScope(ownerOf(actor), req.ip ?? null);
     const session = signedInSession(res);
     try {
-      const body = { request: requestOf(values, formField(req.body, 'passphrase') || undefined) };
+      const body = {
+        request: requestOf(values, formField(req.body, 'passphrase') || undefined, deps.rules.presets),
+      };
       await deps.requests.create(body, {
         actor,
         ownerEmail: session.emailVerified ? session.email : null,

@@ -79,13 +79,14 @@ test('anonymous: the create form, the created link, the recipient pages, the abo
   await page.goto(`${push.url}/`);
   await check(page, 'create form');
   await page.getByLabel('Secret', { exact: true }).fill('x');
-  await page.getByLabel('Views').fill('0');
+  await page.locator('#views-custom').check();
+  await page.getByLabel('Number of views').fill('0');
   // The browser's own validation would stop the submit: send the form as typed.
   await page.evaluate('document.querySelector("form.create").noValidate = true');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: /Please correct/ }).waitFor(WAIT);
   await check(page, 'create form with a problem');
-  await page.getByLabel('Views').fill('2');
+  await page.getByLabel('Number of views').fill('2');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await heading(page, 'Your secret link');
   await check(page, 'created link');

@@ -113,6 +113,7 @@ test('signed in: two files with a progress bar that reaches 100 %, the link in p
   ];
   await page.getByLabel('Choose the files').setInputFiles(files);
   await page.getByLabel('Secret', { exact: true }).fill('the files of the quarter');
+  await page.getByText('More options').click();
   await page.getByLabel('Name (optional)').fill('Quarterly files');
   await page.screenshot({ path: path.join(SHOTS, '39-files-form.png'), fullPage: true });
   await page.evaluate(RECORD_PROGRESS);
@@ -163,7 +164,8 @@ test('a refused upload keeps what was typed and the chosen files; the corrected 
   await page.getByLabel('Choose the files').setInputFiles([file]);
   await page.getByLabel('Secret', { exact: true }).fill('typed before the refusal');
   await page.getByLabel('Passphrase (optional)').fill('kept passphrase');
-  await page.getByLabel('Views').fill('0');
+  await page.locator('#views-custom').check();
+  await page.getByLabel('Number of views').fill('0');
   await page.evaluate('document.querySelector("form.create").noValidate = true');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: /Please correct/ }).waitFor();
@@ -174,7 +176,7 @@ test('a refused upload keeps what was typed and the chosen files; the corrected 
   await expect(page.getByLabel('Passphrase (optional)').inputValue()).resolves.toBe('kept passphrase');
   await expect(page.getByLabel('Files', { exact: true }).isChecked()).resolves.toBe(true);
   await expect(page.evaluate<number>('document.getElementById("files").files.length')).resolves.toBe(1);
-  await page.getByLabel('Views').fill('2');
+  await page.getByLabel('Number of views').fill('2');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
   await context.close();
@@ -218,12 +220,13 @@ test('accessible (axe): the form with Files and its progress bar, with a problem
   await page.evaluate('document.getElementById("upload").hidden = false'); // as during an upload
   await expectAccessible(page, 'create form with Files and the progress bar');
   await page.evaluate('document.getElementById("upload").hidden = true');
-  await page.getByLabel('Views').fill('0');
+  await page.locator('#views-custom').check();
+  await page.getByLabel('Number of views').fill('0');
   await page.evaluate('document.querySelector("form.create").noValidate = true');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: /Please correct/ }).waitFor();
   await expectAccessible(page, 'create form with Files, a problem shown in place');
-  await page.getByLabel('Views').fill('1');
+  await page.getByLabel('Number of views').fill('1');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
   await expectAccessible(page, 'created link, in place of the form');

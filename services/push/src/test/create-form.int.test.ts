@@ -77,13 +77,26 @@ describe('GET /', () => {
         'kind-url',
         'kind-qr',
         'payload',
+        'duration-1h',
+        'duration-custom',
         'expire_after_days',
+        'views-1',
+        'expire_after_views',
         'passphrase',
+        'gen-password',
       ]),
     );
     for (const id of ids) expect(page).toContain(`<label for="${id}">`);
-    expect(page).toMatch(/Expires after this many days \(1 to 90\)/);
-    expect(page).toMatch(/name="expire_after_days"[^>]*value="7"|value="7"[^>]*name="expire_after_days"/s);
+    // The form's presets and defaults (3 days, 2 views), not the API's (7 days, 5 views).
+    for (const label of ['1 hour', '1 day', '3 days', '1 week', 'Custom', '1 view', '2 views', '5 views']) {
+      expect(page).toContain(`">${label}</label>`);
+    }
+    expect(page).toMatch(/id="duration-3d"[^>]*value="3d"\s+checked/);
+    expect(page).toMatch(/id="views-2"[^>]*value="2"\s+checked/);
+    expect(page).toMatch(
+      /<label for="expire_after_days">Number of days<\/label>\s*<p class="muted" id="expire_after_days-hint">With Custom: 1 to 90\.<\/p>/,
+    );
+    expect(page).toMatch(/id="expire_after_views-hint">With Custom: 1 to 100\./);
     expect(page).toContain('<form method="post" action="/"');
   });
 
@@ -151,7 +164,7 @@ describe('POST /', () => {
     expect(res.status).toBe(422);
     expectPageHeaders(res);
     expect(res.text).toContain('role="alert"');
-    expect(res.text).toMatch(/<a href="#expire_after_views">Views<\/a>/);
+    expect(res.text).toMatch(/<a href="#expire_after_views">Number of views<\/a>/);
     expect(res.text).toMatch(
       /id="expire_after_views"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="expire_after_views"/s,
     );
@@ -309,5 +322,120 @@ describe('Post/Redirect/Get: nothing created twice', () => {
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(await countPushes()).toBe(before);
+  });
+});
+
+describe('expiry presets and the password suggestion (no JavaScript needed)', () => {
+  const PRESET = { ...FORM, expire_after_days: '', expire_after_views: '' };
+  const expiryOf = async (res: request.Response) => {
+    const got = await request(h.push.url).get(`/api/v2/pushes/${tokenOf(linkOf((await follow(res)).text)!)}`);
+    return {
+      seconds: (Date.parse(got.body.expires_at as string) - Date.now()) / 1000,
+      views: got.body.expire_after_views as number,
+      days: got.body.expire_after_days as number,
+    };
+  };
+
+  it('a preset under a day (1 hour, 1 view) is the exact window; Custom takes the number fields', async () => {
+    const hour = await expiryOf(await submit({ ...PRESET, duration: '1h', views: '1' }));
+    expect(hour.seconds).toBeGreaterThan(3600 - 60);
+    expect(hour.seconds).toBeLessThanOrEqual(3600);
+    expect(hour).toMatchObject({ views: 1, days: 1 });
+
+    const week = await expiryOf(
+      await submit({ ...PRESET, duration: '1w', views: '5', expire_after_days: '30' }),
+    );
+    expect(Math.round(week.seconds / 86_400)).toBe(7); // the preset wins over a number typed for Custom
+    expect(week).toMatchObject({ views: 5, days: 7 });
+
+    const custom = await expiryOf(
+      await submit({
+        ...FORM,
+        duration: 'custom',
+        views: 'custom',
+        expire_after_days: '4',
+        expire_after_views: '7',
+      }),
+    );
+    expect(custom).toMatchObject({ views: 7, days: 4 });
+  });
+
+  it('out of bounds or not offered: the form again with the problem and the choice kept, nothing created', async () => {
+    const before = await countPushes();
+    const far = await submit({
+      ...FORM,
+      payload: 'kept',
+      duration: 'custom',
+      views: '2',
+      expire_after_days: '91',
+    });
+    expect(far.status).toBe(422);
+    expect(far.text).toMatch(
+      /<a href="#expire_after_days">Number of days<\/a>:\s*must be an integer from 1 to 90/,
+    );
+    expect(far.text).toMatch(/id="duration-custom"[^>]*value="custom"\s+checked/);
+    expect(far.text).toMatch(/id="expire_after_days"[^>]*value="91"/s);
+    expect(far.text).toContain('kept');
+
+    const blank = await submit({ ...PRESET, duration: '1d', views: 'custom' });
+    expect(blank.status).toBe(422);
+    expect(blank.text).toMatch(/<a href="#expire_after_views">Number of views<\/a>/);
+
+    const odd = await submit({ ...PRESET, duration: '90d', views: '3' });
+    expect(odd.status).toBe(422);
+    expect(odd.text).toMatch(/<a href="#duration">Expires after<\/a>:\s*Choose how long the link works\./);
+    expect(odd.text).toMatch(/<a href="#views">Views<\/a>:\s*Choose how many views it allows\./);
+    expect(await countPushes()).toBe(before);
+  });
+
+  it('suggests a fresh password and passphrase in the page, to copy without JavaScript; none is sent with the form', async () => {
+    const [a, b] = await Promise.all([request(h.push.url).get('/'), request(h.push.url).get('/')]);
+    // The value as the browser reads it (the html tag escapes `&`).
+    const password = (page: string) =>
+      /id="gen-password" type="text" readonly value="([^"]*)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
+    const phrase = (page: string) =>
+      /id="gen-passphrase" type="text" readonly value="([^"]*)"/.exec(page)?.[1];
+    expect(password(a.text)).toMatch(/^[A-Za-z2-9!#$%&*+\-=?@^_~]{20}$/);
+    expect(password(a.text)).toMatch(/[A-Z]/);
+    expect(password(a.text)).toMatch(/[!#$%&*+\-=?@^_~]/);
+    expect(phrase(a.text)).toMatch(/^[a-z]+(-[a-z]+){5}$/);
+    expect(password(a.text)).not.toBe(password(b.text));
+    expect(phrase(a.text)).not.toBe(phrase(b.text));
+    expect(a.text).toMatch(
+      /<details class="generator" id="generator">\s*<summary>Generate a password<\/summary>/,
+    );
+    // The generator's fields have no name: the form sends none of them.
+    expect(a.text).not.toMatch(/<input[^>]*id="gen-[^>]*name=/);
+  });
+
+  it('the operator sets the presets and the defaults (e.g. 1 day and 1 view)', async () => {
+    const strict = await startPush(h.auth, {
+      env: {
+        PUSH_WEB_DURATION_PRESETS: '15m,1h,1d',
+        PUSH_WEB_DEFAULT_DURATION: '1d',
+        PUSH_WEB_VIEW_PRESETS: '1,3',
+        PUSH_WEB_DEFAULT_VIEWS: '1',
+      },
+    });
+    try {
+      const page = (await request(strict.url).get('/')).text;
+      expect(page).toMatch(/id="duration-1d"[^>]*value="1d"\s+checked/);
+      expect(page).toMatch(/id="views-1"[^>]*value="1"\s+checked/);
+      expect(page).toContain('">15 minutes</label>');
+      expect(page).not.toContain('id="duration-3d"');
+      const res = await submit({ ...PRESET, duration: '15m', views: '3' }, strict.url);
+      const got = await request(strict.url).get(
+        `/api/v2/pushes/${tokenOf(linkOf((await follow(res, strict.url)).text)!)}`,
+      );
+      expect((Date.parse(got.body.expires_at as string) - Date.now()) / 1000).toBeLessThanOrEqual(900);
+      expect(got.body.expire_after_views).toBe(3);
+      // The API's defaults are unchanged.
+      const api = await request(strict.url)
+        .post('/api/v2/pushes')
+        .send({ push: { payload: 'api' } });
+      expect(api.body).toMatchObject({ expire_after_days: 7, expire_after_views: 5 });
+    } finally {
+      await strict.stop();
+    }
   });
 });

@@ -245,9 +245,10 @@ describe('recipient pages in Chromium', () => {
     await shot(page, '20-create-form');
     // Every field is reached by its label; the form is filled and sent from the keyboard.
     await page.getByLabel('Secret', { exact: true }).fill('made in the form');
-    await page.getByLabel('Views').fill('2');
+    await page.getByLabel('2 views', { exact: true }).check();
+    await page.getByText('More options').click();
     await page.getByLabel('Click to reveal').uncheck();
-    await page.getByLabel('Views').focus();
+    await page.getByLabel('Passphrase (optional)').focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
     await shot(page, '21-created');
@@ -283,8 +284,9 @@ describe('recipient pages in Chromium', () => {
     await page.getByLabel('Secret', { exact: true }).fill('guarded by a passphrase');
     await page.getByLabel('Passphrase (optional)').fill('tulip');
     // Past the instance's bound: the browser lets it through once the field's own limits are off.
+    await page.getByLabel('Custom').first().check();
     await page.locator('#expire_after_days').evaluate((el) => el.removeAttribute('max'));
-    await page.getByLabel('Days').fill('365');
+    await page.getByLabel('Number of days').fill('365');
     await page.getByRole('button', { name: 'Create the secret link' }).click();
     await page.getByRole('heading', { name: /Please correct these/ }).waitFor();
     await expect(page.locator('#passphrase-error').textContent()).resolves.toContain(
@@ -296,7 +298,7 @@ describe('recipient pages in Chromium', () => {
 
     // The days fixed, the passphrase not typed: the browser holds the form (the field is required).
     const before = await pushCount();
-    await page.getByLabel('Days').fill('3');
+    await page.getByLabel('Number of days').fill('3');
     await page.getByRole('button', { name: 'Create the secret link' }).click();
     await expect(
       // (no DOM types in this project: the element is read as the input it is)

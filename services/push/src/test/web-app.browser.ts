@@ -60,6 +60,7 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await expectAccessible(page, 'create form, signed in');
 
   await page.getByLabel('Secret', { exact: true }).fill('shared by demo');
+  await page.getByText('More options').click();
   await page.getByLabel('Click to reveal').uncheck();
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();

@@ -83,6 +83,7 @@ test('account defaults pre-checked, "Email the link to" delivers the link, the o
 
   // The create form: the defaults pre-checked.
   await page.getByRole('link', { name: 'Share a secret' }).click();
+  await page.getByText('More options').click();
   const emailMe = page.getByRole('group', { name: 'Email me when…' });
   await expect(emailMe.getByLabel('…it is viewed').isChecked()).resolves.toBe(true);
   await expect(emailMe.getByLabel('…a wrong passphrase is tried').isChecked()).resolves.toBe(false);

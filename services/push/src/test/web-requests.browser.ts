@@ -59,6 +59,7 @@ async function createRequest(page: Page, message: string, name: string, files: b
   await page.goto(`${push.url}/requests/new`);
   await page.getByRole('heading', { name: 'Request a secret', level: 1 }).waitFor(WAIT);
   await page.getByLabel('Your request').fill(message);
+  await page.getByText('More options').click();
   await page.getByLabel('Name (optional)').fill(name);
   if (files) await page.getByLabel('The responder may attach files').check();
   await page.getByRole('button', { name: 'Create the request link' }).click();

@@ -233,6 +233,44 @@ const auditKinds = async (token: string) => {
 const answer = (token: string, fields: Record<string, string>, b = new Browser(), url = push.url) =>
   post(b, `/respond/${token}`, fields, url);
 
+describe("the request form's presets", () => {
+  it("open for a preset (1 hour) or Custom days; the answer's views 1 by default; a preset not offered → 422, nothing made", async () => {
+    const p = await signedIn(user);
+    const form = await p.b.follow(`${push.url}/requests/new`);
+    expect(form.body).toMatch(/id="duration-3d"[^>]*value="3d"\s+checked/);
+    expect(form.body).toMatch(/id="views-1"[^>]*value="1"\s+checked/);
+    expect(form.body).toContain('<script src="/static/form-presets.js" defer></script>');
+
+    const hour = await create(p, { duration: '1h', views: '2' });
+    const row = await requestRow(hour.token);
+    expect(row.expire_after_duration).toBe(3); // the API's index of 1 hour
+    expect(row.expire_after_days).toBeNull();
+    expect(row.answer_expire_after_views).toBe(2);
+    const custom = await create(p, {
+      duration: 'custom',
+      expire_after_days: '4',
+      views: 'custom',
+      expire_after_views: '3',
+    });
+    expect(await requestRow(custom.token)).toMatchObject({
+      expire_after_days: 4,
+      answer_expire_after_views: 3,
+    });
+
+    const before = await countRequests();
+    const odd = await post(p.b, '/requests/new', {
+      csrf: p.csrf,
+      idempotency_key: keyOf(form.body),
+      request: 'kept',
+      duration: '90d',
+      views: '1',
+    });
+    expect(odd.status).toBe(422);
+    expect(await odd.text()).toMatch(/<a href="#duration">Open for<\/a>:\s*Choose how long the link works\./);
+    expect(await countRequests()).toBe(before);
+  });
+});
+
 describe('the responder page', () => {
   it('GET shows the request escaped and spends nothing; an answer by a plain post; then 409 pages', async () => {
     const p = await signedIn(user);
