@@ -33,6 +33,8 @@ import { webEmail } from './pages/email-pages';
 import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { pagesRoutes } from './pages/pages.routes';
+import { receiptPagesRoutes } from './pages/receipt.routes';
+import { ownerScriptsRoutes } from './pages/owner-scripts.routes';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
 import { respondPagesRoutes } from './pages/respond.routes';
@@ -214,6 +216,15 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
     }),
   );
   if (deps.requestPages) mountRequestPages(app, deps, deps.requestPages);
+  app.use(ownerScriptsRoutes());
+  app.use(
+    receiptPagesRoutes({
+      ...common,
+      pushes: deps.pushes,
+      rateLimit: deps.rateLimits.retrieve,
+      signInEnabled: !!deps.web,
+    }),
+  );
   app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));
 }
 

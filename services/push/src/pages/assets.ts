@@ -1,3 +1,5 @@
+import { OWNER_CSS } from './css/owner.css';
+
 /**
  * The pages' only stylesheet and script, served from our own origin (`/static/…`) so the CSP can
  * say `script-src 'self'; style-src 'self'` with no inline code and no third-party hosts.
@@ -78,7 +80,7 @@ input[type="file"] { display: block; font: inherit; margin-bottom: 0.75rem; max-
 #upload-status:empty { display: none; }
 button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0;
   min-height: 2.75rem; font-weight: 400; }
-`;
+${OWNER_CSS}`;
 
 /**
  * Progressive enhancement only: every action is a plain form that works without it.

@@ -17,6 +17,7 @@ import { type FormValues, createFormPage } from './create.views';
 import { DEFAULT_LOCALE } from '../domain/email-rules';
 import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
+import { giveReceipt } from './receipt.cookie';
 import { headerOf } from './web-header';
 
 export interface FormSubmissionDeps extends FormVisitorDeps {
@@ -162,6 +163,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });
     if (created.replayed && files) await discardStored(files, storedKeyList(stored), undefined);
+    await giveReceipt(res, deps, created, { owner, path: CREATED_PATH, seconds: CREATED_PAGE_SECONDS });
     res.cookie(CREATED_COOKIE, key, {
       httpOnly: true,
       sameSite: 'strict',

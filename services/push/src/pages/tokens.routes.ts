@@ -6,6 +6,8 @@ import { type WebSessions, signedInSession } from '../session/web-session';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { headerOf } from './web-header';
+import { confirmPage } from './confirm.views';
+import { setFlash, takeFlash } from './flash';
 import { tokensPage } from './tokens.views';
 import { errorPage } from './views';
 
@@ -32,7 +34,7 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     req: Request,
     res: Response,
     status: number,
-    extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values'> = {},
+    extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values' | 'flash'> = {},
   ) {
     const session = signedInSession(res);
     const tokens = await users.listTokens(session.userId);
@@ -41,7 +43,10 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     sendPage(res, status, tokensPage({ header, csrf: session.csrf, tokens, ...extra }));
   }
 
-  router.get('/users/token', ...guard, (req, res) => page(req, res, 200));
+  router.get('/users/token', ...guard, (req, res) => {
+    const flash = takeFlash(req, res);
+    return page(req, res, 200, flash ? { flash } : {});
+  });
 
   router.post('/users/token', ...guardPost, async (req, res) => {
     const session = signedInSession(res);
@@ -77,8 +82,35 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });
   });
 
+  /** The person's token of this id (its name for the confirmation and the message). */
+  async function ownToken(req: Request, res: Response) {
+    const tokens = await users.listTokens(signedInSession(res).userId);
+    const found = tokens.find((t) => t.id === String(req.params.id));
+    if (!found) throw new PersonalTokenNotFound();
+    return found;
+  }
+
+  /** Revoke asks first: this page names the token; its form POSTs (nothing changes here). */
+  router.get('/users/token/:id/revoke', ...guard, async (req, res) => {
+    const token = await ownToken(req, res);
+    setPageHeaders(res);
+    const page = confirmPage({
+      header: headerOf(res, true)!,
+      question: `Revoke the token “${token.name}”?`,
+      consequence:
+        'Scripts and tools that use it stop working at once, and it cannot be undone: you would create a new token.',
+      action: `/users/token/${token.id}/revoke`,
+      csrf: signedInSession(res).csrf,
+      confirm: `Revoke “${token.name}”`,
+      cancel: '/users/token',
+    });
+    sendPage(res, 200, page);
+  });
+
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
-    await users.revokeToken(signedInSession(res).userId, String(req.params.id));
+    const token = await ownToken(req, res);
+    await users.revokeToken(signedInSession(res).userId, token.id);
+    setFlash(res, 'token-revoked', `Token “${token.name}”`, deps.publicUrl.startsWith('https:'));
     res.redirect(303, '/users/token');
   });
 
