@@ -3,23 +3,26 @@ import { type Html, html } from '@secret-push/html';
 /** Where the pages' times script is served (it shows each `<time data-at>` in the viewer's zone). */
 export const TIMES_SCRIPT = '/static/times.js';
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
 
-/** Largest unit first; a unit is used once the distance is at least one of it. */
-const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['week', 7 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A distance's unit: the largest whose threshold it reaches (days up to 60, as "in 30 days" reads). */
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number, number][] = [
+  ['year', 365 * DAY, 365 * DAY],
+  ['month', 60 * DAY, 30 * DAY],
+  ['day', DAY, DAY],
+  ['hour', HOUR, HOUR],
+  ['minute', MINUTE, MINUTE],
 ];
 
-/** "in 7 days", "3 hours ago", "now": the distance from `now` in its largest whole unit (rounded). */
+/** "in 7 days", "3 hours ago", "now": the distance from `now` in its unit, rounded. */
 export function relativeTime(date: Date, now: Date): string {
   const ms = date.getTime() - now.getTime();
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(ms) >= size) return relative.format(Math.round(ms / size), unit);
+  for (const [unit, from, size] of UNITS) {
+    if (Math.abs(ms) >= from) return relative.format(Math.round(ms / size), unit);
   }
   return Math.abs(ms) < 30_000 ? 'now' : relative.format(Math.sign(ms), 'minute');
 }

@@ -52,7 +52,7 @@ async function follow(res: request.Response, url = h.push.url) {
   return request(url).get('/created').set('Cookie', cookieOf(res));
 }
 
-const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)?.[1];
+const linkOf = (page: string) => /id="link"[^>]*?value="([^"]+)"/.exec(page)?.[1];
 const tokenOf = (link: string) => /\/p\/([\w-]+)/.exec(link)![1]!;
 
 function expectPageHeaders(res: request.Response) {
