@@ -163,7 +163,6 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });
     if (created.replayed && files) await discardStored(files, storedKeyList(stored), undefined);
-    await giveReceipt(res, deps, created, { owner, path: CREATED_PATH, seconds: CREATED_PAGE_SECONDS });
     res.cookie(CREATED_COOKIE, key, {
       httpOnly: true,
       sameSite: 'strict',
@@ -171,6 +170,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       path: CREATED_PATH,
       maxAge: CREATED_PAGE_SECONDS * 1000,
     });
+    await giveReceipt(res, deps, created, { owner, path: CREATED_PATH, seconds: CREATED_PAGE_SECONDS });
     res.redirect(303, CREATED_PATH);
   };
   const createFromForm: RequestHandler = (req, res) => create(req, res);

@@ -395,6 +395,7 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
     const createdPage = created.body;
     // Expire now leads to the confirmation (no state change), as the list's Expire does.
     expect(createdPage).toMatch(/href="\/pushes\/[\w-]{22}\/expire"\s*>Expire now<\/a>/);
+    expect(createdPage).not.toContain('id="receipt"'); // the signed-in have /pushes, no receipt
     const first = tokenOf(createdPage);
     const second = tokenOf((await createInForm(erin, 'second')).body);
     await fetch(`${push.url}/api/v2/pushes/${first}`); // a view, for the audit log
