@@ -35,7 +35,7 @@ export function cardTable(
           html`<tr>
             ${cells.map((cell, i) => {
               const cls = cell.title ? 'card-title' : cell.actions ? 'card-actions' : '';
-              return html`<td data-label="${columns[i] ?? ''}"${cls ? html` class="${cls}"` : ''}>
+              return html`<td data-label="${columns[i] ?? ''}" ${cls ? html` class="${cls}"` : ''}>
                 ${cell.content}
               </td>`;
             })}

@@ -115,7 +115,7 @@ describe('the receipt', () => {
       .send({});
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe(`/receipt/${receipt}`);
-    const told = await request(h.push.url).get(done.headers.location).set('Cookie', cookiesOf(done));
+    const told = await request(h.push.url).get(done.headers.location!).set('Cookie', cookiesOf(done));
     expect(told.text).toContain(
       '<p role="status" class="notice flash">Secret “Wifi password” expired: nobody can open it any more.</p>',
     );
