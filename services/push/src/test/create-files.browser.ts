@@ -127,7 +127,7 @@ test('signed in: two files with a progress bar that reaches 100 %, the link in p
   expect(page.url()).toBe(`${push.url}/`);
   await expect(page.title()).resolves.toBe('Your secret link · secret-push');
   await expect(page.getByRole('button', { name: 'Copy the link' }).isVisible()).resolves.toBe(true);
-  await expect(page.getByRole('button', { name: 'Expire now' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'Expire now' }).isVisible()).resolves.toBe(true);
   await page.screenshot({ path: path.join(SHOTS, '40-files-created.png'), fullPage: true });
   const link = await page.locator('#link').inputValue();
   expect(link).toMatch(new RegExp(`^${push.url}/p/[\\w-]{22}/r$`)); // click to reveal (the default)

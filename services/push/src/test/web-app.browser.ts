@@ -106,11 +106,15 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await expect(page.getByRole('cell', { name: 'Viewed' }).count()).resolves.toBe(1);
   await expectAccessible(page, 'audit log');
   await page.goBack();
+  // Expire asks first (its page names the push), then /pushes says it was done.
   await page
-    .getByRole('button', { name: /^Expire/ })
+    .getByRole('link', { name: /^Expire/ })
     .first()
     .click();
+  await page.getByRole('heading', { name: 'Expire this push?' }).waitFor();
+  await page.getByRole('button', { name: 'Expire this push' }).click();
   await page.waitForURL(`${push.url}/pushes`);
+  await page.getByRole('status').filter({ hasText: 'The push expired' }).waitFor();
   await expect(page.getByText('No active pushes').isVisible()).resolves.toBe(true);
 
   // The account page: the provider's console linked, other sessions signed out, a deletion that

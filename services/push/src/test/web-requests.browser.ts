@@ -104,7 +104,7 @@ test('request, copy the link, answer anonymously with text, open the answer; clo
   await page.getByRole('link', { name: 'Your requests' }).click();
   await page.getByRole('link', { name: 'Answered' }).click();
   await expectAccessible(page, 'requests, answered');
-  await page.getByRole('link', { name: /VPN key/ }).click();
+  await page.getByRole('link', { name: /^VPN key/ }).click();
   await page.getByRole('heading', { name: 'Request: VPN key' }).waitFor(WAIT);
   await expect(page.locator('#request-message').textContent()).resolves.toBe(message);
   await page.getByRole('cell', { name: 'Answered', exact: true }).waitFor(WAIT);
@@ -118,9 +118,10 @@ test('request, copy the link, answer anonymously with text, open the answer; clo
   const other = await createRequest(page, 'The database password, please', 'DB password', false);
   await page.goto(`${push.url}/requests`);
   const row = page.getByRole('row', { name: /DB password/ });
-  await row.getByText('Close…').click();
-  await row.getByRole('button', { name: /Close this request/ }).click();
-  await page.getByText('The request was closed.').waitFor(WAIT);
+  await row.getByRole('link', { name: /^Close/ }).click();
+  await page.getByRole('heading', { name: 'Close the request “DB password”?' }).waitFor(WAIT);
+  await page.getByRole('button', { name: 'Close “DB password”' }).click();
+  await page.getByRole('status').filter({ hasText: 'Request “DB password” closed' }).waitFor(WAIT);
   await page.getByRole('link', { name: 'Closed', exact: true }).click();
   await page.getByRole('row', { name: /DB password/ }).waitFor(WAIT);
   await expectAccessible(page, 'requests, closed');
