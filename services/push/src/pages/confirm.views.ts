@@ -28,7 +28,7 @@ export function confirmPage(c: Confirmation): Html {
   return layout(
     c.question,
     html`${webHeader(c.header)}
-      <h1>${c.question}</h1>
+      <h1 class="question">${c.question}</h1>
       <p>${c.consequence}</p>
       <form method="post" action="${c.action}" class="confirm">
         ${c.csrf ? html`<input type="hidden" name="csrf" value="${c.csrf}" />` : ''}

@@ -253,9 +253,9 @@ describe('recipient pages in Chromium', () => {
     await shot(page, '21-created');
     const link = await page.locator('#link').inputValue();
     expect(link).toMatch(/\/p\/[\w-]{22}$/);
-    await expect(page.getByRole('img', { name: 'QR code of the secret link' }).isVisible()).resolves.toBe(
-      true,
-    );
+    await expect(
+      page.getByRole('img', { name: 'QR code of the link — not the secret' }).isVisible(),
+    ).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Copy the link' }).isVisible()).resolves.toBe(false);
     expect(blocked).toBe(2);
 

@@ -7,6 +7,7 @@ export const OWNER_CSS = `
   padding: 0.6rem 0.9rem; margin: 0 0 1rem; }
 .button.secondary, a.button.secondary { background: transparent; color: var(--fg); border-color: var(--border); }
 button.small, .button.small { min-height: 2.75rem; padding: 0.45rem 0.8rem; font-size: 0.95rem; }
+h1.question, .card-title { overflow-wrap: anywhere; }
 form.confirm { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; }
 .tabs ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; padding: 0; margin: 0 0 1rem; }
 .tabs a[aria-current="page"] { font-weight: 700; color: var(--fg); text-decoration: none;
