@@ -35,9 +35,9 @@ export function cardTable(
           html`<tr>
             ${cells.map((cell, i) => {
               const cls = cell.title ? 'card-title' : cell.actions ? 'card-actions' : '';
-              return html`<td data-label="${columns[i] ?? ''}" ${cls ? html` class="${cls}"` : ''}>
-                ${cell.content}
-              </td>`;
+              const label = columns[i] ?? '';
+              const attrs = cls ? html`data-label="${label}" class="${cls}"` : html`data-label="${label}"`;
+              return html`<td ${attrs}>${cell.content}</td>`;
             })}
           </tr>`,
       )}

@@ -77,6 +77,23 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     }
   });
 
+  /** Regenerate asks first too: the current value stops working at once. */
+  router.get('/users/token/:id/regenerate', ...guard, async (req, res) => {
+    const token = await ownToken(req, res);
+    setPageHeaders(res);
+    const page = confirmPage({
+      header: headerOf(res, true)!,
+      question: `Regenerate the token “${token.name}”?`,
+      consequence:
+        'Its current value stops working at once; the new one is shown once, on the next page, for you to copy.',
+      action: `/users/token/${token.id}/regenerate`,
+      csrf: signedInSession(res).csrf,
+      confirm: `Regenerate “${token.name}”`,
+      cancel: '/users/token',
+    });
+    sendPage(res, 200, page);
+  });
+
   router.post('/users/token/:id/regenerate', ...guardPost, async (req, res) => {
     const issued = await users.regenerateToken(signedInSession(res).userId, String(req.params.id));
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });

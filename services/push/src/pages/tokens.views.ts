@@ -6,7 +6,7 @@ import { type Cell, cardTable } from './list.views';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
-function tokenTable(tokens: readonly PersonalToken[], csrf: string, now: Date): Html {
+function tokenTable(tokens: readonly PersonalToken[], now: Date): Html {
   if (tokens.length === 0) return html`<p>You have no API tokens yet.</p>`;
   const at = (d: Date | null, none: string) => (d ? timeAt(d, now) : none);
   const rows = tokens.map((t): Cell[] => [
@@ -17,10 +17,12 @@ function tokenTable(tokens: readonly PersonalToken[], csrf: string, now: Date): 
     { content: at(t.expiresAt, 'no expiry') },
     {
       actions: true,
-      content: html`<form method="post" action="/users/token/${t.id}/regenerate" class="inline">
-          <input type="hidden" name="csrf" value="${csrf}" />
-          <button type="submit" class="secondary small" aria-label="Regenerate ${t.name}">Regenerate</button>
-        </form>
+      content: html`<a
+          class="button secondary small"
+          href="/users/token/${t.id}/regenerate"
+          aria-label="Regenerate ${t.name}"
+          >Regenerate</a
+        >
         <a class="button secondary small" href="/users/token/${t.id}/revoke" aria-label="Revoke ${t.name}"
           >Revoke</a
         >`,
@@ -75,7 +77,7 @@ export function tokensPage(options: {
     html`${webHeader(options.header)}
       <h1>API tokens</h1>
       <p>Personal API tokens let your scripts and tools use the API as you.</p>
-      ${flashMessage(options.flash)} ${shown} ${tokenTable(tokens, csrf, new Date())}
+      ${flashMessage(options.flash)} ${shown} ${tokenTable(tokens, new Date())}
       <h2>Create a token</h2>
       <form method="post" action="/users/token" class="create">
         <input type="hidden" name="csrf" value="${csrf}" />

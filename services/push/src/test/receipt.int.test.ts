@@ -95,7 +95,7 @@ describe('the receipt', () => {
     const ask = await request(h.push.url).get(`/receipt/${receipt}/expire`);
     expect(ask.status).toBe(200);
     expectPageHeaders(ask);
-    expect(ask.text).toContain('<h1>Expire “Wifi password”?</h1>');
+    expect(ask.text).toContain('<h1 class="question">Expire “Wifi password”?</h1>');
     expect(ask.text).toContain(`action="/receipt/${receipt}/expire"`);
     expect((await pushRow(token)).expired).toBe(false);
 

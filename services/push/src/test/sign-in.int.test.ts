@@ -278,7 +278,11 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     expect(listed.body).toContain('API token ');
     expect(listed.body).not.toContain(value);
 
-    const id = /action="\/users\/token\/([0-9a-f-]{36})\/regenerate"/.exec(listed.body)![1]!;
+    const id = /href="\/users\/token\/([0-9a-f-]{36})\/regenerate"/.exec(listed.body)![1]!;
+    // Regenerate asks first, naming the token; the value still works until the form is sent.
+    const ask = await b.follow(`${push.url}/users/token/${id}/regenerate`);
+    expect(ask.body).toMatch(/<h1 class="question">Regenerate the token “API token [^”]+”\?<\/h1>/);
+    expect((await api('/pushes/active', bearer)).status).toBe(200);
     const regenerated = await post(b, `/users/token/${id}/regenerate`, { csrf });
     const fresh = valueOf(await regenerated.text())!;
     expect(fresh).not.toBe(value);
@@ -288,7 +292,7 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     // Revoke asks first, naming the token (a GET that changes nothing); its form POSTs.
     expect(listed.body).toContain(`href="/users/token/${id}/revoke"`);
     const confirm = await b.follow(`${push.url}/users/token/${id}/revoke`);
-    expect(confirm.body).toMatch(/<h1>Revoke the token “API token [^”]+”\?<\/h1>/);
+    expect(confirm.body).toMatch(/<h1 class="question">Revoke the token “API token [^”]+”\?<\/h1>/);
     expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(200);
     expect(
       (await b.fetch(`${push.url}/users/token/00000000-0000-4000-8000-000000000000/revoke`)).status,

@@ -91,6 +91,8 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   const listed = (await (await api('/pushes/active', legacy)).json()) as { url_token: string }[];
   expect(listed.map((p) => link.endsWith(`/p/${p.url_token}`))).toContain(true);
   // Regenerated: the old value is refused at once (cache 0 here).
+  await page.getByRole('link', { name: /^Regenerate/ }).click();
+  await page.getByRole('heading', { name: /^Regenerate the token/ }).waitFor();
   await page.getByRole('button', { name: /^Regenerate/ }).click();
   await field.waitFor();
   expect(await field.inputValue()).not.toBe(token);

@@ -370,7 +370,7 @@ describe('the owner: lists, detail, close', () => {
       `${push.url}/requests/${open.token}/close?back=${encodeURIComponent('/requests?state=open')}`,
     );
     expect(ask.res.status).toBe(200);
-    expect(ask.body).toMatch(/<h1>Close the request “[^”]+”\?<\/h1>/);
+    expect(ask.body).toMatch(/<h1 class="question">Close the request “[^”]+”\?<\/h1>/);
     expect(ask.body).toContain('name="back" value="/requests?state=open"');
     expect((await other.b.fetch(`${push.url}/requests/${open.token}/close`)).status).toBe(404);
     expect((await requestRow(open.token)).state).toBe('open');

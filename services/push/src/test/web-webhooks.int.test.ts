@@ -335,7 +335,7 @@ describe('actions on an endpoint', () => {
     expect(list.body).not.toContain(`action="/users/webhooks/${id}/delete"`);
     const ask = await get(p, `/users/webhooks/${id}/delete`);
     expect(ask.res.status).toBe(200);
-    expect(ask.body).toContain(`<h1>Delete the endpoint ${url}?</h1>`);
+    expect(ask.body).toContain(`<h1 class="question">Delete the endpoint ${url}?</h1>`);
     expect(ask.body).toContain(`action="/users/webhooks/${id}/delete"`);
     expect(await endpointRow(id)).toBeDefined();
     const deleted = await post(p, `/users/webhooks/${id}/delete`);
