@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Logger } from '@secret-push/logger';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected } from '../domain/errors';
+import type { PersonalToken } from '../domain/user';
 import type { UserTokenService } from '../domain/user-tokens';
 import { type WebSessions, signedInSession } from '../session/web-session';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
@@ -10,6 +11,26 @@ import { confirmPage } from './confirm.views';
 import { setFlash, takeFlash } from './flash';
 import { tokensPage } from './tokens.views';
 import { errorPage } from './views';
+
+/** What Revoke's and Regenerate's confirmation pages say. */
+const ASK = {
+  revoke: (t: PersonalToken) => ({
+    question: `Revoke the token “${t.name}”?`,
+    consequence:
+      'Scripts and tools that use it stop working at once, and it cannot be undone: you would create a new token.',
+    action: `/users/token/${t.id}/revoke`,
+    confirm: `Revoke “${t.name}”`,
+    cancel: '/users/token',
+  }),
+  regenerate: (t: PersonalToken) => ({
+    question: `Regenerate the token “${t.name}”?`,
+    consequence:
+      'Its current value stops working at once; the new one is shown once, on the next page, for you to copy.',
+    action: `/users/token/${t.id}/regenerate`,
+    confirm: `Regenerate “${t.name}”`,
+    cancel: '/users/token',
+  }),
+};
 
 export interface TokenPagesDeps {
   sessions: WebSessions;
@@ -77,23 +98,6 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     }
   });
 
-  /** Regenerate asks first too: the current value stops working at once. */
-  router.get('/users/token/:id/regenerate', ...guard, async (req, res) => {
-    const token = await ownToken(req, res);
-    setPageHeaders(res);
-    const page = confirmPage({
-      header: headerOf(res, true)!,
-      question: `Regenerate the token “${token.name}”?`,
-      consequence:
-        'Its current value stops working at once; the new one is shown once, on the next page, for you to copy.',
-      action: `/users/token/${token.id}/regenerate`,
-      csrf: signedInSession(res).csrf,
-      confirm: `Regenerate “${token.name}”`,
-      cancel: '/users/token',
-    });
-    sendPage(res, 200, page);
-  });
-
   router.post('/users/token/:id/regenerate', ...guardPost, async (req, res) => {
     const issued = await users.regenerateToken(signedInSession(res).userId, String(req.params.id));
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });
@@ -107,22 +111,15 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     return found;
   }
 
-  /** Revoke asks first: this page names the token; its form POSTs (nothing changes here). */
-  router.get('/users/token/:id/revoke', ...guard, async (req, res) => {
-    const token = await ownToken(req, res);
-    setPageHeaders(res);
-    const page = confirmPage({
-      header: headerOf(res, true)!,
-      question: `Revoke the token “${token.name}”?`,
-      consequence:
-        'Scripts and tools that use it stop working at once, and it cannot be undone: you would create a new token.',
-      action: `/users/token/${token.id}/revoke`,
-      csrf: signedInSession(res).csrf,
-      confirm: `Revoke “${token.name}”`,
-      cancel: '/users/token',
+  /** Revoke and Regenerate ask first: a page that names the token; its form POSTs (nothing changes here). */
+  for (const action of ['revoke', 'regenerate'] as const) {
+    router.get(`/users/token/:id/${action}`, ...guard, async (req, res) => {
+      const token = await ownToken(req, res);
+      setPageHeaders(res);
+      const csrf = signedInSession(res).csrf;
+      sendPage(res, 200, confirmPage({ header: headerOf(res, true)!, csrf, ...ASK[action](token) }));
     });
-    sendPage(res, 200, page);
-  });
+  }
 
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
     const token = await ownToken(req, res);
