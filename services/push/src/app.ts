@@ -38,6 +38,8 @@ import { lookRoutes } from './pages/look.routes';
 import { pageErrors, pagesRoutes } from './pages/pages.routes';
 import { tolerateTrailingPunctuation } from './pages/trailing-punctuation';
 import { answersWithPage } from './http/page-or-api';
+import { receiptPagesRoutes } from './pages/receipt.routes';
+import { ownerScriptsRoutes } from './pages/owner-scripts.routes';
 import type { RequestPages } from './pages/request-pages.port';
 import { requestPagesRoutes } from './pages/requests.routes';
 import { type RespondPagesWiring, respondPagesRoutes } from './pages/respond.routes';
@@ -229,6 +231,15 @@ function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void
     }),
   );
   if (deps.requestPages) mountRequestPages(app, deps, deps.requestPages);
+  app.use(ownerScriptsRoutes());
+  app.use(
+    receiptPagesRoutes({
+      ...common,
+      pushes: deps.pushes,
+      rateLimit: deps.rateLimits.retrieve,
+      signInEnabled: !!deps.web,
+    }),
+  );
   app.use(pagesRoutes({ ...common, pushes: deps.pushes, rateLimit: deps.rateLimits.retrieve }));
 }
 

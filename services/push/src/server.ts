@@ -59,11 +59,11 @@ import { maskRequestPaths, requestPagesOf } from './pages/request-pages.adapter'
 
 export const APPLICATION_VERSION = '0.1.0';
 
-/** A url_token reads the secret: it never reaches the logs (`/api/v2/pushes/…/audit`). */
+/** A url_token reads the secret, a receipt expires it: neither reaches the logs (`/api/v2/pushes/…/audit`). */
 export const maskUrlToken = (path: string) =>
   maskRequestPaths(
     path.replace(
-      /(\/pushes\/|\/[pfr]\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i,
+      /(\/pushes\/|\/[pfr]\/|\/receipt\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i,
       '$1…',
     ),
   );

@@ -952,7 +952,8 @@ export interface components {
         | 'link_opened'
         | 'file_download'
         | 'view_refunded'
-        | 'creation_email_send';
+        | 'creation_email_send'
+        | 'expire_by_receipt';
       /** @description Client address as seen through trusted proxies only. */
       ip: string | null;
       user_agent: string;

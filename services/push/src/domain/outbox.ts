@@ -16,6 +16,7 @@ export const AUDITED_EVENT_KINDS = [
   'expire',
   'expire_by_views',
   'expire_by_time',
+  'expire_by_receipt',
   'file_download',
   'failed_passphrase',
 ] as const satisfies readonly AuditKind[];

@@ -5,7 +5,7 @@ import type { EmailStore, NewNotice } from './ports/email-store';
 /** At most one `failed_passphrase` notice per push in this many seconds (guesses come in bursts). */
 export const FAILED_PASSPHRASE_QUIET_SECONDS = 600;
 
-const EXPIRIES: readonly EventKind[] = ['expire', 'expire_by_time', 'expire_by_views'];
+const EXPIRIES: readonly EventKind[] = ['expire', 'expire_by_time', 'expire_by_views', 'expire_by_receipt'];
 
 /**
  * The notice an event is worth for a push that asked for these notices, if any: `view` → viewed;

@@ -13,6 +13,7 @@ import { type OwnedPush, createdPushOf, pushCreator } from './push-create';
 import type { PushEvents } from './push-events';
 import { pushLookup } from './push-lookup';
 import { openerOf } from './push-sealing';
+import { pushReceipts } from './push-receipts';
 import { pushRetrieval } from './push-retrieval';
 import type { RevealRetry } from './reveal-retry';
 
@@ -55,7 +56,8 @@ export interface PushServiceDeps {
  */
 export function createPushService(deps: PushServiceDeps) {
   const { store, events } = deps;
-  const lookup = pushLookup(store, createExpiry({ store, events }));
+  const expiry = createExpiry({ store, events });
+  const lookup = pushLookup(store, expiry);
   const { find, findCurrent } = lookup;
   const open = openerOf(deps.keyRing);
   const { withEmail, ...emails } = pushEmails(deps, lookup);
@@ -65,6 +67,7 @@ export function createPushService(deps: PushServiceDeps) {
     createdWith: createdPushOf(store, deps.keyRing),
     ...pushRetrieval(deps, lookup),
     ...emails,
+    ...pushReceipts({ store, expiry, events, ...(deps.files ? { files: deps.files } : {}) }),
 
     /** The owner's audit log, a page at a time, and how many entries the cap left out. */
     async auditLog(

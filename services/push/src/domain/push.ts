@@ -53,6 +53,8 @@ export const AUDIT_KINDS = [
   'file_download',
   'view_refunded',
   'creation_email_send',
+  /** Expired by the anonymous sender through the push's receipt (its private status link). */
+  'expire_by_receipt',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

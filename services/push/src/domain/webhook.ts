@@ -126,6 +126,7 @@ export function eventTypeOf(kind: EventKind): WebhookEventType {
     case 'expire':
     case 'expire_by_views':
     case 'expire_by_time':
+    case 'expire_by_receipt':
       return 'push.expired';
     case 'email_failed':
       return 'email.delivery_failed';
@@ -144,6 +145,7 @@ export function eventTypeOf(kind: EventKind): WebhookEventType {
 function expiryReason(kind: EventKind, push: PushFacts): ExpiryReason | undefined {
   if (kind === 'expire_by_views') return 'views';
   if (kind === 'expire_by_time') return 'time';
+  if (kind === 'expire_by_receipt') return 'owner';
   if (kind === 'expire') return push.deletableByViewer === true ? 'deleted' : 'owner';
   return undefined;
 }

@@ -2,6 +2,7 @@ import { BASE_CSS } from '@secret-push/html';
 
 import { RECIPIENT_CSS } from './css/recipient.css';
 import { CREATE_CSS } from './css/create.css';
+import { OWNER_CSS } from './css/owner.css';
 /**
  * The pages' stylesheet and script, served from our own origin (`/static/…`) so the CSP can say
  * `script-src 'self'; style-src 'self'` with no inline code and no third-party hosts. The
@@ -26,7 +27,7 @@ const WEB_CSS = `
 #upload-status:empty { display: none; }
 `;
 
-export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS + CREATE_CSS;
+export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS + CREATE_CSS + OWNER_CSS;
 
 /**
  * Progressive enhancement only: every action is a plain form that works without it.

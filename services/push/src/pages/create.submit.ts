@@ -19,6 +19,7 @@ import { type FormValues, createFormPage } from './create.views';
 import { DEFAULT_LOCALE } from '../domain/email-rules';
 import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
+import { giveReceipt } from './receipt.cookie';
 import { headerOf } from './web-header';
 
 export interface FormSubmissionDeps extends FormVisitorDeps {
@@ -174,6 +175,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       path: CREATED_PATH,
       maxAge: CREATED_PAGE_SECONDS * 1000,
     });
+    await giveReceipt(res, deps, created, { owner, path: CREATED_PATH, seconds: CREATED_PAGE_SECONDS });
     res.redirect(303, CREATED_PATH);
   };
   const createFromForm: RequestHandler = (req, res) => create(req, res);

@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { PushNotFound } from '../domain/errors';
 import { parseCookie as parseCookies } from 'cookie';
 import { ownerOf } from '../domain/create-policy';
 import { idempotencyScope, isAcceptableKey } from '../domain/idempotency';
@@ -9,6 +10,8 @@ import { CREATED_COOKIE, CREATED_PAGE_SECONDS } from './create.submit';
 import { createdGonePage, createdPage } from './created.views';
 import { sendPage, setPageHeaders } from './page-security';
 import { qrSvg } from './qr';
+import { receiptCookieOf } from './receipt.cookie';
+import { receiptUrl } from './receipt.routes';
 import { errorPage } from './views';
 import { headerOf } from './web-header';
 
@@ -42,9 +45,30 @@ export function showCreated(
     }
     const { push, now } = created.snapshot;
     const link = htmlUrl(deps.publicUrl, created.urlToken, push.retrievalStep);
-    const expire =
-      caller.kind === 'signed-in' ? { urlToken: created.urlToken, csrf: caller.session.csrf } : undefined;
+    const receipt = caller.kind === 'signed-in' ? undefined : await receiptOf(deps.pushes, req, push.id);
+    const expireHref =
+      caller.kind === 'signed-in'
+        ? `/pushes/${created.urlToken}/expire`
+        : receipt
+          ? `/receipt/${receipt}/expire`
+          : undefined;
     const qr = await qrSvg(link);
-    sendPage(res, 200, createdPage({ link, qr, push, now, header, ...(expire ? { expire } : {}) }));
+    const extra = {
+      ...(expireHref ? { expireHref } : {}),
+      ...(receipt ? { receipt: receiptUrl(deps.publicUrl, receipt) } : {}),
+    };
+    sendPage(res, 200, createdPage({ link, qr, push, now, header, ...extra }));
   };
+}
+
+/** The receipt the create handed this page, if it is this push's (a stale cookie is not shown). */
+async function receiptOf(pushes: PushService, req: Request, pushId: string): Promise<string | undefined> {
+  const receipt = receiptCookieOf(req);
+  if (receipt === undefined) return undefined;
+  try {
+    return (await pushes.receiptStatus(receipt)).push.id === pushId ? receipt : undefined;
+  } catch (err) {
+    if (err instanceof PushNotFound) return undefined;
+    throw err;
+  }
 }

@@ -1,13 +1,17 @@
 import type { Push } from '../domain/push';
-import { daysRemaining, viewsRemaining } from '../domain/view-policy';
+import { viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
+import { receiptPart } from './receipt.views';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader as header } from './web-header';
 
 /**
- * After a create (`GET /created`, where the form's POST redirects): the link, a copy button, its
- * QR code and when it expires. The page is `no-store`, like every page; a reload within
- * CREATED_PAGE_SECONDS of the create shows the same link again (nothing is created).
+ * After a create (`GET /created`, where the form's POST redirects): the link in a labelled read-only
+ * field with "Copy the link" (the main action), when it expires, an anonymous sender's private
+ * status link (the receipt), the QR code of the link (labelled: not the secret) and Expire now,
+ * which asks first. The page is `no-store`, like every page; a reload within CREATED_PAGE_SECONDS of
+ * the create shows the same page again (nothing is created).
  */
 export function createdPage(options: {
   link: string;
@@ -15,42 +19,53 @@ export function createdPage(options: {
   push: Push;
   now: Date;
   header?: WebHeader;
-  /** For a signed-in creator: the Expire now button (the push is theirs). */
-  expire?: { urlToken: string; csrf: string };
+  /** Where "Expire now" asks first: the owner's confirmation, or the receipt's. */
+  expireHref?: string;
+  /** An anonymous create's receipt URL (its private status link). */
+  receipt?: string;
 }): Html {
   const { link, qr, push, now } = options;
   const views = viewsRemaining(push);
-  const days = daysRemaining(push, now);
   return layout(
     'Your secret link',
     html`${header(options.header)}
       <h1>Your secret link</h1>
-      <p>
+      <p id="link-hint">
         Send this link to the recipient. It is shown only for a few minutes: reloading this page shows the
         same link, and then no more.
       </p>
       <label for="link">Secret link</label>
-      <pre class="secret" id="link" tabindex="0">${link}</pre>
-      <button type="button" class="secondary" data-copy="link" hidden>Copy the link</button>
+      <div class="link-field">
+        <input
+          id="link"
+          type="text"
+          readonly
+          value="${link}"
+          aria-describedby="link-hint link-limits"
+          autocomplete="off"
+          spellcheck="false"
+        />
+        <button type="button" data-copy="link" hidden>Copy the link</button>
+      </div>
       <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
-      <div class="qr" role="img" aria-label="QR code of the secret link">${qr}</div>
-      <p>
-        It can be opened ${views} ${views === 1 ? 'time' : 'times'} within ${days}
-        ${days === 1 ? 'day' : 'days'}, until
-        <time datetime="${push.expiresAt.toISOString()}"
-          >${push.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
-        >, whichever comes
-        first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
+      <p id="link-limits">
+        It can be opened ${views} ${views === 1 ? 'time' : 'times'}, until ${timeAt(push.expiresAt, now)},
+        whichever comes first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
       </p>
+      ${options.receipt ? receiptPart(options.receipt) : ''}
+      <h2 id="qr-title">QR code of the link — not the secret</h2>
+      <p class="muted">
+        To open the link on a phone, scan
+        this.${push.kind === 'qr' ? ' Your QR code appears only once the link is opened.' : ''}
+      </p>
+      <div class="qr" role="img" aria-labelledby="qr-title">${qr}</div>
       ${
-        options.expire
-          ? html`<form method="post" action="/pushes/${options.expire.urlToken}/expire">
-              <input type="hidden" name="csrf" value="${options.expire.csrf}" />
-              <button type="submit" class="danger">Expire now</button>
-            </form>`
+        options.expireHref
+          ? html`<p><a class="button secondary" href="${options.expireHref}">Expire now</a></p>`
           : ''
       }
       <p><a href="/">Share another secret</a></p>`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }
 

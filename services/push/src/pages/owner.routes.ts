@@ -2,16 +2,17 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
 import { NotOwner, PushNotFound } from '../domain/errors';
-import { ownerOf } from '../domain/create-policy';
 import type { PushService } from '../domain/push-service';
 import { userPrincipalId } from '../domain/user';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { parsePage } from '../http/push.schemas';
-import { type WebSessions, signedInSession, webActor, webCallerOf } from '../session/web-session';
+import { type WebSessions, signedInSession } from '../session/web-session';
 import type { WebEmail } from './email-pages';
 import { type PushEmailPart, auditPage, pushesPage } from './owner.views';
+import { takeFlash } from './flash';
+import { ownerExpireRoutes } from './owner-expire.routes';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { headerOf } from './web-header';
@@ -61,9 +62,10 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
     const page = parsePage(req.query.page);
     const owned = await pushes.list(userPrincipalId(signedInSession(res).userId), state, page);
     const items = owned.map((o) => ({ push: o.snapshot.push, urlToken: o.urlToken, now: o.snapshot.now }));
+    const flash = takeFlash(req, res);
     const html = pushesPage({
       header: headerOf(res, true)!,
-      csrf: signedInSession(res).csrf,
+      ...(flash ? { flash } : {}),
       state,
       page,
       hasNext: owned.length === PAGE_SIZE,
@@ -101,6 +103,7 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
       push,
       entries,
       dropped,
+      now: new Date(),
       ...(email ? { email } : {}),
     });
     sendPage(res, status, page);
@@ -141,20 +144,7 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
     },
   );
 
-  router.post(
-    '/pushes/:token/expire',
-    sameOriginPosts(deps.publicUrl),
-    readForm,
-    ...guard,
-    async (req, res) => {
-      const actor = webActor(webCallerOf(res)); // requireSignedIn let a signed-in person through
-      const { push } = await pushes.preview(token(req));
-      // Only the owner's button: a viewer-deletable push of someone else is not theirs to expire here.
-      if (push.owner !== ownerOf(actor)) throw new PushNotFound();
-      await pushes.expire(token(req), actor, auditContext(req));
-      res.redirect(303, '/pushes');
-    },
-  );
+  ownerExpireRoutes(router, deps, guard);
 
   router.use('/pushes', ((err, _req, res, next) => {
     if (err instanceof PushNotFound || err instanceof NotOwner) {

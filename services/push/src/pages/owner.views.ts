@@ -1,8 +1,11 @@
 import type { AuditEntry, AuditKind, Push } from '../domain/push';
-import { daysRemaining, isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
+import { isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
 import { type EmailSendRow, emailSendsTable, notifyForm } from './email.views';
+import { flashMessage } from './flash';
 import { layout } from './layout';
+import { type Cell, cardTable, pager, stateTabs } from './list.views';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
 /** One row of the list: a push of the signed-in person and how to refer to it. */
@@ -12,85 +15,75 @@ export interface ListedPush {
   now: Date;
 }
 
-const when = (d: Date) =>
-  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
-
 const KIND: Record<Push['kind'], string> = { text: 'Text', url: 'Link', qr: 'QR code', file: 'Files' };
+
+/** How the pages name a push: its name, or "this push". */
+export const pushLabel = (push: Pick<Push, 'name'>): string => push.name ?? 'this push';
+
+/** A push's row: name, kind, views left, when it expires (or expired), created, its actions. */
+function pushRow({ push, urlToken, now }: ListedPush): Cell[] {
+  const live = !isEffectivelyExpired(push, now);
+  const label = pushLabel(push);
+  return [
+    { content: push.name ?? html`<span class="muted">(no name)</span>`, title: true },
+    { content: KIND[push.kind] },
+    { content: live ? viewsRemaining(push) : 0 },
+    { content: live ? timeAt(push.expiresAt, now) : timeAt(push.expiredOn ?? push.updatedAt, now) },
+    { content: timeAt(push.createdAt, now) },
+    {
+      actions: true,
+      content: html`<a href="/pushes/${urlToken}/audit"
+          >Audit log<span class="visually-hidden"> of ${label}</span></a
+        >
+        ${
+          live
+            ? html`<a class="button secondary small" href="/pushes/${urlToken}/expire"
+                >Expire<span class="visually-hidden"> ${label}</span></a
+              >`
+            : ''
+        }`,
+    },
+  ];
+}
 
 /**
  * `/pushes`: the person's active or expired pushes, newest first, a page of up to 50 at a time,
- * each with its audit log and (active ones) an Expire button.
+ * each with its audit log and (active ones) Expire, which asks first (its confirmation page).
  */
 export function pushesPage(options: {
   header: WebHeader;
-  csrf: string;
   state: 'active' | 'expired';
   page: number;
   hasNext: boolean;
   items: readonly ListedPush[];
+  flash?: string;
 }): Html {
-  const { state, page, items, csrf } = options;
-  const tab = (s: 'active' | 'expired', label: string) =>
-    s === state
-      ? html`<strong aria-current="page">${label}</strong>`
-      : html`<a href="/pushes?state=${s}">${label}</a>`;
-  const rows = items.map(({ push, urlToken, now }) => {
-    const live = !isEffectivelyExpired(push, now);
-    return html`<tr>
-      <td>${push.name ?? html`<span class="muted">(no name)</span>`}</td>
-      <td>${KIND[push.kind]}</td>
-      <td>${live ? viewsRemaining(push) : 0}</td>
-      <td>${live ? daysRemaining(push, now) : 0}</td>
-      <td>${when(push.createdAt)}</td>
-      <td>
-        <a href="/pushes/${urlToken}/audit"
-          >Audit log<span class="visually-hidden"> of ${push.name ?? 'this push'}</span></a
-        >
-        ${
-          live
-            ? html`<form method="post" action="/pushes/${urlToken}/expire" class="inline">
-                <input type="hidden" name="csrf" value="${csrf}" />
-                <button type="submit" class="danger">
-                  Expire<span class="visually-hidden"> ${push.name ?? 'this push'}</span>
-                </button>
-              </form>`
-            : ''
-        }
-      </td>
-    </tr>`;
-  });
-  const pager = html`<nav aria-label="Pages" class="pager">
-    ${page > 1 ? html`<a href="/pushes?state=${state}&amp;page=${page - 1}">Previous page</a>` : ''}
-    ${options.hasNext ? html`<a href="/pushes?state=${state}&amp;page=${page + 1}">Next page</a>` : ''}
-  </nav>`;
+  const { state, page, items } = options;
+  const caption = `${state === 'active' ? 'Active pushes' : 'Expired pushes'}, page ${page}`;
+  const columns = [
+    'Name',
+    'Kind',
+    'Views left',
+    state === 'active' ? 'Expires' : 'Expired',
+    'Created',
+    'Actions',
+  ];
   return layout(
     'Your pushes',
     html`${webHeader(options.header)}
       <h1>Your pushes</h1>
-      <p class="tabs">${tab('active', 'Active')} · ${tab('expired', 'Expired')}</p>
+      ${flashMessage(options.flash)}
+      ${stateTabs('/pushes', state, [
+        ['active', 'Active'],
+        ['expired', 'Expired'],
+      ])}
       ${
         items.length === 0
           ? html`<p>No ${state} pushes${page > 1 ? ' on this page' : ''}.</p>`
-          : html`<table class="list">
-              <caption>
-                ${state === 'active' ? 'Active pushes' : 'Expired pushes'}, page ${page}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Views left</th>
-                  <th scope="col">Days left</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
+          : cardTable(caption, columns, items.map(pushRow))
       }
-      ${pager}`,
+      ${pager('/pushes', state, page, options.hasNext)}`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }
 
@@ -106,6 +99,7 @@ const EVENT: Record<AuditKind, string> = {
   file_download: 'File downloaded',
   view_refunded: 'View given back (not delivered)',
   creation_email_send: 'Link emailed to recipients',
+  expire_by_receipt: 'Expired by the sender (status link)',
 };
 
 /** The owner's email part of a push's page, where the instance sends email. */
@@ -148,9 +142,10 @@ export function auditPage(options: {
   push: Push;
   entries: readonly AuditEntry[];
   dropped: number;
+  now: Date;
   email?: PushEmailPart;
 }): Html {
-  const { push, entries } = options;
+  const { push, entries, now } = options;
   return layout(
     'Audit log',
     html`${webHeader(options.header)}
@@ -177,7 +172,7 @@ export function auditPage(options: {
                 ${entries.map(
                   (e) =>
                     html`<tr>
-                      <td>${when(e.createdAt)}</td>
+                      <td>${timeAt(e.createdAt, now)}</td>
                       <td>${EVENT[e.kind]}</td>
                       <td>${e.ip ?? ''}</td>
                       <td>${e.userAgent}</td>
@@ -187,5 +182,6 @@ export function auditPage(options: {
             </table>`
       }
       ${options.dropped > 0 ? html`<p class="muted">${options.dropped} older entries were not kept.</p>` : ''}`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }

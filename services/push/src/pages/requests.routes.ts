@@ -16,8 +16,11 @@ import { pageErrors } from './pages.routes';
 import { qrSvg } from './qr';
 import { type RequestFormRules, type RequestFormValues, requestFormPage } from './request-form.views';
 import type { RequestPages } from './request-pages.port';
+import { confirmPage } from './confirm.views';
+import { quoted, setFlash, takeFlash } from './flash';
 import {
   type RequestState,
+  closeConsequence,
   requestCreatedGonePage,
   requestCreatedPage,
   requestDetailPage,
@@ -50,6 +53,12 @@ const PASSPHRASE_AGAIN =
   'Enter the passphrase again: it is never sent back to the page. (To ask without one, start from a new form.)';
 
 const token = (req: Request) => String(req.params.token);
+
+/** Where Close returns: a path of ours under /requests only (anything else: the list). */
+const backOf = (back: string) =>
+  /^\/requests(\/[A-Za-z0-9_-]+|\?state=(open|answered|closed)(&page=\d{1,3})?)?$/.test(back)
+    ? back
+    : '/requests';
 
 /** The form as typed. */
 function valuesOf(body: unknown): RequestFormValues {
@@ -126,6 +135,7 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
   };
   const actorOf = (res: Response) => webActor(webCallerOf(res));
   const header = (res: Response) => headerOf(res, true)!;
+  const secure = deps.publicUrl.startsWith('https:');
 
   router.get('/requests/new', ...guard, (_req, res) => {
     setPageHeaders(res);
@@ -157,11 +167,9 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
     const state = STATES.find((s) => s === req.query.state) ?? 'open';
     const page = parsePage(req.query.page);
     const items = await requests.list(actorOf(res), state, page);
-    const flash = req.query.done === 'closed' ? 'The request was closed.' : undefined;
-    const csrf = signedInSession(res).csrf;
+    const flash = takeFlash(req, res);
     const html = requestsPage({
       header: header(res),
-      csrf,
       state,
       page,
       hasNext: items.length === PAGE_SIZE,
@@ -174,23 +182,39 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
   router.get('/requests/:token', ...guard, async (req, res) => {
     setPageHeaders(res);
     const { request, entries } = await requests.detail(token(req), actorOf(res));
-    const flash = req.query.done === 'closed' ? 'The request was closed.' : undefined;
-    const csrf = signedInSession(res).csrf;
+    const flash = takeFlash(req, res);
     sendPage(
       res,
       200,
-      requestDetailPage({ header: header(res), csrf, request, entries, ...(flash ? { flash } : {}) }),
+      requestDetailPage({ header: header(res), request, entries, ...(flash ? { flash } : {}) }),
     );
   });
 
+  /** Close asks first: this page names the request; its form POSTs (nothing changes here). */
+  router.get('/requests/:token/close', ...guard, async (req, res) => {
+    const { request } = await requests.detail(token(req), actorOf(res));
+    const back = backOf(typeof req.query.back === 'string' ? req.query.back : '');
+    if (request.state === 'closed') return res.redirect(303, back);
+    setPageHeaders(res);
+    const page = confirmPage({
+      header: header(res),
+      question: request.name ? `Close the request “${request.name}”?` : 'Close this request?',
+      consequence: closeConsequence(request),
+      action: `/requests/${request.urlToken}/close`,
+      csrf: signedInSession(res).csrf,
+      fields: { back },
+      confirm: request.name ? `Close “${request.name}”` : 'Close this request',
+      cancel: back,
+    });
+    sendPage(res, 200, page);
+  });
+
   router.post('/requests/:token/close', ...guardPost, deps.rateLimit, async (req, res) => {
+    const { request } = await requests.detail(token(req), actorOf(res));
     await requests.close(token(req), actorOf(res), auditContext(req));
+    setFlash(res, 'request-closed', quoted('Request', request.name, 'The request'), secure);
     // Back to the page the button was on (a path of ours under /requests only).
-    const back = formField(req.body, 'back') ?? '';
-    const to = /^\/requests(\/[A-Za-z0-9_-]+|\?state=(open|answered|closed)(&page=\d{1,3})?)?$/.test(back)
-      ? back
-      : '/requests';
-    res.redirect(303, `${to}${to.includes('?') ? '&' : '?'}done=closed`);
+    res.redirect(303, backOf(formField(req.body, 'back') ?? ''));
   });
 
   router.use('/requests', ((err, _req, res, next) => {

@@ -1,6 +1,8 @@
 import { type Html, html } from '@secret-push/html';
-import { when } from './form-parts.views';
+import { flashMessage } from './flash';
 import { layout } from './layout';
+import { type Cell, cardTable, pager, stateTabs } from './list.views';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
 /*
@@ -44,6 +46,7 @@ export interface RequestAuditRow {
 }
 
 const STATE_LABEL: Record<RequestState, string> = { open: 'Open', answered: 'Answered', closed: 'Closed' };
+const STATES: readonly RequestState[] = ['open', 'answered', 'closed'];
 
 const EVENT: Record<string, string> = {
   creation: 'Created',
@@ -63,23 +66,18 @@ const WHO: Record<OwnedRequest['answerableBy'], string> = {
   emails: 'the listed addresses',
 };
 
-/** Close, confirmed in a disclosure (the real button inside: no JavaScript needed). */
-function closeForm(r: OwnedRequest, csrf: string, back: string): Html {
-  const label = r.name ?? 'this request';
-  return html`<details class="close">
-    <summary>Close…<span class="visually-hidden"> ${label}</span></summary>
-    <p>
-      Nobody can answer it after that${r.state === 'answered' ? ' (its answer stays until it expires)' : ''}.
-    </p>
-    <form method="post" action="/requests/${r.urlToken}/close">
-      <input type="hidden" name="csrf" value="${csrf}" />
-      <input type="hidden" name="back" value="${back}" />
-      <button type="submit" class="danger">
-        Close this request<span class="visually-hidden"> ${label}</span>
-      </button>
-    </form>
-  </details>`;
+/** Close asks first: the link leads to its confirmation page (`back`: where to return after). */
+function closeLink(r: OwnedRequest, back: string): Html {
+  return html`<a
+    class="button secondary small"
+    href="/requests/${r.urlToken}/close?back=${encodeURIComponent(back)}"
+    >Close<span class="visually-hidden"> ${r.name ?? 'this request'}</span></a
+  >`;
 }
+
+/** What Close's confirmation says will happen to this request. */
+export const closeConsequence = (r: OwnedRequest): string =>
+  `Nobody can answer it after that${r.state === 'answered' ? ' (its answer stays until it expires)' : ''}. It cannot be undone.`;
 
 /** The created page: the responder's link once, copy, QR, and what happens next. */
 export function requestCreatedPage(options: { header: WebHeader; request: OwnedRequest; qr: Html }): Html {
@@ -93,18 +91,21 @@ export function requestCreatedPage(options: { header: WebHeader; request: OwnedR
         page shows the same link, and then no more.
       </p>
       <label for="link">Request link</label>
-      <pre class="secret" id="link" tabindex="0">${r.link}</pre>
-      <button type="button" class="secondary" data-copy="link" hidden>Copy the link</button>
+      <div class="link-field">
+        <input id="link" type="text" readonly value="${r.link}" autocomplete="off" spellcheck="false" />
+        <button type="button" data-copy="link" hidden>Copy the link</button>
+      </div>
       <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
       <div class="qr" role="img" aria-label="QR code of the request link">${options.qr}</div>
       <p>
         It takes one answer from ${WHO[r.answerableBy]} until
-        ${when(r.closeAfterAt)}.${r.passphrase ? ' The responder also needs the passphrase.' : ''}
+        ${timeAt(r.closeAfterAt, new Date())}.${r.passphrase ? ' The responder also needs the passphrase.' : ''}
       </p>
       <p>
         <a href="/requests/${r.urlToken}">See this request</a> ·
         <a href="/requests/new">Request another secret</a>
       </p>`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }
 
@@ -122,85 +123,73 @@ export function requestCreatedGonePage(header: WebHeader): Html {
   );
 }
 
+/** A request's row: name (its details), state, created, answered/open/closed, Close. */
+function requestRow(r: OwnedRequest, back: string, now: Date): Cell[] {
+  const at = (d: Date) => timeAt(d, now);
+  return [
+    {
+      title: true,
+      content: html`<a href="/requests/${r.urlToken}"
+        >${r.name ?? html`<span class="muted">(no name)</span>`}<span class="visually-hidden"
+          >: details</span
+        ></a
+      >`,
+    },
+    { content: STATE_LABEL[r.state] },
+    { content: at(r.createdAt) },
+    {
+      content:
+        r.state === 'closed'
+          ? r.closedAt
+            ? at(r.closedAt)
+            : ''
+          : r.answeredAt
+            ? html`answered ${at(r.answeredAt)}`
+            : html`open until ${at(r.closeAfterAt)}`,
+    },
+    { actions: true, content: r.state === 'closed' ? '' : closeLink(r, back) },
+  ];
+}
+
 /** `/requests`: the person's requests in one state, newest first, 50 a page. */
 export function requestsPage(options: {
   header: WebHeader;
-  csrf: string;
   state: RequestState;
   page: number;
   hasNext: boolean;
   items: readonly OwnedRequest[];
   flash?: string;
 }): Html {
-  const { state, page, items, csrf } = options;
-  const tab = (s: RequestState) =>
-    s === state
-      ? html`<strong aria-current="page">${STATE_LABEL[s]}</strong>`
-      : html`<a href="/requests?state=${s}">${STATE_LABEL[s]}</a>`;
+  const { state, page, items } = options;
   const back = `/requests?state=${state}${page > 1 ? `&page=${page}` : ''}`;
-  const rows = items.map(
-    (r) =>
-      html`<tr>
-        <td>
-          <a href="/requests/${r.urlToken}"
-            >${r.name ?? html`<span class="muted">(no name)</span>`}<span class="visually-hidden"
-              >: details</span
-            ></a
-          >
-        </td>
-        <td>${STATE_LABEL[r.state]}</td>
-        <td>${when(r.createdAt)}</td>
-        <td>
-          ${
-            r.state === 'closed'
-              ? r.closedAt
-                ? when(r.closedAt)
-                : ''
-              : r.answeredAt
-                ? html`answered ${when(r.answeredAt)}`
-                : html`open until ${when(r.closeAfterAt)}`
-          }
-        </td>
-        <td>${r.state === 'closed' ? '' : closeForm(r, csrf, back)}</td>
-      </tr>`,
-  );
-  const pager = html`<nav aria-label="Pages" class="pager">
-    ${page > 1 ? html`<a href="/requests?state=${state}&amp;page=${page - 1}">Previous page</a>` : ''}
-    ${options.hasNext ? html`<a href="/requests?state=${state}&amp;page=${page + 1}">Next page</a>` : ''}
-  </nav>`;
+  const now = new Date();
+  const columns = ['Name', 'State', 'Created', 'Answered, open or closed', 'Actions'];
   return layout(
     'Your requests',
     html`${webHeader(options.header)}
       <h1>Your requests</h1>
       <p><a href="/requests/new">Request a secret</a></p>
-      ${options.flash ? html`<p role="status" class="notice">${options.flash}</p>` : ''}
-      <p class="tabs">${tab('open')} · ${tab('answered')} · ${tab('closed')}</p>
+      ${flashMessage(options.flash)}
+      ${stateTabs(
+        '/requests',
+        state,
+        STATES.map((s) => [s, STATE_LABEL[s]] as const),
+      )}
       ${
         items.length === 0
           ? html`<p>No ${state} requests${page > 1 ? ' on this page' : ''}.</p>`
-          : html`<table class="list">
-              <caption>
-                ${STATE_LABEL[state]} requests, page ${page}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Answered, open or closed</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
+          : cardTable(
+              `${STATE_LABEL[state]} requests, page ${page}`,
+              columns,
+              items.map((r) => requestRow(r, back, now)),
+            )
       }
-      ${pager}`,
+      ${pager('/requests', state, page, options.hasNext)}`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }
 
-function answerPart(r: OwnedRequest): Html {
+function answerPart(r: OwnedRequest, now: Date): Html {
   if (!r.answer) {
     return r.state === 'open'
       ? html`<p>Not answered yet. Send the responder this link: <code>${r.link}</code></p>`
@@ -209,7 +198,7 @@ function answerPart(r: OwnedRequest): Html {
   const a = r.answer;
   return html`<p>
       Answered
-      ${when(a.answeredAt)}${a.files > 0 ? `, with ${a.files} ${a.files === 1 ? 'file' : 'files'}` : ''}.
+      ${timeAt(a.answeredAt, now)}${a.files > 0 ? `, with ${a.files} ${a.files === 1 ? 'file' : 'files'}` : ''}.
     </p>
     <p>
       <a href="${a.link}">Open the answer</a>. Revealing it there uses one of its ${r.expireAfterViews}
@@ -220,18 +209,19 @@ function answerPart(r: OwnedRequest): Html {
 /** `/requests/:token`: one request, its answer's link, Close and its audit log. */
 export function requestDetailPage(options: {
   header: WebHeader;
-  csrf: string;
   request: OwnedRequest;
   entries: readonly RequestAuditRow[];
   flash?: string;
 }): Html {
   const { request: r, entries } = options;
+  const now = new Date();
+  const when = (d: Date) => timeAt(d, now);
   return layout(
     'Your request',
     html`${webHeader(options.header)}
       <h1>Request${r.name ? html`: ${r.name}` : ''}</h1>
       <p><a href="/requests">Back to your requests</a></p>
-      ${options.flash ? html`<p role="status" class="notice">${options.flash}</p>` : ''}
+      ${flashMessage(options.flash)}
       <p>
         <strong>${STATE_LABEL[r.state]}</strong>${
           r.state === 'closed' && r.closedAt
@@ -251,7 +241,8 @@ export function requestDetailPage(options: {
       <div class="secret" id="request-message">${r.message}</div>
       ${r.note ? html`<p class="muted">Your note: ${r.note}</p>` : ''}
       <h2>The answer</h2>
-      ${answerPart(r)} ${r.state === 'closed' ? '' : closeForm(r, options.csrf, `/requests/${r.urlToken}`)}
+      ${answerPart(r, now)}
+      ${r.state === 'closed' ? '' : html`<p>${closeLink(r, `/requests/${r.urlToken}`)}</p>`}
       <h2>Events</h2>
       ${
         entries.length === 0
@@ -281,5 +272,6 @@ export function requestDetailPage(options: {
               </tbody>
             </table>`
       }`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }

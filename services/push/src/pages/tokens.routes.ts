@@ -1,13 +1,36 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Logger } from '@secret-push/logger';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected } from '../domain/errors';
+import type { PersonalToken } from '../domain/user';
 import type { UserTokenService } from '../domain/user-tokens';
 import { type WebSessions, signedInSession } from '../session/web-session';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { headerOf } from './web-header';
+import { confirmPage } from './confirm.views';
+import { setFlash, takeFlash } from './flash';
 import { tokensPage } from './tokens.views';
 import { errorPage } from './views';
+
+/** What Revoke's and Regenerate's confirmation pages say. */
+const ASK = {
+  revoke: (t: PersonalToken) => ({
+    question: `Revoke the token “${t.name}”?`,
+    consequence:
+      'Scripts and tools that use it stop working at once, and it cannot be undone: you would create a new token.',
+    action: `/users/token/${t.id}/revoke`,
+    confirm: `Revoke “${t.name}”`,
+    cancel: '/users/token',
+  }),
+  regenerate: (t: PersonalToken) => ({
+    question: `Regenerate the token “${t.name}”?`,
+    consequence:
+      'Its current value stops working at once; the new one is shown once, on the next page, for you to copy.',
+    action: `/users/token/${t.id}/regenerate`,
+    confirm: `Regenerate “${t.name}”`,
+    cancel: '/users/token',
+  }),
+};
 
 export interface TokenPagesDeps {
   sessions: WebSessions;
@@ -32,7 +55,7 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     req: Request,
     res: Response,
     status: number,
-    extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values'> = {},
+    extra: Pick<Parameters<typeof tokensPage>[0], 'issued' | 'errors' | 'values' | 'flash'> = {},
   ) {
     const session = signedInSession(res);
     const tokens = await users.listTokens(session.userId);
@@ -41,7 +64,10 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     sendPage(res, status, tokensPage({ header, csrf: session.csrf, tokens, ...extra }));
   }
 
-  router.get('/users/token', ...guard, (req, res) => page(req, res, 200));
+  router.get('/users/token', ...guard, (req, res) => {
+    const flash = takeFlash(req, res);
+    return page(req, res, 200, flash ? { flash } : {});
+  });
 
   router.post('/users/token', ...guardPost, async (req, res) => {
     const session = signedInSession(res);
@@ -77,8 +103,28 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
     await page(req, res, 200, { issued: { name: issued.token.name, value: issued.value } });
   });
 
+  /** The person's token of this id (its name for the confirmation and the message). */
+  async function ownToken(req: Request, res: Response) {
+    const tokens = await users.listTokens(signedInSession(res).userId);
+    const found = tokens.find((t) => t.id === String(req.params.id));
+    if (!found) throw new PersonalTokenNotFound();
+    return found;
+  }
+
+  /** Revoke and Regenerate ask first: a page that names the token; its form POSTs (nothing changes here). */
+  for (const action of ['revoke', 'regenerate'] as const) {
+    router.get(`/users/token/:id/${action}`, ...guard, async (req, res) => {
+      const token = await ownToken(req, res);
+      setPageHeaders(res);
+      const csrf = signedInSession(res).csrf;
+      sendPage(res, 200, confirmPage({ header: headerOf(res, true)!, csrf, ...ASK[action](token) }));
+    });
+  }
+
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
-    await users.revokeToken(signedInSession(res).userId, String(req.params.id));
+    const token = await ownToken(req, res);
+    await users.revokeToken(signedInSession(res).userId, token.id);
+    setFlash(res, 'token-revoked', `Token “${token.name}”`, deps.publicUrl.startsWith('https:'));
     res.redirect(303, '/users/token');
   });
 

@@ -1,52 +1,34 @@
 import type { PersonalToken } from '../domain/user';
 import { type Html, html } from '@secret-push/html';
+import { flashMessage } from './flash';
 import { layout } from './layout';
+import { type Cell, cardTable } from './list.views';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
-const day = (d: Date | null) =>
-  d
-    ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`
-    : 'never';
-
-function tokenTable(tokens: readonly PersonalToken[], csrf: string): Html {
+function tokenTable(tokens: readonly PersonalToken[], now: Date): Html {
   if (tokens.length === 0) return html`<p>You have no API tokens yet.</p>`;
-  return html`<table class="list">
-    <caption>
-      Your API tokens
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Name</th>
-        <th scope="col">Scopes</th>
-        <th scope="col">Created</th>
-        <th scope="col">Last used</th>
-        <th scope="col">Expires</th>
-        <th scope="col">Actions</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${tokens.map(
-        (t) =>
-          html`<tr>
-            <td>${t.name}</td>
-            <td>${t.scopes.join(' ')}</td>
-            <td>${day(t.createdAt)}</td>
-            <td>${day(t.lastUsedAt)}</td>
-            <td>${t.expiresAt ? day(t.expiresAt) : 'no expiry'}</td>
-            <td>
-              <form method="post" action="/users/token/${t.id}/regenerate" class="inline">
-                <input type="hidden" name="csrf" value="${csrf}" />
-                <button type="submit" class="secondary" aria-label="Regenerate ${t.name}">Regenerate</button>
-              </form>
-              <form method="post" action="/users/token/${t.id}/revoke" class="inline">
-                <input type="hidden" name="csrf" value="${csrf}" />
-                <button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button>
-              </form>
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  const at = (d: Date | null, none: string) => (d ? timeAt(d, now) : none);
+  const rows = tokens.map((t): Cell[] => [
+    { content: t.name, title: true },
+    { content: t.scopes.join(' ') },
+    { content: at(t.createdAt, '') },
+    { content: at(t.lastUsedAt, 'never') },
+    { content: at(t.expiresAt, 'no expiry') },
+    {
+      actions: true,
+      content: html`<a
+          class="button secondary small"
+          href="/users/token/${t.id}/regenerate"
+          aria-label="Regenerate ${t.name}"
+          >Regenerate</a
+        >
+        <a class="button secondary small" href="/users/token/${t.id}/revoke" aria-label="Revoke ${t.name}"
+          >Revoke</a
+        >`,
+    },
+  ]);
+  return cardTable('Your API tokens', ['Name', 'Scopes', 'Created', 'Last used', 'Expires', 'Actions'], rows);
 }
 
 /**
@@ -60,6 +42,7 @@ export function tokensPage(options: {
   issued?: { name: string; value: string };
   errors?: Record<string, string[]>;
   values?: { name?: string; expires_days?: string };
+  flash?: string;
 }): Html {
   const { csrf, tokens, issued } = options;
   const errors = options.errors ?? {};
@@ -94,7 +77,7 @@ export function tokensPage(options: {
     html`${webHeader(options.header)}
       <h1>API tokens</h1>
       <p>Personal API tokens let your scripts and tools use the API as you.</p>
-      ${shown} ${tokenTable(tokens, csrf)}
+      ${flashMessage(options.flash)} ${shown} ${tokenTable(tokens, new Date())}
       <h2>Create a token</h2>
       <form method="post" action="/users/token" class="create">
         <input type="hidden" name="csrf" value="${csrf}" />
@@ -136,5 +119,6 @@ export function tokensPage(options: {
         />
         <button type="submit">Create token</button>
       </form>`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }

@@ -7,6 +7,7 @@ import type { WebhookService } from '../domain/webhooks';
 import { parsePage } from '../http/push.schemas';
 import { deliveryIdParam, endpointIdParam } from '../http/webhook.schemas';
 import { type WebSessions, signedInSession } from '../session/web-session';
+import { confirmPage } from './confirm.views';
 import { formValues } from './email-pages';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
@@ -123,6 +124,22 @@ export function webhookPagesRoutes(deps: WebhookPagesDeps): Router {
   router.post('/users/webhooks/:id/enable', ...guardPost, async (req, res) => {
     await webhooks.update(ownerOf(res), endpointId(req), { enabled: true });
     redirectToList(res, 'enabled');
+  });
+  /** Delete asks first: this page names the endpoint; its form POSTs (nothing changes here). */
+  router.get('/users/webhooks/:id/delete', ...guard, async (req, res) => {
+    const endpoint = await webhooks.get(ownerOf(res), endpointId(req));
+    setPageHeaders(res);
+    const page = confirmPage({
+      header: headerOf(res, true)!,
+      question: `Delete the endpoint ${endpoint.url}?`,
+      consequence:
+        'Its delivery log goes with it, and messages not sent yet are never sent. It cannot be undone.',
+      action: `/users/webhooks/${endpoint.id}/delete`,
+      csrf: signedInSession(res).csrf,
+      confirm: 'Delete this endpoint',
+      cancel: '/users/webhooks',
+    });
+    sendPage(res, 200, page);
   });
   router.post('/users/webhooks/:id/delete', ...guardPost, async (req, res) => {
     await webhooks.remove(ownerOf(res), endpointId(req));

@@ -7,10 +7,11 @@ import {
   type WebhookEventType,
 } from '../domain/webhook';
 import { layout } from './layout';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
-const when = (d: Date) =>
-  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+/** A time relative to the page's render, with the exact time (time.views.ts). */
+const when = (d: Date) => timeAt(d, new Date());
 
 /** What each event type means, for the form (a new type must say it here: this does not compile without it). */
 const TYPE_HINTS: Record<WebhookEventType, string> = {
@@ -109,11 +110,11 @@ function endpointActions(e: WebhookEndpoint, csrf: string): Html {
       ${e.enabled ? post('disable', 'Disable') : post('enable', 'Enable')} ${post('rotate', 'Rotate secret')}
       ${post('test', 'Send a test event')}
     </p>
-    <details>
-      <summary>Delete…<span class="visually-hidden"> ${e.url}</span></summary>
-      <p>Its delivery log goes with it, and messages not sent yet are never sent.</p>
-      ${post('delete', 'Delete this endpoint', 'danger')}
-    </details>`;
+    <p>
+      <a class="button secondary small" href="/users/webhooks/${e.id}/delete"
+        >Delete<span class="visually-hidden"> ${e.url}</span></a
+      >
+    </p>`;
 }
 
 function endpointList(endpoints: readonly WebhookEndpoint[], csrf: string): Html {
@@ -218,6 +219,7 @@ export function webhooksPage(options: {
       ${flash(options.flash && LIST_FLASHES[options.flash])}
       ${options.shown ? secretSection(options.shown) : ''} ${endpointList(options.endpoints, csrf)}
       ${createForm(csrf, options.values, options.errors ?? {})}`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }
 
@@ -345,5 +347,6 @@ export function deliveriesPage(options: {
           : deliveryTable(deliveries, csrf, endpoint.id, page)
       }
       ${pager}`,
+    { scripts: [TIMES_SCRIPT] },
   );
 }

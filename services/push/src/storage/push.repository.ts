@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { PushStore } from '../domain/ports/push-store';
 import type { PushDatabase } from './database';
 import { findByTokenHash, listAuditEntries, listOwned } from './push/reads';
+import { findByReceiptHash, setReceipt } from './push/receipt';
 import { recordCappedAudit } from './push/audit';
 import { claimStatement } from './push/claim.sql';
 import { countDue, expireAllOwned, expireDueBatch, expireOne, NOT_EXPIRED } from './push/expiry';
@@ -29,6 +30,8 @@ export function createPushRepository(db: Kysely<PushDatabase>): PushStore {
           : insertPush(db, record, ctx),
     insertOnce: (record, ctx, key, files) => insertPushOnce(db, record, ctx, key, files),
     findByTokenHash: (tokenHash) => findByTokenHash(db, tokenHash),
+    setReceipt: (pushId, receiptHash) => setReceipt(db, pushId, receiptHash),
+    findByReceiptHash: (receiptHash) => findByReceiptHash(db, receiptHash),
     findByIdempotencyKey: (key, within) => findByIdempotencyKey(db, key, within),
 
     // A view that is likely to be granted tries the lean claim first; a miss is then explained by
@@ -46,6 +49,8 @@ export function createPushRepository(db: Kysely<PushDatabase>): PushStore {
     expireDueBatch: (batch) => expireDueBatch(db, batch),
     expireManually: (pushId, ctx) =>
       expireOne(db, pushId, { condition: NOT_EXPIRED, deleted: true, kind: 'expire', ctx }),
+    expireByReceipt: (pushId, ctx) =>
+      expireOne(db, pushId, { condition: NOT_EXPIRED, deleted: true, kind: 'expire_by_receipt', ctx }),
     expireAllOwned: (owner, ctx) => expireAllOwned(db, owner, ctx),
     refundView: (v) => refundView(db, v),
     countDue: (limit) => countDue(db, limit),

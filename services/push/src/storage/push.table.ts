@@ -9,6 +9,8 @@ export interface PushTable {
   id: string;
   token_hash: Buffer;
   token_sealed: Buffer;
+  /** An anonymous push's receipt (its private status link), as SHA-256; null for most. */
+  receipt_hash: Buffer | null;
   key_id: string;
   kind: string;
   owner: string | null;

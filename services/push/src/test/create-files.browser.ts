@@ -128,9 +128,9 @@ test('signed in: two files with a progress bar that reaches 100 %, the link in p
   expect(page.url()).toBe(`${push.url}/`);
   await expect(page.title()).resolves.toBe('Your secret link · secret-push');
   await expect(page.getByRole('button', { name: 'Copy the link' }).isVisible()).resolves.toBe(true);
-  await expect(page.getByRole('button', { name: 'Expire now' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'Expire now' }).isVisible()).resolves.toBe(true);
   await page.screenshot({ path: path.join(SHOTS, '40-files-created.png'), fullPage: true });
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
   expect(link).toMatch(new RegExp(`^${push.url}/p/[\\w-]{22}/r$`)); // click to reveal (the default)
 
   // The recipient, in another browser context (no cookies of the sender).
@@ -189,7 +189,7 @@ test('without JavaScript: a text secret, and files, are plain form posts answere
   await page.getByLabel('Secret', { exact: true }).fill('sent without JavaScript');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
   const token = /\/p\/([\w-]+)/.exec(link)![1]!;
   const got = (await (await fetch(`${push.url}/api/v2/pushes/${token}`)).json()) as { payload: string };
   expect(got.payload).toBe('sent without JavaScript');
@@ -200,7 +200,7 @@ test('without JavaScript: a text secret, and files, are plain form posts answere
   await page.getByLabel('Choose the files').setInputFiles([file]);
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
-  const fileLink = (await page.locator('#link').textContent())!;
+  const fileLink = await page.locator('#link').inputValue();
   await context.close();
   const recipient = await browser.newContext();
   const files = await downloadAll(recipient, fileLink, [file.name]);

@@ -74,7 +74,7 @@ const post = async (browser: Browser, body: FormData | URLSearchParams) => {
   return { status: res.status, headers: res.headers, text };
 };
 
-const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)?.[1];
+const linkOf = (page: string) => /id="link"[^>]*?value="([^"]+)"/.exec(page)?.[1];
 const tokenOf = (link: string) => /\/p\/([\w-]+)/.exec(link)![1]!;
 
 const counts = async () => {

@@ -52,7 +52,7 @@ async function follow(res: request.Response, url = h.push.url) {
   return request(url).get('/created').set('Cookie', cookieOf(res));
 }
 
-const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)?.[1];
+const linkOf = (page: string) => /id="link"[^>]*?value="([^"]+)"/.exec(page)?.[1];
 const tokenOf = (link: string) => /\/p\/([\w-]+)/.exec(link)![1]!;
 
 function expectPageHeaders(res: request.Response) {
@@ -116,7 +116,7 @@ describe('POST /', () => {
     const link = linkOf(res.text)!;
     expect(link).toMatch(new RegExp(`^${h.push.url}/p/[\\w-]{22}/r$`)); // click to reveal: checked
     expect(res.text).toContain('<svg');
-    expect(res.text).toMatch(/opened 3 times within 2\s+days/);
+    expect(res.text).toMatch(/opened 3 times, until <span class="when"\s*>in 2 days/);
     const got = await request(h.push.url).get(`/api/v2/pushes/${tokenOf(link)}`);
     expect(got.body).toMatchObject({
       payload: 'correct horse battery staple',

@@ -285,14 +285,14 @@ function routesOf(stack: RouterLayer[], prefix: string): { method: string; path:
 /**
  * The app is the listener of the running server (`app.listen` → `http.createServer(app)`).
  * /healthz and /readyz are operational endpoints outside the API, not part of it, and so are the
- * web app's create form (`GET /`, `POST /`) and the recipient and responder pages (HTML, services/push/src/pages/).
+ * web app's create form (`GET /`, `POST /`) and the recipient, responder and receipt pages (HTML, services/push/src/pages/).
  * /metrics is on the metrics port only.
  */
 function apiRoutes(): { method: string; path: string }[] {
   const [app] = push.server.server.listeners('request') as unknown as { router: { stack: RouterLayer[] } }[];
   const all = routesOf(app!.router.stack, '');
   const outside = all.filter((r) => !r.path.startsWith('/api/v2/'));
-  const pages = (path: string) => /^\/(p|f|r|respond|static)\//.test(path);
+  const pages = (path: string) => /^\/(p|f|r|respond|receipt|static)\//.test(path);
   expect(
     outside
       .filter((r) => !pages(r.path))

@@ -252,11 +252,11 @@ describe('recipient pages in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
     await shot(page, '21-created');
-    const link = (await page.locator('#link').textContent())!;
+    const link = await page.locator('#link').inputValue();
     expect(link).toMatch(/\/p\/[\w-]{22}$/);
-    await expect(page.getByRole('img', { name: 'QR code of the secret link' }).isVisible()).resolves.toBe(
-      true,
-    );
+    await expect(
+      page.getByRole('img', { name: 'QR code of the link — not the secret' }).isVisible(),
+    ).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Copy the link' }).isVisible()).resolves.toBe(false);
     expect(blocked).toBe(2);
 
@@ -311,7 +311,7 @@ describe('recipient pages in Chromium', () => {
     await page.getByRole('button', { name: 'Create the secret link' }).click();
     await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/created');
-    const link = (await page.locator('#link').textContent())!;
+    const link = await page.locator('#link').inputValue();
     await expect(page.locator('main').textContent()).resolves.toContain('also needs the passphrase');
     expect(await pushCount()).toBe(before + 1);
 
@@ -319,7 +319,7 @@ describe('recipient pages in Chromium', () => {
     for (let i = 0; i < 2; i++) {
       await page.reload();
       await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
-      await expect(page.locator('#link').textContent()).resolves.toBe(link);
+      await expect(page.locator('#link').inputValue()).resolves.toBe(link);
     }
     expect(await pushCount()).toBe(before + 1);
     await page.close();

@@ -278,17 +278,33 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     expect(listed.body).toContain('API token ');
     expect(listed.body).not.toContain(value);
 
-    const id = /action="\/users\/token\/([0-9a-f-]{36})\/regenerate"/.exec(listed.body)![1]!;
+    const id = /href="\/users\/token\/([0-9a-f-]{36})\/regenerate"/.exec(listed.body)![1]!;
+    // Regenerate asks first, naming the token; the value still works until the form is sent.
+    const ask = await b.follow(`${push.url}/users/token/${id}/regenerate`);
+    expect(ask.body).toMatch(/<h1 class="question">Regenerate the token “API token [^”]+”\?<\/h1>/);
+    expect((await api('/pushes/active', bearer)).status).toBe(200);
     const regenerated = await post(b, `/users/token/${id}/regenerate`, { csrf });
     const fresh = valueOf(await regenerated.text())!;
     expect(fresh).not.toBe(value);
     expect((await api('/pushes/active', bearer)).status).toBe(401);
     expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(200);
 
+    // Revoke asks first, naming the token (a GET that changes nothing); its form POSTs.
+    expect(listed.body).toContain(`href="/users/token/${id}/revoke"`);
+    const confirm = await b.follow(`${push.url}/users/token/${id}/revoke`);
+    expect(confirm.body).toMatch(/<h1 class="question">Revoke the token “API token [^”]+”\?<\/h1>/);
+    expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(200);
+    expect(
+      (await b.fetch(`${push.url}/users/token/00000000-0000-4000-8000-000000000000/revoke`)).status,
+    ).toBe(404);
     const revoked = await post(b, `/users/token/${id}/revoke`, { csrf });
     expect(revoked.status).toBe(303);
     expect((await api('/pushes/active', { authorization: `Bearer ${fresh}` })).status).toBe(401);
-    expect((await b.follow(`${push.url}/users/token`)).body).toContain('You have no API tokens yet.');
+    const after = (await b.follow(`${push.url}/users/token`)).body;
+    expect(after).toContain('You have no API tokens yet.');
+    expect(after).toMatch(
+      /<p role="status" class="notice flash">Token “API token [^”]+” revoked: it no longer works.<\/p>/,
+    );
   }, 30_000);
 
   it('a read-only token cannot create; forms without the session token or from another site are refused', async () => {
@@ -321,7 +337,9 @@ describe('/users/token: personal API tokens of a signed-in person', () => {
     });
     expect(crossSite.status).toBe(403);
     const names = [
-      ...(await b.follow(`${push.url}/users/token`)).body.matchAll(/<td>([^<]+)<\/td>\s*<td>pushes/g),
+      ...(await b.follow(`${push.url}/users/token`)).body.matchAll(
+        /<td data-label="Name"[^>]*>\s*([^<]+?)\s*<\/td>\s*<td data-label="Scopes">\s*pushes/g,
+      ),
     ].map((m) => m[1]);
     expect(names).toEqual(['ro']);
     // Sign-out needs the session's token too.
@@ -372,15 +390,16 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
       body: `csrf=${csrf}&kind=text&payload=${payload}&expire_after_days=1&expire_after_views=3&retrieval_step=false`,
     });
   };
-  const tokenOf = (page: string) =>
-    /<pre class="secret" id="link"[^>]*>[^<]*\/p\/([\w-]{22})/.exec(page)![1]!;
+  const tokenOf = (page: string) => /id="link"[^>]*?value="[^"]*\/p\/([\w-]{22})"/.exec(page)![1]!;
 
   it('lists, audits and expires; Expire now after creating; another person gets not found', async () => {
     const erin = new Browser();
     await erin.signIn(push.url, issuer, { login: 'erin', password: 'any' });
     const created = await createInForm(erin, 'first');
     const createdPage = created.body;
-    expect(createdPage).toContain('>Expire now</button>');
+    // Expire now leads to the confirmation (no state change), as the list's Expire does.
+    expect(createdPage).toMatch(/href="\/pushes\/[\w-]{22}\/expire"\s*>Expire now<\/a>/);
+    expect(createdPage).not.toContain('id="receipt"'); // the signed-in have /pushes, no receipt
     const first = tokenOf(createdPage);
     const second = tokenOf((await createInForm(erin, 'second')).body);
     await fetch(`${push.url}/api/v2/pushes/${first}`); // a view, for the audit log
@@ -404,8 +423,16 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
       body: `csrf=${frankCsrf}`,
     });
     expect(stolen.status).toBe(404);
+    expect((await frank.fetch(`${push.url}/pushes/${first}/expire`)).status).toBe(404);
     expect((await frank.follow(`${push.url}/pushes`)).body).toContain('No active pushes');
 
+    // Erin's Expire asks first (a GET that changes nothing), naming the push, then its form POSTs.
+    expect(list.body).toContain(`href="/pushes/${first}/expire"`);
+    const confirm = await erin.follow(`${push.url}/pushes/${first}/expire`);
+    expect(confirm.res.status).toBe(200);
+    expect(confirm.body).toContain('Expire this push?');
+    expect(confirm.body).toContain(`action="/pushes/${first}/expire"`);
+    expect((await erin.follow(`${push.url}/pushes`)).body).toContain(`/pushes/${first}/audit`);
     // Erin expires the first: it moves to the expired list, and the API no longer serves it.
     const csrf = csrfOf(list.body);
     const expired = await erin.fetch(`${push.url}/pushes/${first}/expire`, {
@@ -414,7 +441,14 @@ describe('/pushes: a signed-in person sees, audits and expires only their own pu
       body: `csrf=${csrf}`,
     });
     expect(expired.status).toBe(303);
-    expect((await erin.follow(`${push.url}/pushes`)).body).not.toContain(`/pushes/${first}/audit`);
+    expect(expired.headers.get('location')).toBe('/pushes');
+    const told = await erin.follow(`${push.url}/pushes`);
+    expect(told.body).not.toContain(`/pushes/${first}/audit`);
+    // …and says so, once (announced: role="status"); a reload does not repeat it.
+    expect(told.body).toContain(
+      '<p role="status" class="notice flash">The push expired: nobody can open it any more.</p>',
+    );
+    expect((await erin.follow(`${push.url}/pushes`)).body).not.toContain('The push expired');
     expect((await erin.follow(`${push.url}/pushes?state=expired`)).body).toContain(`/pushes/${first}/audit`);
     expect(
       ((await (await fetch(`${push.url}/api/v2/pushes/${first}`)).json()) as { expired: boolean }).expired,

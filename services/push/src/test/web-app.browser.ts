@@ -65,7 +65,7 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
   await expectAccessible(page, 'created link, signed in');
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
   await page.screenshot({ path: path.join(SHOTS, '30-created-signed-in.png'), fullPage: true });
 
   // A recipient in another browser.
@@ -92,6 +92,8 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   const listed = (await (await api('/pushes/active', legacy)).json()) as { url_token: string }[];
   expect(listed.map((p) => link.endsWith(`/p/${p.url_token}`))).toContain(true);
   // Regenerated: the old value is refused at once (cache 0 here).
+  await page.getByRole('link', { name: /^Regenerate/ }).click();
+  await page.getByRole('heading', { name: /^Regenerate the token/ }).waitFor();
   await page.getByRole('button', { name: /^Regenerate/ }).click();
   await field.waitFor();
   expect(await field.inputValue()).not.toBe(token);
@@ -107,11 +109,15 @@ test('sign in, share, make and use a token, list, audit, expire, sign out; every
   await expect(page.getByRole('cell', { name: 'Viewed' }).count()).resolves.toBe(1);
   await expectAccessible(page, 'audit log');
   await page.goBack();
+  // Expire asks first (its page names the push), then /pushes says it was done.
   await page
-    .getByRole('button', { name: /^Expire/ })
+    .getByRole('link', { name: /^Expire\s/ }) // not the "Expired" tab
     .first()
     .click();
+  await page.getByRole('heading', { name: /^Expire .*\?$/ }).waitFor();
+  await page.getByRole('button', { name: /^Expire/ }).click();
   await page.waitForURL(`${push.url}/pushes`);
+  await page.getByRole('status').filter({ hasText: 'expired: nobody can open it' }).waitFor();
   await expect(page.getByText('No active pushes').isVisible()).resolves.toBe(true);
 
   // The account page: the provider's console linked, other sessions signed out, a deletion that

@@ -104,7 +104,7 @@ test('account defaults pre-checked, "Email the link to" delivers the link, the o
   await page.getByLabel('Email the link to (optional)').fill('friend@example.net');
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
 
   // The email reaches the SMTP server with the link and without the secret.
   const email = await mail.waitFor((m) => m.envelope.to.includes('friend@example.net'), 15_000);

@@ -40,7 +40,7 @@ afterAll(async () => {
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
 const csrfOf = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)![1]!;
 const keyOf = (body: string) => /name="idempotency_key" value="([^"]+)"/.exec(body)![1]!;
-const linkOf = (page: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(page)![1]!;
+const linkOf = (page: string) => /id="link"[^>]*?value="([^"]+)"/.exec(page)![1]!;
 const tokenOf = (link: string) => /\/p\/([\w-]+)/.exec(link)![1]!;
 
 /** A form body; an array value is the field sent once per item (checkboxes). */

@@ -64,7 +64,7 @@ async function createRequest(page: Page, message: string, name: string, files: b
   if (files) await page.getByLabel('The responder may attach files').check();
   await page.getByRole('button', { name: 'Create the request link' }).click();
   await page.getByRole('heading', { name: 'Your request link' }).waitFor(WAIT);
-  return (await page.locator('#link').textContent())!;
+  return await page.locator('#link').inputValue();
 }
 
 test('request, copy the link, answer anonymously with text, open the answer; close another', async () => {
@@ -117,7 +117,7 @@ test('request, copy the link, answer anonymously with text, open the answer; clo
   await page.getByRole('link', { name: 'Your requests' }).click();
   await page.getByRole('link', { name: 'Answered' }).click();
   await expectAccessible(page, 'requests, answered');
-  await page.getByRole('link', { name: /VPN key/ }).click();
+  await page.getByRole('link', { name: /^VPN key/ }).click();
   await page.getByRole('heading', { name: 'Request: VPN key' }).waitFor(WAIT);
   await expect(page.locator('#request-message').textContent()).resolves.toBe(message);
   await page.getByRole('cell', { name: 'Answered', exact: true }).waitFor(WAIT);
@@ -131,9 +131,10 @@ test('request, copy the link, answer anonymously with text, open the answer; clo
   const other = await createRequest(page, 'The database password, please', 'DB password', false);
   await page.goto(`${push.url}/requests`);
   const row = page.getByRole('row', { name: /DB password/ });
-  await row.getByText('Close…').click();
-  await row.getByRole('button', { name: /Close this request/ }).click();
-  await page.getByText('The request was closed.').waitFor(WAIT);
+  await row.getByRole('link', { name: /^Close/ }).click();
+  await page.getByRole('heading', { name: 'Close the request “DB password”?' }).waitFor(WAIT);
+  await page.getByRole('button', { name: 'Close “DB password”' }).click();
+  await page.getByRole('status').filter({ hasText: 'Request “DB password” closed' }).waitFor(WAIT);
   await page.getByRole('link', { name: 'Closed', exact: true }).click();
   await page.getByRole('row', { name: /DB password/ }).waitFor(WAIT);
   await expectAccessible(page, 'requests, closed');

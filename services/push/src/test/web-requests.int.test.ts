@@ -56,7 +56,7 @@ afterAll(async () => {
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
 const csrfOf = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)![1]!;
 const keyOf = (body: string) => /name="idempotency_key" value="([^"]+)"/.exec(body)![1]!;
-const linkOf = (body: string) => /<pre class="secret" id="link"[^>]*>([^<]+)<\/pre>/.exec(body)?.[1];
+const linkOf = (body: string) => /id="link"[^>]*?value="([^"]+)"/.exec(body)?.[1];
 const tokenOf = (link: string) => /\/respond\/([\w-]+)$/.exec(link)![1]!;
 
 const body = (fields: Record<string, string | string[]>) =>
@@ -324,7 +324,7 @@ describe('the responder page', () => {
     const { token } = await create(p, { name: 'to close' });
     const closed = await post(p.b, `/requests/${token}/close`, { csrf: p.csrf, back: `/requests/${token}` });
     expect(closed.status).toBe(303);
-    expect(closed.headers.get('location')).toBe(`/requests/${token}?done=closed`);
+    expect(closed.headers.get('location')).toBe(`/requests/${token}`);
     expect((await requestRow(token)).state).toBe('closed');
     const a = await new Browser().fetch(`${push.url}/respond/${token}`);
     const b = await new Browser().fetch(`${push.url}/respond/AAAAAAAAAAAAAAAAAAAAAA`);
@@ -407,7 +407,9 @@ describe('the owner: lists, detail, close', () => {
     expectPageHeaders(openList.res);
     expect(openList.body).toContain('still open');
     expect(openList.body).not.toContain('got it');
-    expect(openList.body).toContain(`action="/requests/${open.token}/close"`);
+    expect(openList.body).toContain(
+      `href="/requests/${open.token}/close?back=${encodeURIComponent('/requests?state=open')}"`,
+    );
     const answeredList = await p.b.follow(`${push.url}/requests?state=answered`);
     expect(answeredList.body).toContain('got it');
     expect(answeredList.body).not.toContain('still open');
@@ -430,6 +432,15 @@ describe('the owner: lists, detail, close', () => {
     const foreignClose = await post(other.b, `/requests/${open.token}/close`, { csrf: other.csrf });
     expect(foreignClose.status).toBe(404);
     expect((await requestRow(open.token)).state).toBe('open');
+    // Close asks first: its page names the request and changes nothing; another's is not found.
+    const ask = await p.b.follow(
+      `${push.url}/requests/${open.token}/close?back=${encodeURIComponent('/requests?state=open')}`,
+    );
+    expect(ask.res.status).toBe(200);
+    expect(ask.body).toMatch(/<h1 class="question">Close the request “[^”]+”\?<\/h1>/);
+    expect(ask.body).toContain('name="back" value="/requests?state=open"');
+    expect((await other.b.fetch(`${push.url}/requests/${open.token}/close`)).status).toBe(404);
+    expect((await requestRow(open.token)).state).toBe('open');
     const noCsrf = await post(p.b, `/requests/${open.token}/close`, {});
     expect(noCsrf.status).toBe(403);
     expect((await requestRow(open.token)).state).toBe('open');
@@ -438,17 +449,20 @@ describe('the owner: lists, detail, close', () => {
       csrf: p.csrf,
       back: '/requests?state=open',
     });
-    expect(closed.headers.get('location')).toBe('/requests?state=open&done=closed');
-    const after = await p.b.follow(`${push.url}/requests?state=open&done=closed`);
-    expect(after.body).toContain('The request was closed.');
+    expect(closed.headers.get('location')).toBe('/requests?state=open');
+    const after = await p.b.follow(`${push.url}/requests?state=open`);
+    expect(after.body).toMatch(
+      /<p role="status" class="notice flash">Request “[^”]+” closed: nobody can answer it any more.<\/p>/,
+    );
+    expect((await p.b.follow(`${push.url}/requests?state=open`)).body).not.toContain('closed: nobody');
     const closedList = await p.b.follow(`${push.url}/requests?state=closed`);
     expect(closedList.body).toContain('still open');
-    expect(closedList.body).not.toContain(`action="/requests/${open.token}/close"`);
+    expect(closedList.body).not.toContain(`/requests/${open.token}/close`);
     const offsite = await post(p.b, `/requests/${answered.token}/close`, {
       csrf: p.csrf,
       back: 'https://evil.example/',
     });
-    expect(offsite.headers.get('location')).toBe('/requests?done=closed');
+    expect(offsite.headers.get('location')).toBe('/requests');
   });
 });
 

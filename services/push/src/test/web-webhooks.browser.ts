@@ -135,14 +135,15 @@ test('add an endpoint, copy its secret, send a test event, see it delivered, rep
   expect(both).toEqual([first.headers['webhook-id'], first.headers['webhook-id']]);
   await expectAccessibleAtWidths(page, 'webhook deliveries, replayed');
 
-  // Delete, confirmed in its disclosure.
+  // Delete, confirmed on its own page (which names the endpoint).
   await page.getByRole('link', { name: 'Back to your webhooks' }).click();
   const again = page.getByRole('region', { name: url });
   await again.waitFor(WAIT);
-  await expect(again.getByRole('button', { name: /Delete this endpoint/ }).isVisible()).resolves.toBe(false);
-  await again.getByText('Delete…').click();
-  await expectAccessibleAtWidths(page, 'webhooks, delete confirmation open');
-  await again.getByRole('button', { name: /Delete this endpoint/ }).click();
+  await expect(again.getByRole('button', { name: /Delete this endpoint/ }).count()).resolves.toBe(0);
+  await again.getByRole('link', { name: /^Delete/ }).click();
+  await page.getByRole('heading', { name: `Delete the endpoint ${url}?` }).waitFor(WAIT);
+  await expectAccessibleAtWidths(page, 'webhooks, delete confirmation');
+  await page.getByRole('button', { name: /Delete this endpoint/ }).click();
   await page.getByText('The endpoint was deleted, with its delivery log.').waitFor(WAIT);
   await page.getByText('You have no webhook endpoints yet.').waitFor(WAIT);
   await expectAccessibleAtWidths(page, 'webhooks, deleted');

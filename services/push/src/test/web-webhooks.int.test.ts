@@ -237,6 +237,8 @@ describe('ownership and forgery', () => {
       expect([action, res.status]).toEqual([action, 404]);
       expect(await res.text()).toContain('No such webhook');
     }
+    const ask = await get(other, `${base}/delete`);
+    expect([ask.res.status, ask.body.includes(theirs.row.url)]).toEqual([404, false]);
     expect((await get(other, '/users/webhooks/not-an-id')).res.status).toBe(404);
     expect((await get(other, '/users/webhooks')).body).not.toContain(theirs.row.url);
 
@@ -313,7 +315,9 @@ describe('actions on an endpoint', () => {
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
     expect(page).toContain('Its new signing secret');
-    expect(page).toMatch(/The previous secret keeps signing too until <time datetime="[^"]+">/);
+    expect(page).toMatch(
+      /The previous secret keeps signing too until <span class="when"\s*>in 24 hours[\s\S]*?<time datetime="[^"]+"/,
+    );
     const row = await endpointRow(id);
     const overlap = row!.previous_until!.getTime() - Date.now();
     expect(overlap).toBeGreaterThan(23.9 * 3600_000);
@@ -325,12 +329,15 @@ describe('actions on an endpoint', () => {
     const url = uniqueUrl();
     const { id } = await addEndpoint(p, url);
     const list = await get(p, '/users/webhooks');
-    // The real submit button only inside the confirmation (works without JavaScript).
-    expect(list.body).toMatch(
-      new RegExp(
-        `<details>\\s*<summary>Delete…[\\s\\S]*?action="/users/webhooks/${id}/delete"[\\s\\S]*?Delete this endpoint[\\s\\S]*?</details>`,
-      ),
-    );
+    // Delete asks first: a link to its confirmation page (works without JavaScript), which names the
+    // endpoint and changes nothing; its form POSTs.
+    expect(list.body).toContain(`href="/users/webhooks/${id}/delete"`);
+    expect(list.body).not.toContain(`action="/users/webhooks/${id}/delete"`);
+    const ask = await get(p, `/users/webhooks/${id}/delete`);
+    expect(ask.res.status).toBe(200);
+    expect(ask.body).toContain(`<h1 class="question">Delete the endpoint ${url}?</h1>`);
+    expect(ask.body).toContain(`action="/users/webhooks/${id}/delete"`);
+    expect(await endpointRow(id)).toBeDefined();
     const deleted = await post(p, `/users/webhooks/${id}/delete`);
     expect([deleted.status, deleted.headers.get('location')]).toEqual([303, '/users/webhooks?done=deleted']);
     expect(await endpointRow(id)).toBeUndefined();

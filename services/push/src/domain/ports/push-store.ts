@@ -127,6 +127,12 @@ export interface PushStore {
     files?: NewFileRecord[],
   ): Promise<KeyedInsert>;
   findByTokenHash(tokenHash: Buffer): Promise<StoredPush | undefined>;
+  /** Gives an anonymous push without one its receipt (by hash); false when it has one or has an owner. */
+  setReceipt(pushId: string, receiptHash: Buffer): Promise<boolean>;
+  /** The push of a receipt (by its hash), with the database's clock. */
+  findByReceiptHash(receiptHash: Buffer): Promise<StoredPush | undefined>;
+  /** Expired through its receipt: as expireManually, audited `expire_by_receipt`. */
+  expireByReceipt(pushId: string, ctx: AuditContext): Promise<PushSnapshot | undefined>;
   /**
    * The push a keyed create made, if its key (scope and hash) was taken less than `withinSeconds`
    * ago; undefined otherwise (or when the push is gone). One statement.

@@ -11,6 +11,7 @@ import * as webhooks from './2026_11_26_0010_webhooks';
 import * as webhookEmail from './2026_11_27_0001_webhook_email';
 import * as requests from './2026_11_27_0002_requests';
 import * as requestEvents from './2026_11_27_0003_request_events';
+import * as pushReceipt from './2026_11_27_0004_push_receipt';
 
 /** Every migration of the push database, in order. */
 export const pushMigrations: MigrationSet = {
@@ -26,4 +27,5 @@ export const pushMigrations: MigrationSet = {
   '2026_11_27_0001_webhook_email': webhookEmail,
   '2026_11_27_0002_requests': requests,
   '2026_11_27_0003_request_events': requestEvents,
+  '2026_11_27_0004_push_receipt': pushReceipt,
 };

@@ -48,6 +48,7 @@ const hex = (b: Buffer) => b.toString('hex');
 export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
   const rows = new Map<string, Row>();
   const byToken = new Map<string, string>();
+  const byReceipt = new Map<string, string>();
   const audit: Entry[] = [];
   const keys = new Map<string, { requestHash: Buffer; pushId: string; createdAt: Date }>();
   const intents = new Map<string, Intent>();
@@ -286,6 +287,23 @@ export function createInMemoryPushStore(clock: TestClock): InMemoryPushStore {
       const id = byToken.get(hex(tokenHash));
       const row = id === undefined ? undefined : rows.get(id);
       return row && stored(row, clock.now());
+    },
+    async setReceipt(pushId, receiptHash) {
+      const row = rows.get(pushId);
+      if (!row || row.push.owner !== null || [...byReceipt.values()].includes(pushId)) return false;
+      byReceipt.set(hex(receiptHash), pushId);
+      return true;
+    },
+    async findByReceiptHash(receiptHash) {
+      const id = byReceipt.get(hex(receiptHash));
+      const row = id === undefined ? undefined : rows.get(id);
+      return row && stored(row, clock.now());
+    },
+    async expireByReceipt(pushId, ctx) {
+      const row = rows.get(pushId);
+      if (!row || row.push.expired) return undefined;
+      expireRow(row, { deleted: true, kind: 'expire_by_receipt', ctx });
+      return snapshot(row, clock.now());
     },
     async findByIdempotencyKey(key, withinSeconds) {
       const taken = keys.get(`${key.scope}\u0000${hex(key.keyHash)}`);
