@@ -94,7 +94,7 @@ if has_client "${PUSH_OIDC_CLIENT_ID:-}" &&
   echo "dev-env: the push web app's sign-in client lacked $PUSH_BASE/signed-out: made again" >&2
 fi
 if ! has_client "${PUSH_OIDC_CLIENT_ID:-}"; then
-  creds="$($CLI clients create-web --name push-web --redirect-uri "$PUSH_BASE/sign-in/callback" \
+  creds="$($CLI clients create-web --name secret-push --redirect-uri "$PUSH_BASE/sign-in/callback" \
     --post-logout-redirect-uri "$PUSH_BASE/signed-out" --json)"
   set_var PUSH_OIDC_ISSUER "$AUTH_BASE"
   set_var PUSH_OIDC_CLIENT_ID "$(json_field client_id <<<"$creds")"

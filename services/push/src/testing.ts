@@ -192,7 +192,7 @@ export async function startWebStack(
     'clients',
     'create-web',
     '--name',
-    'push-web',
+    'secret-push',
     '--redirect-uri',
     `${pushUrl}/sign-in/callback`,
     '--post-logout-redirect-uri',

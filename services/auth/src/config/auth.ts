@@ -1,4 +1,5 @@
 import { commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { appLinkSection } from './app-link';
 import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
@@ -25,6 +26,7 @@ export const authConfig = defineConfig([
   accountsSection,
   mailSection,
   mailDeliverySection,
+  appLinkSection,
 ]);
 
 /** The service's configuration (also the operator CLI's), from the environment it is given. */

@@ -22,7 +22,7 @@ import {
 // stands for the client address it sends in X-Forwarded-For.
 
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
   "frame-ancestors 'none'; base-uri 'none'";
 const STEP_MS = 30_000;
 

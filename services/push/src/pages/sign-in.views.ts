@@ -30,3 +30,17 @@ export function signedOutPage(signInEnabled: boolean): Html {
       <p><a href="/sign-in">Sign in again</a></p>`,
   );
 }
+
+/**
+ * Where a sign-in the person cancelled at the provider ends (the callback with `access_denied`):
+ * nothing happened, said calmly, with the way on.
+ */
+export function signInCancelledPage(): Html {
+  return layout(
+    'Sign-in cancelled',
+    html`${webHeader({ signInEnabled: true, user: null })}
+      <h1>Sign-in cancelled</h1>
+      <p>You cancelled signing in. Nothing was changed.</p>
+      <p><a href="/">Back to the start page</a> · <a href="/sign-in">Sign in</a></p>`,
+  );
+}
