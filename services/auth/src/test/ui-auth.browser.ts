@@ -127,7 +127,7 @@ test('two-factor set-up, then the recovery codes copied, downloaded and printed'
     page.getByRole('link', { name: 'Download (.txt)' }).click(),
   ]);
   expect(download.suggestedFilename()).toBe('secret-push-recovery-codes.txt');
-  const text = readFileSync((await download.path())!, 'utf8');
+  const text = readFileSync(await download.path(), 'utf8');
   for (const c of codes) expect(text.split('\n')).toContain(c);
 
   // Print: the browser's print, and a print stylesheet that prints the codes alone.
@@ -161,7 +161,7 @@ test('without its script, the codes page offers the download only (no Copy or Pr
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download (.txt)' }).click(),
   ]);
-  const text = readFileSync((await download.path())!, 'utf8');
+  const text = readFileSync(await download.path(), 'utf8');
   expect(text.split('\n').filter((l) => /^[a-z2-7]{5}-[a-z2-7]{5}$/.test(l))).toEqual(codes);
   await page.close();
 }, 60_000);
