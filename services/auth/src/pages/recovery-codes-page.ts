@@ -44,7 +44,7 @@ export function recoveryCodesPage(input: RecoveryCodesPageInput): string {
       <div class="code-actions">
         <button type="button" class="secondary" id="copy-codes" hidden>Copy</button>
         <a class="download" href="${downloadHref(input.codes)}" download="secret-push-recovery-codes.txt"
-          >Download (.txt)</a
+          >Download</a
         >
         <button type="button" class="secondary" id="print-codes" hidden>Print</button>
       </div>

@@ -124,7 +124,7 @@ test('two-factor set-up, then the recovery codes copied, downloaded and printed'
   // Download: a .txt with the codes.
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Download (.txt)' }).click(),
+    page.getByRole('link', { name: 'Download', exact: true }).click(),
   ]);
   expect(download.suggestedFilename()).toBe('secret-push-recovery-codes.txt');
   const text = readFileSync(await download.path(), 'utf8');
@@ -159,7 +159,7 @@ test('without its script, the codes page offers the download only (no Copy or Pr
   const codes = (await page.locator('#recovery-codes code').allTextContents()).map((c) => c.trim());
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Download (.txt)' }).click(),
+    page.getByRole('link', { name: 'Download', exact: true }).click(),
   ]);
   const text = readFileSync(await download.path(), 'utf8');
   expect(text.split('\n').filter((l) => /^[a-z2-7]{5}-[a-z2-7]{5}$/.test(l))).toEqual(codes);
