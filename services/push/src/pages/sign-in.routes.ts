@@ -105,8 +105,8 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
     res.clearCookie(pendingCookie, pendingCookieOptions);
     /** "Cancel" at the provider: its state used up, a calm page (200), nobody signed in. */
     const cancelled = async (pendingState: string) => {
-      await store.takePending(pendingState).catch(() => undefined);
-      sendPage(res, 200, signInCancelledPage());
+      const taken = await store.takePending<PendingSignIn>(pendingState).catch(() => undefined);
+      sendPage(res, 200, signInCancelledPage({ again: taken?.returnTo !== undefined }));
     };
     const refused = () =>
       sendPage(

@@ -63,3 +63,18 @@ it('the account page: how the person signed in in words, the settings at the sig
   expect(settings.body).toContain('<h1>Your account</h1>');
   expect(settings.body).toContain(`<a href="${push.url}/">Back to secret-push</a>`);
 });
+
+it('Cancel at the sign-in again before deleting the account: still signed in, back to the account page', async () => {
+  const b = new Browser();
+  await b.signIn(push.url, auth.issuer, { email: user.email, password: user.password });
+  const login = await b.follow(`${push.url}/account/delete`);
+  expect(login.url.startsWith(auth.issuer)).toBe(true);
+  const back = await b.submit(cancelFormOf(login));
+  expect(back.res.status).toBe(200);
+  expect(back.body).toContain('<h1>Sign-in cancelled</h1>');
+  expect(back.body).toContain('you are still signed in');
+  expect(back.body).toContain('<a href="/account">Back to your account</a>');
+  const account = await b.follow(`${push.url}/account`);
+  expect(account.url).toBe(`${push.url}/account`);
+  expect(account.body).toContain('<h1>Your account</h1>');
+});
