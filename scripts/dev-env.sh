@@ -93,8 +93,18 @@ if has_client "${PUSH_OIDC_CLIENT_ID:-}" &&
   PUSH_OIDC_CLIENT_ID=
   echo "dev-env: the push web app's sign-in client lacked $PUSH_BASE/signed-out: made again" >&2
 fi
+# One made before the sign-in pages showed its name (`push-web`) is made again as "secret-push".
+client_name() {
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s).find(c=>c.client_id===process.argv[1]);console.log(c?.name??"")})' "$1"
+}
+if has_client "${PUSH_OIDC_CLIENT_ID:-}" &&
+  [ "$(client_name "$PUSH_OIDC_CLIENT_ID" <<<"$existing")" = push-web ]; then
+  $CLI clients delete "$PUSH_OIDC_CLIENT_ID" >&2
+  PUSH_OIDC_CLIENT_ID=
+  echo "dev-env: the push web app's sign-in client was named push-web: made again as secret-push" >&2
+fi
 if ! has_client "${PUSH_OIDC_CLIENT_ID:-}"; then
-  creds="$($CLI clients create-web --name push-web --redirect-uri "$PUSH_BASE/sign-in/callback" \
+  creds="$($CLI clients create-web --name secret-push --redirect-uri "$PUSH_BASE/sign-in/callback" \
     --post-logout-redirect-uri "$PUSH_BASE/signed-out" --json)"
   set_var PUSH_OIDC_ISSUER "$AUTH_BASE"
   set_var PUSH_OIDC_CLIENT_ID "$(json_field client_id <<<"$creds")"

@@ -16,6 +16,8 @@ export PUSH_AUTH_URL="$AUTH_URL"
 # The API and the worker build the same links (the worker's emails carry them); the worker unseals
 # link tokens with PUSH_ENCRYPTION_KEYS, which both read from .local/dev.env.
 export PUSH_PUBLIC_URL="${PUSH_PUBLIC_URL:-$PUSH_URL}"
+# The sign-in service's pages lead back to the web app.
+export AUTH_APP_URL="${AUTH_APP_URL:-$PUSH_PUBLIC_URL}"
 
 banner() {
   for _ in $(seq 1 100); do

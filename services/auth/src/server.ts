@@ -186,6 +186,7 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     issuer: config.issuer,
     totpSecrets: totpSecrets(new KeyRing(config.dataKeys)),
     outbox: w.outbox,
+    app: config.app,
   };
   const reset = throttles.reset;
   const signIn: InteractionDeps = {

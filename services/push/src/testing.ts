@@ -184,15 +184,16 @@ export async function startWebStack(
     logger?: Logger;
   } = {},
 ): Promise<TestWebStack> {
-  const auth = await startAuth({ env: options.authEnv ?? {} });
-  const s3 = options.files ? await startS3() : undefined;
   const port = await freePort();
   const pushUrl = `http://127.0.0.1:${port}`;
+  // The sign-in service's pages lead back to the web app, as `make up` sets it.
+  const auth = await startAuth({ env: { AUTH_APP_URL: `${pushUrl}/`, ...options.authEnv } });
+  const s3 = options.files ? await startS3() : undefined;
   const web = await auth.cli(
     'clients',
     'create-web',
     '--name',
-    'push-web',
+    'secret-push',
     '--redirect-uri',
     `${pushUrl}/sign-in/callback`,
     '--post-logout-redirect-uri',

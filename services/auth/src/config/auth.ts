@@ -1,4 +1,5 @@
 import { brandingSection, commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import { appLinkSection } from './app-link';
 import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
 import { keysSection } from './keys';
@@ -26,6 +27,7 @@ export const authConfig = defineConfig([
   mailSection,
   mailDeliverySection,
   brandingSection,
+  appLinkSection,
 ]);
 
 /** The service's configuration (also the operator CLI's), from the environment it is given. */

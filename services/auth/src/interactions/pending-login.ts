@@ -99,5 +99,8 @@ export const postedFields = (ctx: SignInContext): URLSearchParams => provided(ct
 /** Where the forms' answers may redirect to (the application), for the pages' CSP. */
 export const formTargets = ({ details }: PendingLogin) => [formTarget(text(details.params.redirect_uri))];
 
-/** The application's name on the pages. */
-export const clientName = ({ client }: PendingLogin): string => client.clientName ?? client.clientId;
+/** What the pages call an application without a display name (never its client id). */
+export const UNNAMED_CLIENT = 'the application';
+
+/** The application's display name on the pages (its `client_name`, `clients create-web --name`). */
+export const clientName = ({ client }: PendingLogin): string => client.clientName?.trim() || UNNAMED_CLIENT;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import type { Logger } from '@secret-push/logger';
 import type { AuthMetrics } from '../observability/metrics';
+import type { AppLink } from '../pages/app-link';
 import type { LoginThrottle } from '../policy/login-throttle';
 import type { ResetThrottle } from '../policy/reset-throttle';
 import type { SignupThrottle } from '../policy/signup-throttle';
@@ -29,6 +30,8 @@ export interface InteractionDeps {
   outbox?: MailOutbox | undefined;
   /** Email is on (AUTH_SMTP_URL): "Forgot password?" and the reset pages; undefined: none (404). */
   passwordReset?: PasswordResetDeps | undefined;
+  /** AUTH_APP_URL and AUTH_APP_NAME: the web app the pages lead back to. */
+  app?: AppLink | undefined;
 }
 
 /** What the password reset pages need, with email on. */

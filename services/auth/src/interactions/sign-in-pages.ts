@@ -11,7 +11,7 @@ import { page } from './responses';
 import type { InteractionDeps } from './sign-in-deps';
 
 /** The forms of a sign-in, each a step: `/interaction/:uid/<form>`; also their CSRF purposes. */
-export type FormName = 'login' | 'second-factor' | 'enrol' | 'continue';
+export type FormName = 'login' | 'second-factor' | 'enrol' | 'continue' | 'cancel';
 
 /** The pages of the sign-in steps, which more than one step shows. */
 export interface SignInPages {
@@ -30,6 +30,10 @@ export interface SignInPages {
 
 export function signInPages(deps: InteractionDeps): SignInPages {
   const csrfFor = (form: FormName, uid: string) => formToken(deps.cookieKeys, form, uid);
+  const cancel = (uid: string) => ({
+    action: `/interaction/${uid}/cancel`,
+    csrfToken: csrfFor('cancel', uid),
+  });
   return {
     showLogin(ctx, login, status, email, error) {
       const uid = login.details.uid;
@@ -44,6 +48,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
           error,
           signupUrl: deps.signupThrottle ? `/interaction/${uid}/signup` : undefined,
           forgotUrl: deps.passwordReset ? `/interaction/${uid}/forgot` : undefined,
+          cancel: cancel(uid),
         }),
         formTargets(login),
       );
@@ -59,6 +64,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
           csrfToken: csrfFor('second-factor', uid),
           clientName: clientName(login),
           error,
+          cancel: cancel(uid),
         }),
         formTargets(login),
       );

@@ -4,9 +4,12 @@ import type { AuthMetrics } from '../observability/metrics';
 import { messagePage } from '../pages/message-page';
 import { noEmailPage } from '../pages/reset-password-page';
 import { type StaticAsset, brandAssets } from '@secret-push/html';
+import { CODES_STYLESHEET } from '../pages/codes-stylesheet';
+import { RECOVERY_CODES_SCRIPT, RECOVERY_CODES_SCRIPT_PATH } from '../pages/recovery-codes-script';
 import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { labelRoute } from '../request-state';
 import { fromOwnPage } from './csrf';
+import { cancelStep } from './cancel-step';
 import { currentStepPage } from './current-step-page';
 import { continueStep, enrolmentStep } from './enrolment-step';
 import { FORGOT_PURPOSE, forgotPageStep, forgotStep } from './forgot-password-step';
@@ -34,13 +37,15 @@ const SIGN_IN_ERRORS: PageErrorTexts = {
  */
 const FOREIGN_INTERACTION = /^\/interaction\/(?![A-Za-z0-9_-]{1,64}(?:\/|$))/;
 
-/** `GET /static/auth.css`: the pages' stylesheet. */
-const stylesheet: Middleware = (ctx) => {
-  ctx.set('Cache-Control', 'public, max-age=3600');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = 'text/css';
-  ctx.body = STYLESHEET;
-};
+/** A served file of the pages (`type`: its media type), cached for an hour. */
+const served =
+  (type: string, body: string): Middleware =>
+  (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = type;
+    ctx.body = body;
+  };
 
 /** The look's files both services serve (the brand's stylesheet, logo, favicon, theme script). */
 const staticAsset =
@@ -57,10 +62,13 @@ const staticAsset =
  * of its logout confirmation. Mounted with `provider.use`, so it runs before the provider's routes;
  * every other request passes through untouched. One file per step:
  *
- * - `GET /static/auth.css`: the pages' stylesheet.
+ * - `GET /static/auth.css`: the pages' stylesheet; `GET /static/recovery-codes.js`: the recovery
+ *   codes page's "Copy" and "Print" (recovery-codes-script.ts).
  * - `GET /interaction/:uid`: the page of the step the sign-in is at (current-step-page.ts).
  * - `POST /interaction/:uid/login` (login-step.ts), `…/second-factor` (second-factor-step.ts),
  *   `…/enrol` and `…/continue` (enrolment-step.ts): the steps of sign-in-steps.ts.
+ * - `POST /interaction/:uid/cancel` (cancel-step.ts): "Cancel", back to the application with
+ *   `access_denied`.
  * - `GET`/`POST /interaction/:uid/signup`: self sign-up (signup.ts) when AUTH_SELF_SIGNUP is on (the
  *   login page then links to it); a 404 page when it is off. A new account then goes on as after a
  *   correct password.
@@ -89,7 +97,12 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
   ];
   const router = new Router<SignInState>({ strict: true, sensitive: true });
 
-  router.get(STYLESHEET_PATH, labelRoute('static'), stylesheet);
+  router.get(STYLESHEET_PATH, labelRoute('static'), served('text/css', STYLESHEET + CODES_STYLESHEET));
+  router.get(
+    RECOVERY_CODES_SCRIPT_PATH,
+    labelRoute('static'),
+    served('text/javascript', RECOVERY_CODES_SCRIPT),
+  );
   for (const asset of brandAssets()) router.get(asset.path, labelRoute('static'), staticAsset(asset));
   /** oidc-provider's RP-initiated logout confirmation, where its logout page posts. */
   router.post(provider.pathFor('end_session_confirm'), (ctx, next) => {
@@ -106,6 +119,7 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
     ['second-factor', secondFactorStep(kit)],
     ['enrol', enrolmentStep(kit)],
     ['continue', continueStep(kit)],
+    ['cancel', cancelStep(kit)],
   ];
   for (const [form, step] of forms) {
     const path = `/interaction/:uid/${form}`;

@@ -20,7 +20,7 @@ export function createAuthMetrics() {
     }),
     signIns: new Counter({
       name: 'auth_sign_ins_total',
-      help: 'Sign-in attempts at the login and second-factor pages, by outcome: success, refused (wrong email or password, disabled account, wrong second-factor code), throttled, unavailable (Redis or the database down), forbidden (CSRF, cross-site, not first-party)',
+      help: 'Sign-in attempts at the login and second-factor pages, by outcome: success, refused (wrong email or password, disabled account, wrong second-factor code), cancelled ("Cancel": back to the application), throttled, unavailable (Redis or the database down), forbidden (CSRF, cross-site, not first-party)',
       labelNames: ['outcome'],
       registers: [registry],
     }),

@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { type AppLink, backToApp } from './app-link';
 import { layout } from './layout';
 
 /** The console's forms; each posts to `/account/<form>`. */
@@ -20,6 +21,8 @@ export interface AccountPageInput {
   error?: { form: AccountForm; message: string };
   /** RP-initiated logout of this browser. */
   signOutHref: string;
+  /** The web app (AUTH_APP_URL): "Back to …" at the top and the bottom. */
+  app?: AppLink | undefined;
 }
 
 function errorFor(input: AccountPageInput, form: AccountForm, id: string): Html | '' {
@@ -142,11 +145,16 @@ function twoFactorSection(input: AccountPageInput): Html {
   </section>`;
 }
 
-/** The account console (`GET /account`): the signed-in person's own credentials and sessions. */
+/**
+ * The account console (`GET /account`): the signed-in person's own credentials (password, second
+ * factor, recovery codes) and sign-in sessions. The web app's own account page links here, and
+ * this page back to it (AUTH_APP_URL); deleting the account is done there.
+ */
 export function accountPage(input: AccountPageInput): string {
   return layout(
     'Your account',
     html`<p class="lead">Signed in as <strong>${input.email}</strong></p>
+      ${input.app?.url ? html`<p class="lead">Your sign-in settings for ${input.app.name}.</p>` : ''}
       ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ''}
       ${passwordSection(input)} ${twoFactorSection(input)}
       <section aria-labelledby="sessions-heading">
@@ -159,6 +167,7 @@ export function accountPage(input: AccountPageInput): string {
           <button type="submit" class="secondary">Sign out everywhere else</button>
         </form>
       </section>
+      ${backToApp(input.app)}
       <p class="after"><a href="${input.signOutHref}">Sign out</a></p>`,
   );
 }

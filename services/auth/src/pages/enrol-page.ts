@@ -39,6 +39,7 @@ export function enrolPage(input: EnrolPageInput): string {
           label: 'Code from the app',
           hint: 'Enter the 6-digit code the app now shows, to confirm it is set up.',
           error: input.error,
+          digitsOnly: true,
         })}
         <button type="submit">Turn on two-factor authentication</button>
       </form>

@@ -1,4 +1,5 @@
 import { html } from '@secret-push/html';
+import { cancelForm } from './cancel-form';
 import { layout } from './layout';
 
 export interface LoginPageInput {
@@ -15,6 +16,8 @@ export interface LoginPageInput {
   signupUrl?: string;
   /** The "Forgot password?" page of the same sign-in, when email is on (AUTH_SMTP_URL). */
   forgotUrl?: string;
+  /** The "Cancel" form (`/interaction/:uid/cancel`): back to the application, not signed in. */
+  cancel?: { action: string; csrfToken: string };
 }
 
 /** The email + password form. Every field is labelled; the password is never put back. */
@@ -35,6 +38,7 @@ export function loginPage(input: LoginPageInput): string {
           autocomplete="username"
           required
           maxlength="254"
+          autocapitalize="off"
           spellcheck="false"
           value="${email}"
           ${focusPassword ? '' : html` autofocus`}${input.error ? html` aria-describedby="login-error"` : ''}
@@ -49,6 +53,7 @@ export function loginPage(input: LoginPageInput): string {
         />
         <button type="submit">Sign in</button>
       </form>
+      ${input.cancel ? cancelForm({ ...input.cancel, clientName: input.clientName }) : ''}
       ${input.forgotUrl ? html`<p class="alternative"><a href="${input.forgotUrl}">Forgot password?</a></p>` : ''}
       ${input.signupUrl ? html`<p class="alternative">No account? <a href="${input.signupUrl}">Create an account</a></p>` : ''}`,
   );

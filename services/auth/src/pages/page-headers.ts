@@ -15,13 +15,14 @@ export function formTarget(uri: string | undefined): string | undefined {
 }
 
 /**
- * The CSP of every sign-in page: our own stylesheet only, no script at all, images only from us,
+ * The CSP of every sign-in page: our own stylesheet and served scripts only, images only from us,
  * `data:` or the operator's logo URL, forms only to us (and where their answers redirect to: `formTarget`), never framed.
  */
 export function pageCsp(formTargets: readonly (string | undefined)[] = []): string {
   const targets = [...new Set(formTargets.filter((t): t is string => t !== undefined))];
   return [
     "default-src 'none'",
+    "script-src 'self'",
     "style-src 'self'",
     `img-src ${imageSources()}`,
     ["form-action 'self'", ...targets].join(' '),

@@ -23,7 +23,7 @@ describe('formTarget', () => {
 describe('pageCsp', () => {
   it("allows forms to 'self' and the given targets only, once each", () => {
     expect(pageCsp(['https://a.example', undefined, 'https://a.example'])).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' https://a.example; " +
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' https://a.example; " +
         "frame-ancestors 'none'; base-uri 'none'",
     );
     expect(pageCsp()).toContain("form-action 'self';");

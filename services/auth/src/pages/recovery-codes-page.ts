@@ -1,5 +1,25 @@
 import { html } from '@secret-push/html';
 import { layout } from './layout';
+import { RECOVERY_CODES_SCRIPT_PATH } from './recovery-codes-script';
+
+/** The file "Download" saves: the codes, one a line, under a line saying what they are. */
+export function recoveryCodesText(codes: readonly string[]): string {
+  return [
+    'secret-push recovery codes',
+    'Each code signs you in once instead of a code from your authenticator app.',
+    '',
+    ...codes,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The download as a `data:` link (`download` attribute): the codes are already in this page, shown
+ * once; nothing more is kept on the server, and it works without JavaScript. (A CSP does not govern
+ * downloads; Chromium refuses only navigations to `data:`, not downloads.)
+ */
+const downloadHref = (codes: readonly string[]): string =>
+  `data:text/plain;charset=utf-8,${encodeURIComponent(recoveryCodesText(codes))}`;
 
 export interface RecoveryCodesPageInput {
   codes: readonly string[];
@@ -18,9 +38,17 @@ export function recoveryCodesPage(input: RecoveryCodesPageInput): string {
         If you lose your authenticator, each of these codes signs you in once instead of a code from the app.
         Store them somewhere safe now: they are not shown again. Any older codes no longer work.
       </p>
-      <ul class="codes" id="recovery-codes">
+      <ul class="codes" id="recovery-codes" aria-label="Recovery codes">
         ${input.codes.map((code) => html`<li><code>${code}</code></li>`)}
       </ul>
+      <div class="code-actions">
+        <button type="button" class="secondary" id="copy-codes" hidden>Copy</button>
+        <a class="download" href="${downloadHref(input.codes)}" download="secret-push-recovery-codes.txt"
+          >Download</a
+        >
+        <button type="button" class="secondary" id="print-codes" hidden>Print</button>
+      </div>
+      <p class="hint" id="codes-status" role="status"></p>
       ${
         'form' in next
           ? html`<form method="post" action="${next.form.action}">
@@ -28,7 +56,8 @@ export function recoveryCodesPage(input: RecoveryCodesPageInput): string {
               <button type="submit">${next.form.label}</button>
             </form>`
           : html`<p class="after"><a href="${next.link.href}">${next.link.label}</a></p>`
-      }`,
+      }
+      <script src="${RECOVERY_CODES_SCRIPT_PATH}" defer></script>`,
   );
 }
 

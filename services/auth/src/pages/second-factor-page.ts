@@ -1,5 +1,11 @@
 import { type Html, html } from '@secret-push/html';
+import { cancelForm } from './cancel-form';
 import { layout } from './layout';
+
+/** 6 digits from an authenticator app, spaces allowed (as normaliseTotpCode takes them). */
+export const APP_CODE_PATTERN = String.raw`\s*(?:[0-9]\s*){6}`;
+/** That, or a recovery code: 10 base32 characters, spaces and dashes allowed (normaliseRecoveryCode). */
+export const ANY_CODE_PATTERN = String.raw`[\s\-]*(?:(?:[0-9]\s*){6}|(?:[A-Za-z2-7][\s\-]*){10})`;
 
 /** One field for "the code": a form's label, hint and error wiring, shared by the 2FA pages. */
 export function codeField(input: {
@@ -8,6 +14,11 @@ export function codeField(input: {
   hint: string;
   error?: string;
   autofocus?: boolean;
+  /**
+   * Only the 6 digits of an authenticator app (enrolment): the numeric keyboard and a `pattern`.
+   * Otherwise a recovery code (`xxxxx-xxxxx`, letters) is also taken: letters stay typeable.
+   */
+  digitsOnly?: boolean;
 }): Html {
   const described = [input.error ? `${input.id}-error` : undefined, `${input.id}-hint`]
     .filter(Boolean)
@@ -22,6 +33,8 @@ export function codeField(input: {
       autocapitalize="off"
       spellcheck="false"
       required
+      inputmode="${input.digitsOnly ? 'numeric' : 'text'}"
+      pattern="${input.digitsOnly ? APP_CODE_PATTERN : ANY_CODE_PATTERN}"
       maxlength="64"
       aria-describedby="${described}"
       ${input.autofocus === false ? '' : html` autofocus`}
@@ -34,6 +47,8 @@ export interface SecondFactorPageInput {
   csrfToken: string;
   clientName: string;
   error?: string;
+  /** The "Cancel" form (`/interaction/:uid/cancel`): back to the application, not signed in. */
+  cancel?: { action: string; csrfToken: string };
 }
 
 /** Sign-in's second step: a TOTP code or a recovery code, after the password passed. */
@@ -51,6 +66,7 @@ export function secondFactorPage(input: SecondFactorPageInput): string {
           error: input.error,
         })}
         <button type="submit">Verify</button>
-      </form>`,
+      </form>
+      ${input.cancel ? cancelForm({ ...input.cancel, clientName: input.clientName }) : ''}`,
   );
 }

@@ -18,7 +18,7 @@ export const accountConsoleCallback = (issuer: string): string => `${issuer}/acc
 export function accountConsoleClient(issuer: string): ClientMetadata {
   return {
     client_id: ACCOUNT_CONSOLE_CLIENT_ID,
-    client_name: 'Your account',
+    client_name: 'your account settings',
     // Not `sha256:…` (policy/client-secret.ts): no presented secret ever matches it.
     client_secret: 'unusable-built-in-client',
     token_endpoint_auth_method: 'client_secret_basic',

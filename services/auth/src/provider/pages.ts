@@ -34,7 +34,7 @@ export function logoutSource(ctx: KoaContextWithOIDC): void {
     logoutPage({
       action: ctx.oidc.urlFor('end_session_confirm'),
       xsrf: state?.secret ?? '',
-      clientName: client ? (client.clientName ?? client.clientId) : undefined,
+      clientName: client?.clientName?.trim() || undefined,
     }),
     [formTarget(params?.post_logout_redirect_uri as string | undefined)],
   );

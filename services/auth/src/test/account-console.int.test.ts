@@ -138,7 +138,7 @@ describe('signing in to the console', () => {
     const who = await user('ada@example.org');
     const page = await openConsole(b, who);
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toContain('Signed in as <strong>ada@example.org</strong>');

@@ -15,7 +15,7 @@ const RP = 'http://127.0.0.1:3999';
 const REDIRECT_URI = `${RP}/auth/callback`;
 const POST_LOGOUT_URI = `${RP}/signed-out`;
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
   "frame-ancestors 'none'; base-uri 'none'";
 
 let auth: TestAuth;

@@ -20,7 +20,7 @@ import {
 // the sign-up throttle is 3 attempts per IP.
 
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
   "frame-ancestors 'none'; base-uri 'none'";
 
 let auth: TestAuth;

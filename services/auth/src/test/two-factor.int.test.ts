@@ -22,7 +22,7 @@ import {
 // stands for the client address it sends in X-Forwarded-For.
 
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' http://127.0.0.1:3999; " +
   "frame-ancestors 'none'; base-uri 'none'";
 const STEP_MS = 30_000;
 
@@ -92,8 +92,10 @@ describe('sign-in with a second factor', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toContain('<label for="code">Authentication code</label>');
     expect(page.body).not.toMatch(/<script/);
-    // The only hidden field is the CSRF token: which account passed is not in the page.
-    expect(page.body.match(/type="hidden"/g)).toHaveLength(1);
+    // The only hidden fields are the CSRF tokens (the code's form, and Cancel's): which account
+    // passed is not in the page.
+    expect(page.body.match(/type="hidden"/g)).toHaveLength(2);
+    expect(page.body.match(/<input type="hidden" name="csrf" value="[^"]+" \/>/g)).toHaveLength(2);
     expect(page.body).not.toContain(user.id);
     expect(b.has('auth_session')).toBe(false);
 

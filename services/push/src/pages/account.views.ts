@@ -3,6 +3,19 @@ import { type NoticeOffer, noticeDefaultsSection } from './email.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 
+/** A provider's address as people read it: its host (the whole issuer if it is not a URL). */
+const hostOf = (issuer: string): string => URL.parse(issuer)?.host || issuer;
+
+/**
+ * How the person signed in, in words: our own sign-in service (it has an account page), or
+ * another OpenID provider, named by its host.
+ */
+function signedInThrough(issuer: string, providerPage: string | undefined): Html {
+  return providerPage
+    ? html`the secret-push sign-in service`
+    : html`your sign-in provider at ${hostOf(issuer)}`;
+}
+
 /**
  * `/account`: who is signed in and with which provider, a link to the provider's own account page
  * (password, second factor, recovery codes) when it has one, signing out the person's other
@@ -34,19 +47,21 @@ export function accountPage(options: {
       <dl class="summary">
         <dt>Email</dt>
         <dd>${options.email ?? 'not given by your sign-in provider'}</dd>
-        <dt>Signed in with</dt>
-        <dd>${options.issuer}</dd>
+        <dt>Signed in through</dt>
+        <dd>${signedInThrough(options.issuer, options.providerPage)}</dd>
       </dl>
 
       <h2>Password and two-factor authentication</h2>
       ${
         options.providerPage
           ? html`<p>
-              Your password, your two-factor authentication and its recovery codes are kept by your sign-in
-              provider: <a href="${options.providerPage}">manage them there</a>.
+              Your password, your two-factor authentication and its recovery codes are kept by the secret-push
+              sign-in service: <a href="${options.providerPage}">manage them there</a>. Its page also signs
+              you out of every application on your other devices.
             </p>`
           : html`<p>
-              Your password and second factor are managed by your sign-in provider (${options.issuer}).
+              Your password and second factor are managed by your sign-in provider
+              (${hostOf(options.issuer)}).
             </p>`
       }
       ${
@@ -60,7 +75,7 @@ export function accountPage(options: {
       }
 
       <h2>Sessions</h2>
-      <p>Sign out of this web app everywhere else, keeping this browser signed in.</p>
+      <p>Sign out of this web app on your other browsers and devices, keeping this browser signed in.</p>
       <form method="post" action="/account/sign-out-others">
         <input type="hidden" name="csrf" value="${csrf}" />
         <button type="submit" class="secondary">Sign out other sessions</button>
@@ -70,7 +85,7 @@ export function accountPage(options: {
       <p>
         Every secret you created expires at once and can no longer be opened, your API tokens stop working,
         and you are signed
-        out.${options.providerPage ? ' Your sign-in account at the provider is deleted too.' : ''} This cannot
+        out.${options.providerPage ? ' Your account at the sign-in service is deleted too.' : ''} This cannot
         be undone.
       </p>
       <form method="post" action="/account/delete">

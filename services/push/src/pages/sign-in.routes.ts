@@ -13,6 +13,7 @@ import {
 import type { SessionStore } from '../session/session-store';
 import type { WebSessions } from '../session/web-session';
 import { sendPage, setPageHeaders } from './page-security';
+import { signInCancelledPage } from './sign-in.views';
 import { signOutRoutes } from './sign-out.routes';
 import { errorPage } from './views';
 
@@ -68,7 +69,8 @@ function beginner(
  * - `GET /sign-in` begins: what the callback needs is kept in Redis under the `state`, and the
  *   state in a short-lived cookie of this browser, so that a callback can only finish a sign-in
  *   that this same browser began (no login CSRF);
- * - `GET /sign-in/callback` finishes: the code is exchanged, the person (issuer, `sub`) becomes
+ * - `GET /sign-in/callback` finishes: the code is exchanged (`access_denied` for this browser's
+ *   state, "Cancel" at the provider: a "Sign-in cancelled" page, nobody signed in), the person (issuer, `sub`) becomes
  *   or is found as a user, and a new session begins (a new id: sessions are rotated at sign-in);
  * - `POST /sign-out` and `GET /signed-out`: see {@link signOutRoutes}.
  */
@@ -101,6 +103,11 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
     const state = typeof req.query.state === 'string' ? req.query.state : undefined;
     const ours = parseCookie(req.headers.cookie ?? '')[pendingCookie];
     res.clearCookie(pendingCookie, pendingCookieOptions);
+    /** "Cancel" at the provider: its state used up, a calm page (200), nobody signed in. */
+    const cancelled = async (pendingState: string) => {
+      const taken = await store.takePending<PendingSignIn>(pendingState).catch(() => undefined);
+      sendPage(res, 200, signInCancelledPage({ again: taken?.returnTo !== undefined }));
+    };
     const refused = () =>
       sendPage(
         res,
@@ -108,6 +115,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
         errorPage('Sign-in not completed', 'The sign-in could not be completed. Please sign in again.'),
       );
     if (!state || !ours || state !== ours) return refused();
+    if (req.query.error === 'access_denied') return cancelled(state);
     let pending: PendingSignIn | undefined;
     try {
       pending = await store.takePending<PendingSignIn>(state);

@@ -30,3 +30,22 @@ export function signedOutPage(signInEnabled: boolean): Html {
       <p><a href="/sign-in">Sign in again</a></p>`,
   );
 }
+
+/**
+ * Where a sign-in the person cancelled at the provider ends (the callback with `access_denied`):
+ * nothing happened, said calmly, with the way on. `again`: a sign-in again before a destructive
+ * change (the person is still signed in here): back to the account page.
+ */
+export function signInCancelledPage(options: { again: boolean }): Html {
+  return layout(
+    'Sign-in cancelled',
+    options.again
+      ? html`<h1>Sign-in cancelled</h1>
+          <p>You cancelled signing in again. Nothing was changed, and you are still signed in.</p>
+          <p><a href="/account">Back to your account</a></p>`
+      : html`${webHeader({ signInEnabled: true, user: null })}
+          <h1>Sign-in cancelled</h1>
+          <p>You cancelled signing in. Nothing was changed.</p>
+          <p><a href="/">Back to the start page</a> · <a href="/sign-in">Sign in</a></p>`,
+  );
+}

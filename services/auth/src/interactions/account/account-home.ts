@@ -1,4 +1,5 @@
 import { messagePage } from '../../pages/message-page';
+import { signInCancelledPage } from '../../pages/app-link';
 import { page } from '../responses';
 import { finishAccountSignIn, startAccountSignIn } from './account-sign-in';
 import type { AccountKit } from './account-views';
@@ -32,6 +33,7 @@ export function accountCallback(kit: AccountKit): AccountMiddleware {
     const end = await finishAccountSignIn(ctx, options);
     if (end === 'signed-in-again') return kit.views.backTo(ctx, 'signed-in-again');
     if (end === 'signed-in') return kit.views.backTo(ctx);
+    if (end === 'cancelled') return page(ctx, 200, signInCancelledPage(kit.deps.app));
     page(
       ctx,
       400,

@@ -32,8 +32,11 @@ export interface AccountSignInOptions {
   secureCookies: boolean;
 }
 
-/** How a console sign-in ended: not at all, a first sign-in, or a sign-in again (re-authentication). */
-export type AccountSignInEnd = 'failed' | 'signed-in' | 'signed-in-again';
+/**
+ * How a console sign-in ended: not at all, cancelled by the person ("Cancel": `access_denied` for
+ * this browser's state), a first sign-in, or a sign-in again (re-authentication).
+ */
+export type AccountSignInEnd = 'failed' | 'cancelled' | 'signed-in' | 'signed-in-again';
 
 /**
  * Sends the browser to sign in for the console (303 to the authorization endpoint). `again` (a
@@ -72,7 +75,8 @@ export function startAccountSignIn(
 
 /**
  * The console's callback: how the sign-in it started in this browser ended: completed (the code
- * redeemed, its account the session's), first or again; `failed` for anything else (no or another
+ * redeemed, its account the session's), first or again; `cancelled` for its state with
+ * `access_denied`; `failed` for anything else (no or another
  * state, an error from the provider, a code that is not this sign-in's). The state cookie is used
  * up either way.
  */
@@ -82,7 +86,7 @@ export async function finishAccountSignIn(
 ): Promise<AccountSignInEnd> {
   const stored = ctx.cookies.get(COOKIE, { signed: true });
   const signedIn = await redeem(ctx, options, stored);
-  if (!signedIn) return 'failed';
+  if (signedIn !== true) return signedIn === 'cancelled' ? 'cancelled' : 'failed';
   return stored?.endsWith('.again') ? 'signed-in-again' : 'signed-in';
 }
 
@@ -90,7 +94,7 @@ async function redeem(
   ctx: Context,
   { provider, issuer, secureCookies }: AccountSignInOptions,
   stored: string | undefined,
-): Promise<boolean> {
+): Promise<boolean | 'cancelled'> {
   ctx.cookies.set(COOKIE, null, {
     path: '/account',
     secure: secureCookies,
@@ -101,6 +105,7 @@ async function redeem(
   const [state, verifier] = stored?.split('.') ?? [];
   const { code, state: given, error } = ctx.query;
   if (!state || !verifier || typeof given !== 'string' || !sameText(state, given)) return false;
+  if (error === 'access_denied') return 'cancelled';
   if (error !== undefined || typeof code !== 'string' || code.length > 200) return false;
 
   const authorization = await provider.AuthorizationCode.find(code);

@@ -78,6 +78,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
         notice: error ? undefined : done,
         error,
         signOutHref,
+        app: deps.app,
       }),
     );
   }

@@ -11,6 +11,7 @@ import { type AccountOverview, accountOverview } from '../../users/account-setti
 import { findSignInAccount } from '../../users/sign-in';
 import type { MailOutbox } from '../../users/mail-outbox';
 import type { TotpSecrets } from '../../users/totp-secrets';
+import type { AppLink } from '../../pages/app-link';
 
 /** What the account console (account-router.ts and its sections) is built from. */
 export interface AccountConsoleDeps {
@@ -30,6 +31,8 @@ export interface AccountConsoleDeps {
   totpSecrets: TotpSecrets;
   /** Email is on (AUTH_SMTP_URL): each change queues its security notice; undefined: none. */
   outbox?: MailOutbox | undefined;
+  /** AUTH_APP_URL and AUTH_APP_NAME: the web app the account page leads back to. */
+  app?: AppLink | undefined;
 }
 
 export type Session = Awaited<ReturnType<Provider['Session']['get']>>;
