@@ -213,7 +213,16 @@ export function respondPagesWiring(
 ): RespondPagesWiring {
   return {
     answerLimit: allLimits(wiring.answer, wiring.answerPerRequest),
-    ...(codes ? { codeLimit: requestCodeRateLimit(wiring.redis, config.redis.prefix, wiring.logger, config.requestCodes) } : {}),
+    ...(codes
+      ? {
+          codeLimit: requestCodeRateLimit(
+            wiring.redis,
+            config.redis.prefix,
+            wiring.logger,
+            config.requestCodes,
+          ),
+        }
+      : {}),
     ...(pipeline && files ? { uploads: { pipeline, files, findForResponder: requests.forResponder } } : {}),
   };
 }

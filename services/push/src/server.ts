@@ -55,18 +55,12 @@ import { createPushRepository } from './storage/push.repository';
 import { createWebhookDeliveryRepository } from './storage/webhook-delivery.repository';
 import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repository';
 import { createUserRepository } from './storage/user.repository';
-import { maskRequestPaths, requestPagesOf } from './pages/request-pages.adapter';
+import { requestPagesOf } from './pages/request-pages.adapter';
+import { maskUrlToken } from './log-masking';
 
 export const APPLICATION_VERSION = '0.1.0';
 
-/** A url_token reads the secret, a receipt expires it: neither reaches the logs (`/api/v2/pushes/…/audit`). */
-export const maskUrlToken = (path: string) =>
-  maskRequestPaths(
-    path.replace(
-      /(\/pushes\/|\/[pfr]\/|\/receipt\/)(?!active(?:\.json)?(?:$|\/)|expired(?:\.json)?(?:$|\/))[^/]+/i,
-      '$1…',
-    ),
-  );
+export { maskUrlToken } from './log-masking';
 
 export interface PushServer {
   url: string;

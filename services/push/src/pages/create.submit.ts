@@ -104,27 +104,29 @@ function pushOf(
 const storedKeyList = (stored: PreparedFiles | undefined): string[] =>
   stored?.uploads.map((u) => u.objectKey) ?? [];
 
+/** The form's fields as typed (strings as sent; check boxes as booleans). */
+const valuesOf = (body: unknown): FormValues => ({
+  kind: formField(body, 'kind'),
+  payload: formField(body, 'payload'),
+  duration: formField(body, 'duration'),
+  views: formField(body, 'views'),
+  expire_after_days: formField(body, 'expire_after_days'),
+  expire_after_views: formField(body, 'expire_after_views'),
+  retrieval_step: formField(body, 'retrieval_step') === 'true',
+  deletable_by_viewer: formField(body, 'deletable_by_viewer') === 'true',
+  name: formField(body, 'name'),
+  note: formField(body, 'note'),
+  passphraseRequired:
+    formField(body, 'passphrase_required') === 'true' || (formField(body, 'passphrase') ?? '') !== '',
+  idempotencyKey: formField(body, 'idempotency_key'),
+  notify_emails_to: formField(body, 'notify_emails_to'),
+  notify_emails_to_locale: formField(body, 'notify_emails_to_locale'),
+  notify_emails_include_sender: formField(body, 'notify_emails_include_sender') === 'true',
+  notify_owner_on: formValues(body, 'notify_owner_on'),
+});
+
 export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): FormSubmission {
   const { signInEnabled, kindsFor, fullRulesFor, csrfOf, csrfRefused } = visitor;
-  const valuesOf = (body: unknown): FormValues => ({
-    kind: formField(body, 'kind'),
-    payload: formField(body, 'payload'),
-    duration: formField(body, 'duration'),
-    views: formField(body, 'views'),
-    expire_after_days: formField(body, 'expire_after_days'),
-    expire_after_views: formField(body, 'expire_after_views'),
-    retrieval_step: formField(body, 'retrieval_step') === 'true',
-    deletable_by_viewer: formField(body, 'deletable_by_viewer') === 'true',
-    name: formField(body, 'name'),
-    note: formField(body, 'note'),
-    passphraseRequired:
-      formField(body, 'passphrase_required') === 'true' || (formField(body, 'passphrase') ?? '') !== '',
-    idempotencyKey: formField(body, 'idempotency_key'),
-    notify_emails_to: formField(body, 'notify_emails_to'),
-    notify_emails_to_locale: formField(body, 'notify_emails_to_locale'),
-    notify_emails_include_sender: formField(body, 'notify_emails_include_sender') === 'true',
-    notify_owner_on: formValues(body, 'notify_owner_on'),
-  });
 
   /**
    * Creates the push of the form in `req.body`, with the files a multipart form stored, under the
