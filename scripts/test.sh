@@ -7,7 +7,7 @@
 #     and frozen under load;
 #   - the hostile-input suite (pnpm test:fuzz, ≤ 4 min): FUZZ_RUNS property-based inputs (20,000
 #     by default) against every endpoint of both services;
-#   - the browser suite (pnpm test:browser, ≤ 9 min): the recipient pages and the SDK in Chromium;
+#   - the browser suite (pnpm test:browser, ≤ 14 min): the recipient pages and the SDK in Chromium;
 #   - the CLI suite (pnpm test:cli, ≤ 4 min): the built binary as a child process (a 100 MiB file,
 #     its memory measured) and the packed tarballs installed and run.
 # The last line sums them: "tests: N passed, N failed, N skipped".
@@ -45,7 +45,7 @@ slow_suite() {
 }
 slow_suite faults 8 test:faults
 slow_suite fuzz 4 test:fuzz
-slow_suite browser 9 test:browser
+slow_suite browser 14 test:browser
 slow_suite cli 4 test:cli
 
 # A plain closing line over every report: "tests: N passed, N failed, N skipped".
