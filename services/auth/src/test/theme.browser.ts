@@ -82,6 +82,17 @@ test('without JavaScript the button stays hidden and the page follows the system
     await openLogin(page);
     await expect(page.getByRole('button', { name: /^Theme:/ }).count()).resolves.toBe(0);
     await expect(page.locator('[data-theme-toggle]').isHidden()).resolves.toBe(true);
+    await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe(null);
+    await expect(
+      page
+        .locator('body')
+        .evaluate(
+          (b) =>
+            (
+              globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+            ).getComputedStyle(b).backgroundColor,
+        ),
+    ).resolves.toBe('rgb(18, 18, 18)');
   } finally {
     await chrome.close();
   }
