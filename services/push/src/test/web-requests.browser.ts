@@ -198,12 +198,13 @@ test('the responder answers with a file (progress bar), the requester downloads 
   // Only listed addresses: the code step.
   await page.goto(`${push.url}/requests/new`);
   await page.getByLabel('Your request').fill('Your VPN password, please');
+  await page.getByText('More options').click();
   await page.getByLabel('Name (optional)').fill('VPN password');
   await page.getByLabel(/Only these email addresses/).check();
   await page.getByLabel('These addresses').fill('vendor@example.org');
   await page.getByRole('button', { name: 'Create the request link' }).click();
   await page.getByRole('heading', { name: 'Your request link' }).waitFor(WAIT);
-  const listed = (await page.locator('#link').textContent())!;
+  const listed = await page.locator('#link').inputValue();
   await answer.goto(listed);
   await answer.getByRole('heading', { name: 'Prove your address' }).waitFor(WAIT);
   await expectAccessible(answer, 'respond page, code step');
