@@ -229,6 +229,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/files/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download all files of a file push as one zip
+     * @description The recipient page's "Download all" link, built from the `files[].url` of one retrieval: the view's `push`, `view` and `expires`, then `file=<file_id>.<sig>` for each file (each link's own signature). Nothing new is signed: each file is verified, counted and audited (`file_download`) exactly as if its own link were opened, when its turn in the archive comes, under the same per-view limit; a file whose link is not good now (no downloads left) is left out. The zip is streamed (`Content-Type: application/zip`, no `Content-Length`), each file read from the object store and decrypted as it is written, so memory stays bounded. No file can be opened → 404; the object store down before the first byte → 503 (nothing spent); a failure after it cuts the download. Browsers asking for HTML get the same statuses as pages.
+     */
+    get: operations['downloadAllFiles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -2337,6 +2357,72 @@ export interface operations {
         };
       };
       /** @description The link is invalid, used up or expired. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limited; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database or the object store is unavailable; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  downloadAllFiles: {
+    parameters: {
+      query: {
+        /** @description The push the links were issued for. */
+        push: string;
+        /** @description The counted view the links are bound to. */
+        view: string;
+        /** @description Expiry of the links, in seconds since the epoch. */
+        expires: string;
+        /** @description Each file as `<file_id>.<sig>` (its own link's `sig`), once; at most 100. */
+        file: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The zip, streamed; names inside are unique ("a (2).txt" for a second "a.txt"). */
+      200: {
+        headers: {
+          /** @description Always `attachment; filename=files.zip`. */
+          'Content-Disposition': 'attachment; filename=files.zip';
+          /** @description Always `sandbox; default-src 'none'`. */
+          'Content-Security-Policy': "sandbox; default-src 'none'";
+          /** @description Always `no-store`. */
+          'Cache-Control': 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+        };
+      };
+      /** @description No file of the link can be downloaded now. */
       404: {
         headers: {
           [name: string]: unknown;

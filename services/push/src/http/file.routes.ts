@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { type RequestHandler, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
@@ -6,8 +5,7 @@ import type { FileService } from '../domain/file-service';
 import { auditContext } from './audit-context';
 import { ARCHIVE_PATH, DOWNLOAD_GONE, sendArchive } from './file-archive';
 
-/** The CSP of a download: sandboxed (a unique origin, no scripts), nothing loaded. */
-export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
+import { sendDownload } from './send-download';
 
 /**
  * `GET /files/:file_id?push=…&view=…&expires=…&sig=…`: the download links handed out with a
@@ -22,25 +20,7 @@ export function fileRoutes(deps: { files: FileService; rateLimit: RequestHandler
   router.get('/files/:file_id', deps.rateLimit, async (req, res) => {
     const opened = await deps.files.openDownload(String(req.params.file_id), req.query, auditContext(req));
     if (!opened) throw new HttpError(404, 'not_found', DOWNLOAD_GONE);
-    res.attachment(opened.filename);
-    res.set({
-      // Never the uploader's type: a file typed text/html or text/javascript would otherwise be a
-      // page or a script of this origin. Its type is in the retrieve JSON (`content_type`).
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': String(opened.size),
-      // Should a browser render it anyway: a unique origin, no scripts, nothing loaded.
-      'Content-Security-Policy': DOWNLOAD_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    });
-    try {
-      await pipeline(opened.body, res);
-    } catch (err) {
-      // Headers are gone: the client sees a cut download (Content-Length tells it so).
-      deps.logger.warn({ err: (err as Error).message }, 'file download interrupted');
-      res.destroy();
-    }
+    await sendDownload(res, opened, deps.logger, 'file download');
   });
   return router;
 }

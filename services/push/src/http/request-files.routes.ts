@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { type ErrorRequestHandler, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
@@ -12,7 +11,7 @@ import { mayAnswer } from '../domain/request';
 import type { StoredRequest } from '../domain/ports/request-store';
 import { auditContext } from './audit-context';
 import { need } from './context-guard';
-import { DOWNLOAD_CSP } from './file.routes';
+import { sendDownload } from './send-download';
 import { authenticationRequired } from './bearer-auth';
 import { responderOf } from './principal';
 import { requestCreateForm, respondForm } from './request-upload-forms';
@@ -104,21 +103,7 @@ export function requestFileRoutes(deps: RequestFileRouteDeps): Router {
       throw new HttpError(410, 'gone', 'This file was downloaded as many times as the request allows.');
     }
     if (opened.outcome !== 'opened') throw notFound;
-    res.attachment(opened.filename);
-    res.set({
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': String(opened.size),
-      'Content-Security-Policy': DOWNLOAD_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    });
-    try {
-      await pipeline(opened.body, res);
-    } catch (err) {
-      deps.logger.warn({ err: (err as Error).message }, 'request file download interrupted');
-      res.destroy();
-    }
+    await sendDownload(res, opened, deps.logger, 'request file download');
   });
   return router;
 }

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
 import type { Logger } from '@secret-push/logger';
@@ -8,7 +7,7 @@ import type { PreparedFiles } from '../domain/push-create';
 import type { StoredRequest } from '../domain/ports/request-store';
 import { auditContext } from '../http/audit-context';
 import { need } from '../http/context-guard';
-import { DOWNLOAD_CSP } from '../http/file.routes';
+import { sendDownload } from '../http/send-download';
 import { type WebSessions, webActor, webCallerOf } from '../session/web-session';
 import { discardStored } from '../uploads/cleanup';
 import type { UploadForm } from '../uploads/form';
@@ -103,20 +102,6 @@ export function respondDownloadRoute(
       const spent = opened.outcome === 'spent';
       return sendPage(res, spent ? 410 : 404, attachmentGonePage(spent, headerOf(res, deps.signInEnabled)));
     }
-    res.attachment(opened.filename);
-    res.set({
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': String(opened.size),
-      'Content-Security-Policy': DOWNLOAD_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    });
-    try {
-      await pipeline(opened.body, res);
-    } catch (err) {
-      deps.logger.warn({ err: (err as Error).message }, 'request file download interrupted');
-      res.destroy();
-    }
+    await sendDownload(res, opened, deps.logger, 'request file download');
   });
 }

@@ -184,7 +184,7 @@ test('signed in: the sign-in pages, the owner pages, the request pages and the r
   await page.getByRole('button', { name: 'Create the request link' }).click();
   await heading(page, 'Your request link');
   await check(page, 'request created');
-  const link = (await page.locator('#link').inputValue()).trim();
+  const link = await page.locator('#link').inputValue();
   await page.goto(`${push.url}/requests`);
   await heading(page, /requests/i);
   await check(page, 'requests');

@@ -108,6 +108,8 @@ describe('instance settings', () => {
       env: {
         PUSH_URL_PUSHES_ENABLED: 'false',
         PUSH_EXPIRE_AFTER_VIEWS_MAX: '3',
+        // The web form's presets must fit the bounds too (checked at start): 5 would not.
+        PUSH_WEB_VIEW_PRESETS: '1,2,3',
         PUSH_EXPIRE_AFTER_VIEWS_DEFAULT: '2',
         PUSH_EXPIRE_AFTER_DAYS_DEFAULT: '2',
         PUSH_RETRIEVAL_STEP_DEFAULT: 'false',

@@ -285,7 +285,7 @@ function routesOf(stack: RouterLayer[], prefix: string): { method: string; path:
 /**
  * The app is the listener of the running server (`app.listen` → `http.createServer(app)`).
  * /healthz and /readyz are operational endpoints outside the API, not part of it, and so are the
- * web app's create form (`GET /`, `POST /`) and the recipient, responder and receipt pages (HTML, services/push/src/pages/).
+ * web app's create form (`GET /`, `POST /`), the "How it works" page (`/about`), the favicon and the recipient, responder and receipt pages (HTML, services/push/src/pages/).
  * /metrics is on the metrics port only.
  */
 function apiRoutes(): { method: string; path: string }[] {
@@ -298,7 +298,15 @@ function apiRoutes(): { method: string; path: string }[] {
       .filter((r) => !pages(r.path))
       .map((r) => `${r.method} ${r.path}`)
       .sort(),
-  ).toEqual(['get /', 'get /created', 'get /healthz', 'get /readyz', 'post /']);
+  ).toEqual([
+    'get /',
+    'get /about',
+    'get /created',
+    'get /favicon.svg',
+    'get /healthz',
+    'get /readyz',
+    'post /',
+  ]);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }
 

@@ -105,7 +105,7 @@ test('a text secret: a generated password, 1 hour and 1 view from the presets', 
   await page.getByLabel('1 hour').check();
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
 
   const got = (await (await fetch(`${push.url}/api/v2/pushes/${tokenOf(link)}`)).json()) as {
     payload: string;
@@ -168,7 +168,7 @@ test('files by drag-and-drop: a list with sizes, one removed, sent with the prog
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor();
   const seen = await page.evaluate<number[]>('window.seen');
   expect(seen.at(-1)).toBe(100);
-  const link = (await page.locator('#link').textContent())!;
+  const link = await page.locator('#link').inputValue();
 
   const recipient = await newPage(await browser.newContext());
   await recipient.goto(link);

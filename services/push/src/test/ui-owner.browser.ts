@@ -58,7 +58,10 @@ async function checkAtWidths(page: Page, name: string, shot: string): Promise<vo
 async function createSecret(page: Page, name?: string): Promise<string> {
   await page.goto(`${push.url}/`);
   await page.getByLabel('Secret', { exact: true }).fill(SECRET);
-  if (name) await page.locator('#name').fill(name);
+  if (name) {
+    await page.getByText('More options').click(); // name and note are under it
+    await page.locator('#name').fill(name);
+  }
   await page.getByRole('button', { name: 'Create the secret link' }).click();
   await page.getByRole('heading', { name: 'Your secret link' }).waitFor(WAIT);
   return page.getByLabel('Secret link').inputValue();
@@ -87,8 +90,8 @@ test('signed in: the created page, /pushes as cards, expire with its confirmatio
 
   await page.goto(`${push.url}/pushes`);
   await page.getByRole('cell', { name: 'Vendor key', exact: true }).waitFor(WAIT);
-  // Times are relative, their exact time converted by the served script.
-  await expect(page.getByText('in 7 days').count()).resolves.toBeGreaterThan(0);
+  // Times are relative (the form's default, 3 days), their exact time converted by the served script.
+  await expect(page.getByText('in 3 days').count()).resolves.toBeGreaterThan(0);
   await expect(page.locator('time[data-local="true"]').count()).resolves.toBeGreaterThan(0);
   await checkAtWidths(page, 'your pushes', '91-owner-pushes');
 
