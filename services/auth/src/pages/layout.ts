@@ -4,7 +4,9 @@ import { STYLESHEET_PATH } from './stylesheet';
 /**
  * The shell of every sign-in page: the frame both services share (`pageFrame` of
  * @secret-push/html: the brand's header, `main` on a narrow card with the page's heading, the
- * footer with the operator's links). No script: these pages follow the system's theme.
+ * footer with the operator's links and the theme button). `/static/theme.js` (served by this service, see
+ * `brandAssets`) is the pages' one common script: it shows the theme button; without JavaScript the
+ * pages follow the system's theme.
  */
 export function layout(title: string, body: Html): string {
   return pageFrame({
@@ -13,5 +15,6 @@ export function layout(title: string, body: Html): string {
       ${body}`,
     stylesheet: STYLESHEET_PATH,
     narrow: true,
+    themeScript: true,
   }).value;
 }

@@ -108,3 +108,15 @@ describe('the sign-up page', () => {
     );
   });
 });
+
+describe('the layout', () => {
+  it('loads the served theme script in <head> (no inline script) and has the hidden theme button it shows', () => {
+    const page = loginPage({ action: '/interaction/abc/login', csrfToken: 't', clientName: 'App' });
+    const head = page.slice(0, page.indexOf('</head>'));
+    expect(head).toContain('<script src="/static/theme.js"></script>');
+    expect(page.match(/<script/g)).toHaveLength(1);
+    expect(page).toContain(
+      '<button type="button" class="quiet theme-toggle" data-theme-toggle hidden>Theme: system</button>',
+    );
+  });
+});

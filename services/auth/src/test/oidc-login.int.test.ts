@@ -160,7 +160,11 @@ describe('sign-in with authorization code + PKCE', () => {
     expect(page.body).toContain('<button type="submit">Sign in</button>');
     expect(page.body).toContain('<strong>Push web app</strong>');
     expect(page.body).toMatch(/<link rel="stylesheet" href="\/static\/auth.css" \/>/);
-    expect(page.body).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
+    // One script, the served theme script (it shows the footer's theme button); nothing inline.
+    expect(page.body).toContain('<script src="/static/theme.js"></script>');
+    expect(page.body).not.toMatch(
+      /<script(?! src="\/static\/theme\.js"><\/script>)|https?:\/\/(?!127\.0\.0\.1)/,
+    );
     const css = await request(auth.issuer).get('/static/auth.css');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);

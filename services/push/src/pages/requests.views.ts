@@ -238,7 +238,13 @@ export function requestDetailPage(options: {
         }.
       </p>
       <h2>The request</h2>
-      <div class="secret" id="request-message">${r.message}</div>
+      ${
+        /\S/.test(r.message)
+          ? html`<div class="secret" id="request-message">${r.message}</div>`
+          : html`<p id="request-message">
+              No message: the responder sees the files you attached and the form to answer.
+            </p>`
+      }
       ${r.note ? html`<p class="muted">Your note: ${r.note}</p>` : ''}
       <h2>The answer</h2>
       ${answerPart(r, now)}

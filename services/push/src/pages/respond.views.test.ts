@@ -43,7 +43,7 @@ describe('respondPage', () => {
     expect(page).toContain('Send the &lt;key&gt;');
   });
 
-  it('without an object store: a text form, no script, the files named but not linked', () => {
+  it('without an object store: a text form, no upload script, the files named but not linked', () => {
     const page = respondPage({ token: 'T', request, files: false, downloads: false }).value;
     expect(page).not.toContain('multipart/form-data');
     expect(page).not.toContain('respond-form.js');
@@ -66,5 +66,35 @@ describe('respondPage', () => {
     expect(sent).toContain('a code was sent to it');
     expect(sent).toContain('<a href="/respond/T">Ask for a new code</a>');
     expect(sent).toMatch(/id="email"[^>]*value="a@example.org"/);
+  });
+
+  it('says when the request closes like the owner pages: relative, then the exact time the times script converts', () => {
+    const now = new Date('2029-12-26T00:00:00Z');
+    const page = respondPage({ token: 'T', request, files: false, now }).value;
+    expect(page).toMatch(/You can answer once\. The request closes\s+<span class="when"\s*>in 6 days\s/);
+    expect(page).toContain('<time datetime="2030-01-01T00:00:00.000Z" data-at="2030-01-01T00:00:00.000Z"');
+    expect(page).toContain('2030-01-01 00:00 UTC</time');
+    expect(page).toContain('<script src="/static/times.js" defer></script>');
+  });
+
+  it('a request made of files alone: a line that says so, no empty message box', () => {
+    const page = respondPage({ token: 'T', request: { ...request, message: '' }, files: false }).value;
+    expect(page).not.toContain('class="secret" id="request-message"');
+    expect(page).toMatch(
+      /<p id="request-message">\s*The requester sent no message, only the files below, and asks/,
+    );
+    const blank = respondPage({
+      token: 'T',
+      request: { ...request, message: ' \n ', files: [] },
+      files: false,
+    });
+    expect(blank.value).toMatch(
+      /<p id="request-message">\s*The requester sent no message and asks for your answer\./,
+    );
+  });
+
+  it('a request with a message: the message in its box', () => {
+    const page = respondPage({ token: 'T', request, files: false }).value;
+    expect(page).toContain('<div class="secret" id="request-message">Send the &lt;key&gt;</div>');
   });
 });

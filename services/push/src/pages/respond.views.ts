@@ -1,8 +1,9 @@
 import { type Html, html } from '@secret-push/html';
 import { fmtBytes } from '../uploads/form';
-import { type FieldErrors, described, fieldError, problemSummary, when } from './form-parts.views';
+import { type FieldErrors, described, fieldError, problemSummary } from './form-parts.views';
 import { layout } from './layout';
 import { RESPOND_FORM_SCRIPT } from './respond-form.script';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
 /*
@@ -58,6 +59,23 @@ export function readableSize(n: number): string {
     unit += 1;
   }
   return `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
+}
+
+/**
+ * The requester's message in its box; a request made of files alone (a blank message: a create
+ * with attachments, e.g. `pwpush request --attach-file` without text) says so instead of an empty box.
+ */
+function requestMessage(request: ResponderRequest): Html {
+  if (/\S/.test(request.message)) {
+    return html`<div class="secret" id="request-message">${request.message}</div>`;
+  }
+  return html`<p id="request-message">
+    ${
+      request.files.length > 0
+        ? 'The requester sent no message, only the files below, and asks for your answer.'
+        : 'The requester sent no message and asks for your answer.'
+    }
+  </p>`;
 }
 
 /** The requester's files, each with its size and how often it may still be downloaded. */
@@ -183,6 +201,8 @@ export function respondPage(options: {
   errors?: FieldErrors;
   /** A one-time code was sent (answerable by listed emails): say so above the form. */
   codeSent?: boolean;
+  /** The time the close is counted from ("closes in 3 days"); now by default. */
+  now?: Date;
 }): Html {
   const { token, request } = options;
   const values = options.values ?? {};
@@ -199,8 +219,10 @@ export function respondPage(options: {
           : html`<p class="muted">The requester chose not to show their address.</p>`
       }
       <h2>Their request</h2>
-      <div class="secret" id="request-message">${request.message}</div>
-      <p class="muted">You can answer once, until ${when(request.closeAfterAt)}.</p>
+      ${requestMessage(request)}
+      <p class="muted">
+        You can answer once. The request closes ${timeAt(request.closeAfterAt, options.now ?? new Date())}.
+      </p>
       ${requesterFiles(token, request.files, options.downloads ?? false)}
       ${
         options.codeSent
@@ -240,7 +262,7 @@ ${values.payload ?? ''}</textarea>
         ${files ? fileField(files, errors) : ''}
         <button type="submit">Send the answer</button>
       </form>`,
-    { scripts: files ? [RESPOND_FORM_SCRIPT] : [], recipient: true },
+    { scripts: files ? [TIMES_SCRIPT, RESPOND_FORM_SCRIPT] : [TIMES_SCRIPT], recipient: true },
   );
 }
 

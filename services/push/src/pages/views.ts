@@ -1,9 +1,10 @@
 import type { FileLink } from '../domain/file-link';
 import type { Push, PushKind } from '../domain/push';
-import { daysRemaining, viewsRemaining } from '../domain/view-policy';
+import { viewsRemaining } from '../domain/view-policy';
 import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 import { fileList } from './recipient-files.views';
+import { TIMES_SCRIPT, timeAt } from './time.views';
 
 export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };
 
@@ -15,15 +16,12 @@ const ACTION: Record<PushKind, string> = {
   file: 'Show the files',
 };
 
-const when = (d: Date) =>
-  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
-
+/** How many more views, and when it expires: "in 6 days" and the exact time (the viewer's zone: TIMES_SCRIPT). */
 function limits(push: Push, now: Date): Html {
   const views = viewsRemaining(push);
-  const days = daysRemaining(push, now);
   return html`<p class="muted">
-    It can be opened ${views} more ${views === 1 ? 'time' : 'times'}, and no later than
-    ${when(push.expiresAt)} (${days === 1 ? 'within a day' : `${days} days`}).
+    It can be opened ${views} more ${views === 1 ? 'time' : 'times'}, and it expires
+    ${timeAt(push.expiresAt, now)}.
   </p>`;
 }
 
@@ -81,7 +79,7 @@ export function openPage(options: {
         <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>${ACTION[push.kind]}</button>
       </form>
       ${auto ? html`<p id="autosubmit-note" class="muted" role="status"></p>` : ''}`,
-    { recipient: true },
+    { recipient: true, scripts: [TIMES_SCRIPT] },
   );
 }
 
@@ -130,7 +128,7 @@ export function revealedPage(options: {
         ${push.kind === 'qr' ? 'The shared QR code' : push.kind === 'file' ? 'The shared files' : 'The shared secret'}
       </h1>
       ${content} ${files.length > 0 ? fileList(files, archiveUrl) : ''} ${remaining} ${deletion}`,
-    { recipient: true },
+    { recipient: true, scripts: [TIMES_SCRIPT] },
   );
 }
 

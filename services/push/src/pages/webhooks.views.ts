@@ -22,7 +22,7 @@ const TYPE_HINTS: Record<WebhookEventType, string> = {
   'push.expired': 'it expires (views used up, time up, or deleted)',
   'push.file_downloaded': 'a file of it is downloaded',
   'email.delivery_failed':
-    'an email about it (its link to a recipient, or a notice to you) could not be delivered',
+    "an email about a push or request of yours could not be delivered (a push's link to a recipient, a request's link to the responder, or a notice to you)",
   'request.answered': 'a request of yours is answered (the answer waits for you; never in the message)',
   'request.closed': 'a request of yours is closed (by you, or when its time is up)',
 };
@@ -213,8 +213,9 @@ export function webhooksPage(options: {
     html`${webHeader(options.header)}
       <h1>Webhooks</h1>
       <p>
-        Webhooks tell your own server when something happens to your pushes: each message is signed (Standard
-        Webhooks) and never carries a secret, only the push's reference and public facts.
+        Webhooks tell your own server when something happens to your pushes and requests: each message is
+        signed (Standard Webhooks) and never carries a secret, only the push's or request's reference and
+        public facts.
       </p>
       ${flash(options.flash && LIST_FLASHES[options.flash])}
       ${options.shown ? secretSection(options.shown) : ''} ${endpointList(options.endpoints, csrf)}

@@ -79,6 +79,22 @@ describe('GET /p/:token and /p/:token/r', () => {
     expect(await audit(t)).toEqual(['creation', 'link_opened', 'link_opened']);
   });
 
+  it("says when it expires as the owner pages do: relative, then the exact time the times script shows in the viewer's zone", async () => {
+    const t = await push({ payload: 'x', expire_after_views: 2, expire_after_days: 6 });
+    const res = await request(h.push.url).get(`/p/${t}`);
+    expect(res.text).toMatch(/opened 2 more times, and it expires\s+<span class="when"\s*>in 6 days\s/);
+    expect(res.text).toMatch(
+      /<time datetime="[^"]+Z" data-at="[^"]+Z" title="[^"]+ UTC"\s*>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time/,
+    );
+    expect(res.text).toContain('<script src="/static/times.js" defer></script>');
+    const revealed = await reveal(`/p/${t}`);
+    expect(revealed.text).toMatch(/opened 1 more\s+time, and it expires\s+<span class="when"\s*>in 6 days\s/);
+    expect(revealed.text).toContain('<script src="/static/times.js" defer></script>');
+    const script = await request(h.push.url).get('/static/times.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+  });
+
   it('leaves views_remaining unchanged after 20 link unfurlers and mail scanners open both URLs', async () => {
     const t = await push({ payload: 'unfurl me not', expire_after_views: 1 });
     const html = (await createPush(h.push.url, { payload: 'x' })).body.html_url as string;

@@ -714,6 +714,36 @@ describe("the requester's files on the page", () => {
   });
 });
 
+describe('a request made of files alone (a blank message, as `pwpush request --attach-file` sends it)', () => {
+  it('the responder and the owner read a line that says so, never an empty message box', async () => {
+    const p = await signedIn(await newUser('files-only@example.org'));
+    const tokens = await p.b.follow(`${push.url}/users/token`);
+    const made = await post(p.b, '/users/token', {
+      csrf: csrfOf(tokens.body),
+      name: 'files only',
+      scopes: ['pushes:read', 'pushes:write'],
+    });
+    expect(made.status).toBe(201);
+    const value = /id="new-token"[^>]*value="(spu_[^"]+)"/s.exec(await made.text())![1]!;
+    const token = await apiRequest({ token: value }, { request: '' }, [
+      { name: 'contract.pdf', data: randomBytes(100) },
+    ]);
+
+    const page = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
+    expect(page).not.toContain('class="secret" id="request-message"');
+    expect(page).toMatch(/<p id="request-message">\s*The requester sent no message, only the files below/);
+    expect(page).toContain('contract.pdf');
+    expect(page).toMatch(/The request closes\s+<span class="when"\s*>in \d+ days?\s/);
+
+    const detail = await p.b.follow(`${push.url}/requests/${token}`);
+    expect(detail.res.status).toBe(200);
+    expect(detail.body).not.toContain('class="secret" id="request-message"');
+    expect(detail.body).toMatch(
+      /<p id="request-message">\s*No message: the responder sees the files you attached/,
+    );
+  });
+});
+
 describe('signed-in users only, with files', () => {
   it('anonymous: 401 for the page, the file and a multipart answer (nothing stored); a person downloads and answers with files, the CSRF token first', async () => {
     const owner = await personWithToken(push);
