@@ -9,6 +9,7 @@ import { createUserTokenService } from '../../domain/user-tokens';
 import { createUserRepository } from '../../storage/user.repository';
 import { type TestPush, startPush } from '../../testing';
 import { type Part, multipartBody } from './bodies.arbitraries';
+import { type PagePoolSizes, type PagePools, makePagePools } from './page-fixtures';
 import { type RequestPoolSizes, type RequestPools, makeRequestPools } from './request-fixtures';
 import type { PersonalTokens, PushTokens } from './headers.arbitraries';
 import { type HttpRequest, type Sender, createSender } from './http-send';
@@ -105,6 +106,8 @@ export interface Fixture {
   webhooks: { ids: string[]; deliveries: string[] };
   /** Requests (issue 28): for the responder's routes, the owners' reads, and closes. */
   requests: RequestPools;
+  /** The anonymous pages of issue 29: archive links, receipts, the responder's requests. */
+  pages: PagePools;
   authFixture: AuthFixture;
   logs: { push: LogTap; auth: LogTap };
   snap: Snapshotter;
@@ -123,6 +126,7 @@ export interface PoolSizes {
   pageDelete: number;
   filePushes: number;
   requests: RequestPoolSizes;
+  pages: PagePoolSizes;
 }
 
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
@@ -358,6 +362,13 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     RIGHT_PASSPHRASE,
   );
 
+  const pages = await makePagePools(
+    pushSend,
+    { main: tokens.readWrite, other: tokens.otherClient, personal: tokens.personal.readWrite },
+    sizes.pages,
+    RIGHT_PASSPHRASE,
+  );
+
   const clientA = await auth.createClient('pushes:read pushes:write', 'fuzz auth A');
   const clientB = await auth.createClient('pushes:read', 'fuzz auth B');
   const tokensA: string[] = [];
@@ -374,6 +385,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     links,
     webhooks,
     requests,
+    pages,
     authFixture: { clientA, clientB, resourceServer: auth.resourceServer, tokensA },
     logs,
     snap: snapshotter(push.db, auth.db, s3, folderObjectCounter(s3Directory, s3.bucket)),
