@@ -41,6 +41,9 @@ import { percentEncode, shortHostileString, validPayload } from './values.arbitr
  *   nothing: no download counted.
  * - `/about` and the trailing-punctuation redirects: any answer but 404 and 429; a redirect must
  *   stay on this site (a path, never `//host` or a backslash).
+ *
+ * Every error of these pages (not the archive's, under the API) must be an HTML page: people never
+ * see JSON.
  */
 
 const text = (body: Buffer) => body.toString('utf8');
@@ -133,9 +136,17 @@ const expirePairs: fc.Arbitrary<[string, string][]> = fc.array(
   { maxLength: 3 },
 );
 
-/** A redirect stays on this site: a path, never `//host`, a backslash or a scheme. */
+/** People never see JSON: a page's error is an HTML page. */
+function htmlErrors(res: HttpResult): string | undefined {
+  if (res.status < 400) return undefined;
+  return /^text\/html/i.test(res.headers['content-type'] ?? '')
+    ? undefined
+    : 'a page error not answered as HTML';
+}
+
+/** A redirect stays on this site: a path, never `//host`, a backslash or a scheme; errors are pages. */
 function sameSiteRedirect(res: HttpResult): string | undefined {
-  if (res.status < 300 || res.status >= 400) return undefined;
+  if (res.status < 300 || res.status >= 400) return htmlErrors(res);
   const location = res.headers.location ?? '';
   return /^\/(?![/\\])/.test(location) && !location.includes('\\')
     ? undefined
@@ -241,7 +252,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
         headers: page,
         body: withBodyRarely(otherMediaBodies),
       }),
-      { reached: handlerAnswered(REQUEST_GONE), refusalAudits: 1 },
+      { reached: handlerAnswered(REQUEST_GONE), refusalAudits: 1, verdict: htmlErrors },
     ),
     push(
       'POST /respond/:t',
@@ -252,7 +263,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
         headers: posted,
         body: respondBody,
       }),
-      { reached: formAnswered(REQUEST_GONE), refusalAudits: 2 },
+      { reached: formAnswered(REQUEST_GONE), refusalAudits: 2, verdict: htmlErrors },
     ),
     push(
       'POST /respond/:t/code',
@@ -267,7 +278,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
           { arbitrary: noBody, weight: 1 },
         ),
       }),
-      { reached: formAnswered(REQUEST_GONE), refusalAudits: 2 },
+      { reached: formAnswered(REQUEST_GONE), refusalAudits: 2, verdict: htmlErrors },
     ),
     push(
       'GET /respond/:t/files/:id',
@@ -278,7 +289,11 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
         headers: page,
         body: withBodyRarely(otherMediaBodies),
       }),
-      { reached: handlerAnswered(REQUEST_GONE, 'This file does not exist'), refusalAudits: 0 },
+      {
+        reached: handlerAnswered(REQUEST_GONE, 'This file does not exist'),
+        refusalAudits: 0,
+        verdict: htmlErrors,
+      },
     ),
     push(
       'GET /receipt/:r[/expire]',
@@ -291,7 +306,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
         headers: page,
         body: withBodyRarely(otherMediaBodies),
       }),
-      { reached: handlerAnswered('This status link does not exist') },
+      { reached: handlerAnswered('This status link does not exist'), verdict: htmlErrors },
     ),
     push(
       'POST /receipt/:r/expire',
@@ -306,7 +321,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
           { arbitrary: otherMediaBodies, weight: 1 },
         ),
       }),
-      { reached: formAnswered('This status link does not exist') },
+      { reached: formAnswered('This status link does not exist'), verdict: htmlErrors },
     ),
     push(
       'GET /files/archive',
