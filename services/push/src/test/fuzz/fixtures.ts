@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { createLogger } from '@secret-push/logger';
-import { type LocalS3, startS3 } from '@secret-push/testing';
+import { type LocalS3, freePort, startS3 } from '@secret-push/testing';
 import { createUserTokenService } from '../../domain/user-tokens';
 import { createUserRepository } from '../../storage/user.repository';
 import { type TestPush, startPush } from '../../testing';
@@ -14,10 +14,12 @@ import { type RequestPoolSizes, type RequestPools, makeRequestPools } from './re
 import type { PersonalTokens, PushTokens } from './headers.arbitraries';
 import { type HttpRequest, type Sender, createSender } from './http-send';
 import { type Snapshotter, folderObjectCounter, snapshotter } from './row-counts';
+import { type SignedIn, signInAs, webSignIn } from './web-session';
 
 /*
  * The services under test, in-process as the integration tests run them: a real auth service,
- * a private s3rver and a push API with file pushes, against their own databases and Redis
+ * a private s3rver and a push API with file pushes (signing people in with that auth service, one
+ * person signed in: web-session.ts), against their own databases and Redis
  * prefixes. The general rate limits (push create, shared by the API and the web app's create
  * form, retrieve and invalid tokens, the auth service's failed client-authentication throttle)
  * and the passphrase attempt limits are raised so that inputs reach validation instead of 429.
@@ -108,6 +110,8 @@ export interface Fixture {
   requests: RequestPools;
   /** The anonymous pages of issue 29: archive links, receipts, the responder's requests. */
   pages: PagePools;
+  /** A person signed in to the web app (session cookie and CSRF token). */
+  signedIn: SignedIn;
   authFixture: AuthFixture;
   logs: { push: LogTap; auth: LogTap };
   snap: Snapshotter;
@@ -165,16 +169,26 @@ async function personalTokens(push: TestPush): Promise<PersonalTokens> {
 
 export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise<Fixture> {
   const logs = { push: logTap(), auth: logTap() };
+  // The web app signs people in with the auth service (web-session.ts): its address is known first.
+  const pushPort = await freePort();
+  const pushUrl = `http://127.0.0.1:${pushPort}`;
   const auth = await startAuth({
-    env: { AUTH_THROTTLE_MAX_PER_CLIENT_IP: '100000', AUTH_THROTTLE_MAX_PER_IP: '1000000' },
+    env: {
+      AUTH_THROTTLE_MAX_PER_CLIENT_IP: '100000',
+      AUTH_THROTTLE_MAX_PER_IP: '1000000',
+      AUTH_APP_URL: `${pushUrl}/`,
+    },
     logger: createLogger({ name: 'auth', level: 'warn' }, logs.auth.stream),
   });
+  const web = await webSignIn(auth, pushUrl);
   // The s3rver's folder is ours, so that the row-count snapshot can count its objects.
   const s3Directory = mkdtempSync(join(tmpdir(), 'sptest-fuzz-s3-'));
   const s3 = await startS3({ directory: s3Directory });
   const push = await startPush(auth, {
     env: {
       ...s3.env,
+      ...web.env,
+      PUSH_PORT: String(pushPort),
       PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
       PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
       PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: '1000000',
@@ -199,6 +213,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     logger: createLogger({ name: 'push', level: 'warn' }, logs.push.stream),
   });
   const pushSend = createSender(push.url, timeoutMs);
+  const signedIn = await signInAs(push.url, auth, web.user);
   const authSend = createSender(auth.issuer, timeoutMs);
 
   const main = await auth.createClient('pushes:read pushes:write', 'fuzz main');
@@ -386,6 +401,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     webhooks,
     requests,
     pages,
+    signedIn,
     authFixture: { clientA, clientB, resourceServer: auth.resourceServer, tokensA },
     logs,
     snap: snapshotter(push.db, auth.db, s3, folderObjectCounter(s3Directory, s3.bucket)),

@@ -43,7 +43,9 @@ import { percentEncode, shortHostileString, validPayload } from './values.arbitr
  *   stay on this site (a path, never `//host` or a backslash).
  *
  * Every error of these pages (not the archive's, under the API) must be an HTML page: people never
- * see JSON.
+ * see JSON. The responder's pages are visited anonymously mostly, else by the fixture's signed-in
+ * person (web-session.ts), whose posts carry their CSRF token first, or a wrong one, or none (403),
+ * or files before it (403: a signed-in person's files are admitted only after the token).
  */
 
 const text = (body: Buffer) => body.toString('utf8');
@@ -74,7 +76,6 @@ const respondPagePairs: fc.Arbitrary<[string, string][]> = fc
         ),
         email: fc.constantFrom(LISTED_EMAIL, 'other@example.test', ' '),
         code: fc.constantFrom('000000', 'abcdef', ''),
-        csrf: fc.oneof(fc.constant('0'.repeat(43)), shortHostileString),
       },
       { requiredKeys: [] },
     ),
@@ -103,32 +104,33 @@ const respondPagePairs: fc.Arbitrary<[string, string][]> = fc
   ]);
 
 /** The page's multipart answer: its fields, and files in `files` mostly (else in other fields). */
-const respondPageParts: fc.Arbitrary<Part[]> = fc
-  .tuple(
-    respondPagePairs,
-    fc.array(
-      fc.record({
-        name: fc.oneof(
-          { arbitrary: fc.constant('files'), weight: 6 },
-          { arbitrary: fc.constantFrom('payload', 'files[]', 'response[files][]', ''), weight: 1 },
-        ),
-        filename: fc.oneof(fc.constantFrom(...FILE_NAMES), shortHostileString),
-        data: fileData,
-      }),
-      { maxLength: 2 },
-    ),
-    fc.boolean(),
-  )
-  .map(([pairs, files, filesFirst]) => {
-    const fields: Part[] = pairs.map(([name, v]) => ({ name, data: Buffer.from(v, 'utf8') }));
-    const fileParts: Part[] = files.map((f) => ({
-      name: f.name,
-      filename: f.filename.replace(/"/g, '%22'),
-      contentType: 'application/octet-stream',
-      data: f.data,
-    }));
-    return filesFirst ? [...fileParts, ...fields] : [...fields, ...fileParts];
-  });
+const respondPageParts = (pairs: fc.Arbitrary<[string, string][]>): fc.Arbitrary<Part[]> =>
+  fc
+    .tuple(
+      pairs,
+      fc.array(
+        fc.record({
+          name: fc.oneof(
+            { arbitrary: fc.constant('files'), weight: 6 },
+            { arbitrary: fc.constantFrom('payload', 'files[]', 'response[files][]', ''), weight: 1 },
+          ),
+          filename: fc.oneof(fc.constantFrom(...FILE_NAMES), shortHostileString),
+          data: fileData,
+        }),
+        { maxLength: 2 },
+      ),
+      fc.boolean(),
+    )
+    .map(([pairs, files, filesFirst]) => {
+      const fields: Part[] = pairs.map(([name, v]) => ({ name, data: Buffer.from(v, 'utf8') }));
+      const fileParts: Part[] = files.map((f) => ({
+        name: f.name,
+        filename: f.filename.replace(/"/g, '%22'),
+        contentType: 'application/octet-stream',
+        data: f.data,
+      }));
+      return filesFirst ? [...fileParts, ...fields] : [...fields, ...fileParts];
+    });
 
 /** What a receipt's expire form posts: nothing, or junk (the form reads at most 5 fields of 2 kB). */
 const expirePairs: fc.Arbitrary<[string, string][]> = fc.array(
@@ -226,17 +228,45 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
       tag: [seg.tag, id.tag === 'valid' ? '' : id.tag, suf.tag].filter(Boolean).join(' ') || 'valid',
     }));
 
-  const respondBody = fc.oneof(
-    { arbitrary: formBodies(respondPagePairs), weight: 12 },
-    { arbitrary: multipartBodiesOf(respondPageParts, 'response'), weight: 5 },
+  /** The answer's bodies, the visitor's CSRF field first (where a signed-in person's must be). */
+  const respondBody = (csrf: [string, string][]) => {
+    const pairs = respondPagePairs.map((ps): [string, string][] => [...csrf, ...ps]);
+    return fc.oneof(
+      { arbitrary: formBodies(pairs), weight: 12 },
+      { arbitrary: multipartBodiesOf(respondPageParts(pairs), 'response'), weight: 5 },
+      {
+        arbitrary: jsonBodies(pairs.map((ps) => Object.fromEntries(ps) as { [k: string]: JsonLike })),
+        weight: 1,
+      },
+      { arbitrary: otherMediaBodies, weight: 1 },
+      { arbitrary: noBody, weight: 1 },
+    );
+  };
+  // Who visits: anonymous mostly, else the signed-in person (their form's CSRF token, or not).
+  const { cookie, csrf } = fx.signedIn;
+  const session: Header[] = [['Cookie', cookie]];
+  const visitor = fc.oneof(
+    { arbitrary: fc.constant({ cookie: [] as Header[], csrf: [] as [string, string][] }), weight: 8 },
+    { arbitrary: fc.constant({ cookie: session, csrf: [['csrf', csrf]] as [string, string][] }), weight: 4 },
     {
-      arbitrary: jsonBodies(
-        respondPagePairs.map((ps) => Object.fromEntries(ps) as { [k: string]: JsonLike }),
-      ),
-      weight: 1,
+      arbitrary: fc
+        .constantFrom<[string, string][]>(
+          [],
+          [['csrf', 'x'.repeat(csrf.length)]],
+          [['csrf', csrf.toUpperCase()]],
+          [['csrf', csrf.slice(1)]],
+          [
+            ['csrf', 'x'],
+            ['csrf', csrf],
+          ],
+        )
+        .map((c) => ({ cookie: session, csrf: c })),
+      weight: 2,
     },
-    { arbitrary: otherMediaBodies, weight: 1 },
-    { arbitrary: noBody, weight: 1 },
+  );
+  const visiting: fc.Arbitrary<Header[]> = fc.oneof(
+    { arbitrary: fc.constant<Header[]>([]), weight: 3 },
+    { arbitrary: fc.constant(session), weight: 1 },
   );
 
   return [
@@ -249,35 +279,42 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
           { arbitrary: tokenPath('/respond/', pages.respond, '/done', pageSuffix), weight: 1 },
         ),
         query: queryString(),
-        headers: page,
+        headers: [visiting, ...page],
         body: withBodyRarely(otherMediaBodies),
       }),
       { reached: handlerAnswered(REQUEST_GONE), refusalAudits: 1, verdict: htmlErrors },
     ),
     push(
       'POST /respond/:t',
-      compose({
-        method: 'POST',
-        path: tokenPath('/respond/', pages.respond, '', pageSuffix),
-        query: queryString(),
-        headers: posted,
-        body: respondBody,
-      }),
+      visitor.chain((v) =>
+        compose({
+          method: 'POST',
+          path: tokenPath('/respond/', pages.respond, '', pageSuffix),
+          query: queryString(),
+          headers: [fc.constant(v.cookie), ...posted],
+          body: respondBody(v.csrf),
+        }),
+      ),
       { reached: formAnswered(REQUEST_GONE), refusalAudits: 2, verdict: htmlErrors },
     ),
     push(
       'POST /respond/:t/code',
-      compose({
-        method: 'POST',
-        path: tokenPath('/respond/', pages.code, '/code', pageSuffix),
-        query: queryString(),
-        headers: [formOrigin(ownOrigin), ownAddress, miscHeaders],
-        body: fc.oneof(
-          { arbitrary: formBodies(codePairs), weight: 12 },
-          { arbitrary: otherMediaBodies, weight: 1 },
-          { arbitrary: noBody, weight: 1 },
-        ),
-      }),
+      visitor.chain((v) =>
+        compose({
+          method: 'POST',
+          path: tokenPath('/respond/', pages.code, '/code', pageSuffix),
+          query: queryString(),
+          headers: [fc.constant(v.cookie), formOrigin(ownOrigin), ownAddress, miscHeaders],
+          body: fc.oneof(
+            {
+              arbitrary: formBodies(codePairs.map((ps): [string, string][] => [...v.csrf, ...ps])),
+              weight: 12,
+            },
+            { arbitrary: otherMediaBodies, weight: 1 },
+            { arbitrary: noBody, weight: 1 },
+          ),
+        }),
+      ),
       { reached: formAnswered(REQUEST_GONE), refusalAudits: 2, verdict: htmlErrors },
     ),
     push(
@@ -286,7 +323,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
         method: 'GET',
         path: attachmentPath,
         query: queryString(),
-        headers: page,
+        headers: [visiting, ...page],
         body: withBodyRarely(otherMediaBodies),
       }),
       {
