@@ -95,3 +95,12 @@ export const pageSuffix: fc.Arbitrary<PathPiece> = fc.oneof(
 
 export const withBodyRarely = (body: fc.Arbitrary<BodySpec>): fc.Arbitrary<BodySpec> =>
   fc.oneof({ arbitrary: noBody, weight: 12 }, { arbitrary: body, weight: 1 });
+
+/**
+ * GET mostly, HEAD now and then: where a GET spends something (a download, an audited opening),
+ * HEAD must not (the runner checks that a HEAD changes nothing).
+ */
+export const getOrHead: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constant('GET'), weight: 7 },
+  { arbitrary: fc.constant('HEAD'), weight: 1 },
+);

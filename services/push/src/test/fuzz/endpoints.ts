@@ -14,7 +14,15 @@ import {
   pageFormPairs,
   pushObject,
 } from './bodies.arbitraries';
-import { compose, fixedPath, notRoutingOrLimit, pageSuffix, tokenPath, withBodyRarely } from './compose';
+import {
+  compose,
+  fixedPath,
+  getOrHead,
+  notRoutingOrLimit,
+  pageSuffix,
+  tokenPath,
+  withBodyRarely,
+} from './compose';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
 import { pageEndpoints } from './page-endpoints';
 import type { Endpoint, EndpointName, FuzzInput } from './catalogue';
@@ -835,13 +843,15 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /requests/:t/files/:id',
-      compose({
-        method: 'GET',
-        path: attachmentPath,
-        query: queryString(),
-        headers: common('anonymous-first'),
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: attachmentPath,
+          query: queryString(),
+          headers: common('anonymous-first'),
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
       { reached: fileNotFound },
     ),
   ];

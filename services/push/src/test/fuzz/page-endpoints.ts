@@ -11,7 +11,7 @@ import {
   noBody,
   otherMediaBodies,
 } from './bodies.arbitraries';
-import { compose, notRoutingOrLimit, pageSuffix, tokenPath, withBodyRarely } from './compose';
+import { compose, getOrHead, notRoutingOrLimit, pageSuffix, tokenPath, withBodyRarely } from './compose';
 import type { Endpoint, EndpointName, FuzzInput } from './catalogue';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
 import { type Header, formOrigin, forwardedFor, miscHeaders } from './headers.arbitraries';
@@ -272,16 +272,18 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
   return [
     push(
       'GET /respond/:t[/done]',
-      compose({
-        method: 'GET',
-        path: fc.oneof(
-          { arbitrary: tokenPath('/respond/', pages.respond, '', pageSuffix), weight: 6 },
-          { arbitrary: tokenPath('/respond/', pages.respond, '/done', pageSuffix), weight: 1 },
-        ),
-        query: queryString(),
-        headers: [visiting, ...page],
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: fc.oneof(
+            { arbitrary: tokenPath('/respond/', pages.respond, '', pageSuffix), weight: 6 },
+            { arbitrary: tokenPath('/respond/', pages.respond, '/done', pageSuffix), weight: 1 },
+          ),
+          query: queryString(),
+          headers: [visiting, ...page],
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
       { reached: handlerAnswered(REQUEST_GONE), refusalAudits: 1, verdict: htmlErrors },
     ),
     push(
@@ -319,13 +321,15 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /respond/:t/files/:id',
-      compose({
-        method: 'GET',
-        path: attachmentPath,
-        query: queryString(),
-        headers: [visiting, ...page],
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: attachmentPath,
+          query: queryString(),
+          headers: [visiting, ...page],
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
       {
         reached: handlerAnswered(REQUEST_GONE, 'This file does not exist'),
         refusalAudits: 0,
@@ -362,7 +366,7 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /files/archive',
-      compose({ method: 'GET', path: archiveInput(pages.archives), headers: page }),
+      getOrHead.chain((method) => compose({ method, path: archiveInput(pages.archives), headers: page })),
       { reached: handlerAnswered('download link') },
     ),
     push(
