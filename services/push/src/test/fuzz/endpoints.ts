@@ -811,13 +811,15 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /requests/:t/respond',
-      compose({
-        method: 'GET',
-        path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
-        query: queryString(),
-        headers: common('anonymous-first'),
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
+          query: queryString(),
+          headers: common('anonymous-first'),
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
     ),
     push(
       'POST|PATCH /requests/:t/respond',

@@ -198,16 +198,12 @@ function judge(ep: Endpoint, input: FuzzInput, obs: Observation): Problem | unde
     return { kind: `${res.status}`, key: loggedError(obs.logs) ?? `input family ${input.family}` };
   }
   const wrong = ep.verdict?.(res);
-  if (wrong) return { kind: wrong, key: `${res.status} (${input.family})` };
+  if (wrong) return { kind: wrong, key: String(res.status) };
   const changed = changedKeys(before, after);
   if (input.request.method === 'HEAD' && changed.length > 0) {
     // A HEAD delivers nothing: it never spends a view or a download, nor audits an opening.
     const change = describeChange(before, after);
-    return {
-      kind: `a HEAD (${res.status}) changed state`,
-      key: `${changed.join(',')} (${input.family})`,
-      change,
-    };
+    return { kind: 'a HEAD changed state', key: changed.join(','), change };
   }
   if (ep.refusalAudits !== undefined && res.status >= 400) {
     // The responder's pages: a refusal adds at most its audit entries, and nothing else.
