@@ -52,6 +52,11 @@ const state = async (urlToken: string) =>
 describe('HEAD never consumes a request', () => {
   it.each([
     ['the API responder view', (t: string) => `/api/v2/requests/${t}/respond`, 'GET, POST, PATCH'],
+    [
+      'the API responder view with .json',
+      (t: string) => `/api/v2/requests/${t}/respond.json`,
+      'GET, POST, PATCH',
+    ],
     ['the responder page', (t: string) => `/respond/${t}`, 'GET, POST'],
     ['the responder page with a trailing slash', (t: string) => `/respond/${t}/`, 'GET, POST'],
   ])('%s: 405 with Allow and no audit entry; GET still opens it', async (_n, path, allow) => {

@@ -49,7 +49,7 @@ export const ENDPOINT_WEIGHTS = {
   'GET /receipt/:r[/expire]': 2,
   'POST /receipt/:r/expire': 2,
   'GET /files/archive': 2.5,
-  'GET /about, trailing punctuation': 1,
+  'GET /about and trailing punctuation': 1,
   'POST /connect/token': 6,
   'POST /connect/introspect': 5,
   'POST /connect/revocation': 4,
