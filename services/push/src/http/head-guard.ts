@@ -10,7 +10,7 @@ import { HttpError } from '@secret-push/http-kit';
 const CONSUMING_GETS: { path: RegExp; allow: string }[] = [
   { path: /^\/api\/v2\/pushes\/(?!active(?:\.json)?$|expired(?:\.json)?$)[^/]+$/i, allow: 'GET, DELETE' },
   { path: /^\/api\/v2\/files\/[^/]+$/i, allow: 'GET' },
-  { path: /^\/p\/[^/]+(?:\/r)?$/i, allow: 'GET, POST' },
+  { path: /^\/p\/[^/]+(?:\/r)?\/?$/i, allow: 'GET, POST' },
   // Requests (issue 28): the responder's view (an audited opening) and a requester's file (one of
   // its downloads), in the API and on the responder's page.
   { path: /^\/api\/v2\/requests\/[^/]+\/respond(?:\.json)?\/?$/i, allow: 'GET, POST, PATCH' },

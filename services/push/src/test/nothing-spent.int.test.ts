@@ -63,6 +63,7 @@ describe('HEAD never consumes', () => {
     ['the JSON retrieval with .json', (t: string) => `/api/v2/pushes/${t}.json`, 'GET, DELETE'],
     ['the recipient page', (t: string) => `/p/${t}`, 'GET, POST'],
     ['the recipient page with its retrieval step', (t: string) => `/p/${t}/r`, 'GET, POST'],
+    ['the recipient page with a trailing slash', (t: string) => `/p/${t}/`, 'GET, POST'],
   ])(
     '%s: 405 with Allow, no view and no audit entry; the one view is still there',
     async (_n, path, allow) => {

@@ -598,21 +598,25 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /p/:t',
-      compose({
-        method: 'GET',
-        path: tokenPath('/p/', pools.pageGet, '', pageSuffix),
-        query: queryString(),
-        headers: [forwardedFor, miscHeaders],
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath('/p/', pools.pageGet, '', pageSuffix),
+          query: queryString(),
+          headers: [forwardedFor, miscHeaders],
+        }),
+      ),
     ),
     push(
       'GET /p/:t/r',
-      compose({
-        method: 'GET',
-        path: tokenPath('/p/', pools.pageGet, '/r', pageSuffix),
-        query: queryString(),
-        headers: [forwardedFor, miscHeaders],
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath('/p/', pools.pageGet, '/r', pageSuffix),
+          query: queryString(),
+          headers: [forwardedFor, miscHeaders],
+        }),
+      ),
     ),
     push(
       'POST /p/:t[/r]',
