@@ -8,8 +8,11 @@ import { HttpError } from '@secret-push/http-kit';
  * checker, a scanner or `curl -I` that sees nothing. Those routes answer HEAD with 405 and `Allow` instead, before any handler runs.
  */
 const CONSUMING_GETS: { path: RegExp; allow: string }[] = [
-  { path: /^\/api\/v2\/pushes\/(?!active(?:\.json)?$|expired(?:\.json)?$)[^/]+$/i, allow: 'GET, DELETE' },
-  { path: /^\/api\/v2\/files\/[^/]+$/i, allow: 'GET' },
+  {
+    path: /^\/api\/v2\/pushes\/(?!active(?:\.json)?\/?$|expired(?:\.json)?\/?$)[^/]+\/?$/i,
+    allow: 'GET, DELETE',
+  },
+  { path: /^\/api\/v2\/files\/[^/]+\/?$/i, allow: 'GET' },
   { path: /^\/p\/[^/]+(?:\/r)?\/?$/i, allow: 'GET, POST' },
   // Requests (issue 28): the responder's view (an audited opening) and a requester's file (one of
   // its downloads), in the API and on the responder's page.

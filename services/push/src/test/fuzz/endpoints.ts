@@ -481,13 +481,15 @@ export function endpoints(fx: Fixture): Endpoint[] {
     push('POST /pushes', createInput),
     push(
       'GET /pushes/:t',
-      compose({
-        method: 'GET',
-        path: tokenPath(`${api}/pushes/`, pools.retrieve, ''),
-        query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
-        headers: retrieveHeaders,
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath(`${api}/pushes/`, pools.retrieve, ''),
+          query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
+          headers: retrieveHeaders,
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
     ),
     push(
       'POST /pushes/:t/reveal',
@@ -565,10 +567,14 @@ export function endpoints(fx: Fixture): Endpoint[] {
         headers: common('token-first'),
       }),
     ),
-    push('GET /files/:id', compose({ method: 'GET', path: linkInput, headers: common('anonymous-first') }), {
-      reached: (status, body) =>
-        status !== 429 && !(status === 404 && !body.toString('utf8').includes('download link')),
-    }),
+    push(
+      'GET /files/:id',
+      getOrHead.chain((method) => compose({ method, path: linkInput, headers: common('anonymous-first') })),
+      {
+        reached: (status, body) =>
+          status !== 429 && !(status === 404 && !body.toString('utf8').includes('download link')),
+      },
+    ),
     push(
       'GET /version',
       compose({
