@@ -61,8 +61,10 @@ describe('HEAD never consumes', () => {
   it.each([
     ['the JSON retrieval', (t: string) => `/api/v2/pushes/${t}`, 'GET, DELETE'],
     ['the JSON retrieval with .json', (t: string) => `/api/v2/pushes/${t}.json`, 'GET, DELETE'],
+    ['the JSON retrieval with a trailing slash', (t: string) => `/api/v2/pushes/${t}/`, 'GET, DELETE'],
     ['the recipient page', (t: string) => `/p/${t}`, 'GET, POST'],
     ['the recipient page with its retrieval step', (t: string) => `/p/${t}/r`, 'GET, POST'],
+    ['the recipient page with a trailing slash', (t: string) => `/p/${t}/`, 'GET, POST'],
   ])(
     '%s: 405 with Allow, no view and no audit entry; the one view is still there',
     async (_n, path, allow) => {

@@ -14,7 +14,27 @@ import {
   pageFormPairs,
   pushObject,
 } from './bodies.arbitraries';
+import {
+  compose,
+  fixedPath,
+  getOrHead,
+  notRoutingOrLimit,
+  pageSuffix,
+  tokenPath,
+  withBodyRarely,
+} from './compose';
 import { RIGHT_PASSPHRASE, type Fixture } from './fixtures';
+import { pageEndpoints } from './page-endpoints';
+import type { Endpoint, EndpointName, FuzzInput } from './catalogue';
+
+export {
+  ENDPOINT_WEIGHTS,
+  type Endpoint,
+  type EndpointName,
+  type FuzzInput,
+  allocate,
+  isMultipart,
+} from './catalogue';
 import {
   codeObject,
   codePairs,
@@ -33,7 +53,6 @@ import {
   miscHeaders,
   passphraseHeader,
 } from './headers.arbitraries';
-import type { HttpRequest } from './http-send';
 import {
   type PathPiece,
   pageParam,
@@ -93,165 +112,11 @@ import { EDGE_STRINGS, asHeaderText, percentEncode, shortHostileString } from '.
  * - GET /requests/:t/files/:id: any answer but 429 and the router's own 404. "File not found." is
  *   the handler's verdict on the file id (unknown, another request's, not a uuid), so it counts;
  *   410 `gone` (downloads used up) too.
+ * - The anonymous pages of issue 29 (the responder's pages, the receipt, "Download all", /about and
+ *   the trailing-punctuation redirects): see page-endpoints.ts.
  * - Auth endpoints: any answer but 404 and 429 (oidc-provider answers every input of a known
  *   route itself: 200, 400 invalid_request …, 401 invalid_client, 405).
  */
-
-/** Each endpoint's share of the inputs (out of the sum), and the order the suite runs them in. */
-export const ENDPOINT_WEIGHTS = {
-  'POST /pushes': 18,
-  'GET /pushes/:t': 8,
-  'POST /pushes/:t/reveal': 7,
-  'GET /pushes/:t/preview': 6,
-  'GET /pushes/:t/audit': 6,
-  'POST /pushes/:t/notify_emails': 4,
-  'DELETE /pushes/:t': 5,
-  'GET /pushes/active': 4,
-  'GET /pushes/expired': 4,
-  'GET /files/:id': 3,
-  'GET /version': 4,
-  'GET /openapi': 1.5,
-  'GET /docs': 1.5,
-  'POST /webhooks': 4,
-  'PATCH /webhooks/:id': 3,
-  'GET /webhooks[/:id[/deliveries[/:msg]]]': 2.5,
-  'POST /webhooks/:id/(rotate|test|replay) and DELETE': 2.5,
-  'POST /requests': 4,
-  'GET /requests[/active|open|answered|ready|closed]': 2,
-  'GET /requests/:t': 1.5,
-  'GET /requests/:t/(preview|audit)': 2,
-  'DELETE /requests/:t': 1.5,
-  'GET /requests/:t/respond': 2,
-  'POST|PATCH /requests/:t/respond': 4,
-  'POST /requests/:t/code': 2,
-  'GET /requests/:t/files/:id': 2,
-  'GET /p/:t': 4,
-  'GET /p/:t/r': 3,
-  'POST /p/:t[/r]': 5,
-  'POST /p/:t/delete': 3,
-  'GET /f/:t, /r/:t (legacy)': 1.5,
-  'GET /': 1.5,
-  'POST /': 5,
-  'POST /connect/token': 6,
-  'POST /connect/introspect': 5,
-  'POST /connect/revocation': 4,
-  'GET discovery': 2,
-  'GET /.well-known/jwks': 1.5,
-} as const;
-
-export type EndpointName = keyof typeof ENDPOINT_WEIGHTS;
-
-/** Inputs per endpoint for a total: each share rounded up, so the sum is at least `total`. */
-export function allocate(total: number): Record<EndpointName, number> {
-  const names = Object.keys(ENDPOINT_WEIGHTS) as EndpointName[];
-  const sum = names.reduce((n, k) => n + ENDPOINT_WEIGHTS[k], 0);
-  return Object.fromEntries(
-    names.map((k) => [k, Math.max(1, Math.ceil((total * ENDPOINT_WEIGHTS[k]) / sum))]),
-  ) as Record<EndpointName, number>;
-}
-
-export interface FuzzInput {
-  /** The generator branch (body family, or path/query shape), to tell failures apart. */
-  family: string;
-  request: HttpRequest;
-}
-
-export interface Endpoint {
-  name: EndpointName;
-  service: 'push' | 'auth';
-  reached(status: number, body: Buffer): boolean;
-  input: fc.Arbitrary<FuzzInput>;
-}
-
-/**
- * Whether this is a multipart request: the only kind that can store objects, and whose uploads
- * may still be cancelled and cleaned up after a refusal went out (the runner waits for quiet).
- */
-export const isMultipart = (input: FuzzInput): boolean =>
-  input.request.headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /multipart/i.test(v));
-
-const notRoutingOrLimit = (status: number) => status !== 404 && status !== 429;
-
-interface RequestParts {
-  method: string;
-  path: fc.Arbitrary<PathPiece>;
-  query?: fc.Arbitrary<PathPiece>;
-  headers: fc.Arbitrary<Header[]>[];
-  body?: fc.Arbitrary<BodySpec>;
-}
-
-function compose(parts: RequestParts): fc.Arbitrary<FuzzInput> {
-  return fc
-    .record({
-      path: parts.path,
-      query: parts.query ?? fc.constant({ text: '', tag: 'q:none' }),
-      headers: fc.tuple(...parts.headers),
-      body: parts.body ?? noBody,
-    })
-    .map(({ path, query, headers, body }) => {
-      const family = [
-        body.tag !== 'none' ? body.tag : undefined,
-        path.tag.startsWith('valid') || path.tag === '' ? undefined : path.tag,
-        query.tag === 'q:none' || query.tag === 'q:own' ? undefined : query.tag,
-      ]
-        .filter(Boolean)
-        .join(' ');
-      return {
-        family: family || 'plain',
-        request: {
-          method: parts.method,
-          target: `${path.text}${query.text}`,
-          headers: [...body.headers, ...headers.flat()],
-          body: body.body,
-          chunked: body.chunked,
-        },
-      };
-    });
-}
-
-/** `prefix + url_token + rest + suffix`: the token spelled as generated, then the API's suffixes. */
-const tokenPath = (
-  prefix: string,
-  pool: readonly string[],
-  rest: string,
-  suffix: fc.Arbitrary<PathPiece> = pathSuffix,
-): fc.Arbitrary<PathPiece> =>
-  fc
-    .tuple(urlTokenSegment(pool), suffix)
-    .map(([seg, suf]) => ({ text: `${prefix}${seg.text}${rest}${suf.text}`, tag: `${seg.tag}${suf.tag}` }));
-
-/** A fixed path with the API's suffixes, and now and then a spelling that is another path. */
-const fixedPath = (path: string, suffix: fc.Arbitrary<PathPiece> = pathSuffix): fc.Arbitrary<PathPiece> =>
-  fc.oneof(
-    { arbitrary: suffix.map((s) => ({ text: `${path}${s.text}`, tag: s.tag })), weight: 30 },
-    {
-      arbitrary: fc.constantFrom(
-        { text: path.toUpperCase(), tag: 'hostile:upper' },
-        { text: path.replace(/\/([^/]+)$/, '//$1'), tag: 'hostile:double-slash' },
-        {
-          text: path.replace(
-            /\/([a-z])([^/]*)$/,
-            (_m, c: string, r: string) => `/%${c.charCodeAt(0).toString(16)}${r}`,
-          ),
-          tag: 'hostile:encoded',
-        },
-      ),
-      weight: 1,
-    },
-  );
-
-/** Pages do not take the API's `.json` suffix: only a trailing slash, or hostile spellings. */
-const pageSuffix: fc.Arbitrary<PathPiece> = fc.oneof(
-  { arbitrary: fc.constant({ text: '', tag: '' }), weight: 40 },
-  { arbitrary: fc.constant({ text: '/', tag: '+slash' }), weight: 4 },
-  {
-    arbitrary: fc.constantFrom('.json', '//', ';x', '/..').map((s) => ({ text: s, tag: `+hostile:${s}` })),
-    weight: 1,
-  },
-);
-
-const withBodyRarely = (body: fc.Arbitrary<BodySpec>): fc.Arbitrary<BodySpec> =>
-  fc.oneof({ arbitrary: noBody, weight: 12 }, { arbitrary: body, weight: 1 });
 
 /** The create's `{push: …}` object (and sometimes a top-level `files` or token). */
 const createObject = pushObject.map((push): { [k: string]: JsonLike } => ({ push }));
@@ -616,13 +481,15 @@ export function endpoints(fx: Fixture): Endpoint[] {
     push('POST /pushes', createInput),
     push(
       'GET /pushes/:t',
-      compose({
-        method: 'GET',
-        path: tokenPath(`${api}/pushes/`, pools.retrieve, ''),
-        query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
-        headers: retrieveHeaders,
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath(`${api}/pushes/`, pools.retrieve, ''),
+          query: queryString(passphraseParam(RIGHT_PASSPHRASE)),
+          headers: retrieveHeaders,
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
     ),
     push(
       'POST /pushes/:t/reveal',
@@ -700,10 +567,14 @@ export function endpoints(fx: Fixture): Endpoint[] {
         headers: common('token-first'),
       }),
     ),
-    push('GET /files/:id', compose({ method: 'GET', path: linkInput, headers: common('anonymous-first') }), {
-      reached: (status, body) =>
-        status !== 429 && !(status === 404 && !body.toString('utf8').includes('download link')),
-    }),
+    push(
+      'GET /files/:id',
+      getOrHead.chain((method) => compose({ method, path: linkInput, headers: common('anonymous-first') })),
+      {
+        reached: (status, body) =>
+          status !== 429 && !(status === 404 && !body.toString('utf8').includes('download link')),
+      },
+    ),
     push(
       'GET /version',
       compose({
@@ -733,21 +604,25 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /p/:t',
-      compose({
-        method: 'GET',
-        path: tokenPath('/p/', pools.pageGet, '', pageSuffix),
-        query: queryString(),
-        headers: [forwardedFor, miscHeaders],
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath('/p/', pools.pageGet, '', pageSuffix),
+          query: queryString(),
+          headers: [forwardedFor, miscHeaders],
+        }),
+      ),
     ),
     push(
       'GET /p/:t/r',
-      compose({
-        method: 'GET',
-        path: tokenPath('/p/', pools.pageGet, '/r', pageSuffix),
-        query: queryString(),
-        headers: [forwardedFor, miscHeaders],
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath('/p/', pools.pageGet, '/r', pageSuffix),
+          query: queryString(),
+          headers: [forwardedFor, miscHeaders],
+        }),
+      ),
     ),
     push(
       'POST /p/:t[/r]',
@@ -946,13 +821,15 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /requests/:t/respond',
-      compose({
-        method: 'GET',
-        path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
-        query: queryString(),
-        headers: common('anonymous-first'),
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: tokenPath(`${rq}/`, rqPools.respond, '/respond'),
+          query: queryString(),
+          headers: common('anonymous-first'),
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
     ),
     push(
       'POST|PATCH /requests/:t/respond',
@@ -978,18 +855,27 @@ export function endpoints(fx: Fixture): Endpoint[] {
     ),
     push(
       'GET /requests/:t/files/:id',
-      compose({
-        method: 'GET',
-        path: attachmentPath,
-        query: queryString(),
-        headers: common('anonymous-first'),
-        body: withBodyRarely(otherMediaBodies),
-      }),
+      getOrHead.chain((method) =>
+        compose({
+          method,
+          path: attachmentPath,
+          query: queryString(),
+          headers: common('anonymous-first'),
+          body: withBodyRarely(otherMediaBodies),
+        }),
+      ),
       { reached: fileNotFound },
     ),
   ];
 
-  return [...pushEndpoints, ...webhookEndpoints, ...requestEndpoints, ...formEndpoints, ...authEndpoints(fx)];
+  return [
+    ...pushEndpoints,
+    ...webhookEndpoints,
+    ...requestEndpoints,
+    ...formEndpoints,
+    ...pageEndpoints(fx),
+    ...authEndpoints(fx),
+  ];
 }
 
 // ---------------------------------------------------------------- auth service

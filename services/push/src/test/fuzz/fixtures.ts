@@ -4,19 +4,22 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type ClientCredentials, type TestAuth, startAuth } from '@secret-push/auth/testing';
 import { createLogger } from '@secret-push/logger';
-import { type LocalS3, startS3 } from '@secret-push/testing';
+import { type LocalS3, freePort, startS3 } from '@secret-push/testing';
 import { createUserTokenService } from '../../domain/user-tokens';
 import { createUserRepository } from '../../storage/user.repository';
 import { type TestPush, startPush } from '../../testing';
 import { type Part, multipartBody } from './bodies.arbitraries';
+import { type PagePoolSizes, type PagePools, makePagePools } from './page-fixtures';
 import { type RequestPoolSizes, type RequestPools, makeRequestPools } from './request-fixtures';
 import type { PersonalTokens, PushTokens } from './headers.arbitraries';
 import { type HttpRequest, type Sender, createSender } from './http-send';
 import { type Snapshotter, folderObjectCounter, snapshotter } from './row-counts';
+import { type SignedIn, signInAs, webSignIn } from './web-session';
 
 /*
  * The services under test, in-process as the integration tests run them: a real auth service,
- * a private s3rver and a push API with file pushes, against their own databases and Redis
+ * a private s3rver and a push API with file pushes (signing people in with that auth service, one
+ * person signed in: web-session.ts), against their own databases and Redis
  * prefixes. The general rate limits (push create, shared by the API and the web app's create
  * form, retrieve and invalid tokens, the auth service's failed client-authentication throttle)
  * and the passphrase attempt limits are raised so that inputs reach validation instead of 429.
@@ -105,6 +108,10 @@ export interface Fixture {
   webhooks: { ids: string[]; deliveries: string[] };
   /** Requests (issue 28): for the responder's routes, the owners' reads, and closes. */
   requests: RequestPools;
+  /** The anonymous pages of issue 29: archive links, receipts, the responder's requests. */
+  pages: PagePools;
+  /** A person signed in to the web app (session cookie and CSRF token). */
+  signedIn: SignedIn;
   authFixture: AuthFixture;
   logs: { push: LogTap; auth: LogTap };
   snap: Snapshotter;
@@ -123,6 +130,7 @@ export interface PoolSizes {
   pageDelete: number;
   filePushes: number;
   requests: RequestPoolSizes;
+  pages: PagePoolSizes;
 }
 
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
@@ -161,16 +169,26 @@ async function personalTokens(push: TestPush): Promise<PersonalTokens> {
 
 export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise<Fixture> {
   const logs = { push: logTap(), auth: logTap() };
+  // The web app signs people in with the auth service (web-session.ts): its address is known first.
+  const pushPort = await freePort();
+  const pushUrl = `http://127.0.0.1:${pushPort}`;
   const auth = await startAuth({
-    env: { AUTH_THROTTLE_MAX_PER_CLIENT_IP: '100000', AUTH_THROTTLE_MAX_PER_IP: '1000000' },
+    env: {
+      AUTH_THROTTLE_MAX_PER_CLIENT_IP: '100000',
+      AUTH_THROTTLE_MAX_PER_IP: '1000000',
+      AUTH_APP_URL: `${pushUrl}/`,
+    },
     logger: createLogger({ name: 'auth', level: 'warn' }, logs.auth.stream),
   });
+  const web = await webSignIn(auth, pushUrl);
   // The s3rver's folder is ours, so that the row-count snapshot can count its objects.
   const s3Directory = mkdtempSync(join(tmpdir(), 'sptest-fuzz-s3-'));
   const s3 = await startS3({ directory: s3Directory });
   const push = await startPush(auth, {
     env: {
       ...s3.env,
+      ...web.env,
+      PUSH_PORT: String(pushPort),
       PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
       PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '1000000',
       PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: '1000000',
@@ -195,6 +213,7 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     logger: createLogger({ name: 'push', level: 'warn' }, logs.push.stream),
   });
   const pushSend = createSender(push.url, timeoutMs);
+  const signedIn = await signInAs(push.url, auth, web.user);
   const authSend = createSender(auth.issuer, timeoutMs);
 
   const main = await auth.createClient('pushes:read pushes:write', 'fuzz main');
@@ -358,6 +377,13 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     RIGHT_PASSPHRASE,
   );
 
+  const pages = await makePagePools(
+    pushSend,
+    { main: tokens.readWrite, other: tokens.otherClient, personal: tokens.personal.readWrite },
+    sizes.pages,
+    RIGHT_PASSPHRASE,
+  );
+
   const clientA = await auth.createClient('pushes:read pushes:write', 'fuzz auth A');
   const clientB = await auth.createClient('pushes:read', 'fuzz auth B');
   const tokensA: string[] = [];
@@ -374,6 +400,8 @@ export async function startFixture(sizes: PoolSizes, timeoutMs: number): Promise
     links,
     webhooks,
     requests,
+    pages,
+    signedIn,
     authFixture: { clientA, clientB, resourceServer: auth.resourceServer, tokensA },
     logs,
     snap: snapshotter(push.db, auth.db, s3, folderObjectCounter(s3Directory, s3.bucket)),

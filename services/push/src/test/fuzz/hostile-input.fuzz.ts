@@ -8,8 +8,8 @@ import { type EndpointStats, fuzzEndpoint } from './runner';
 /*
  * The hostile-input suite (issue "Hardening", part 7): property-based inputs (fast-check) against
  * every endpoint of the push API (with the auth service's access tokens, personal API tokens and
- * the legacy X-User-Email + X-User-Token pair), the web app's create form, the recipient pages and
- * the auth service, in-process, with real PostgreSQL, Redis and an s3rver. Each endpoint gets its
+ * the legacy X-User-Email + X-User-Token pair), the web app's create form, the recipient pages, the
+ * responder's pages, the anonymous sender's receipt, "Download all", /about and the auth service, in-process, with real PostgreSQL, Redis and an s3rver. Each endpoint gets its
  * share of FUZZ_RUNS inputs (bodies, headers, paths and query strings from the generators in this
  * folder) and each answer is judged (runner.ts): never a 5xx, never a hang, a refusal changes
  * nothing, an audited refusal adds its one audit entry. Each endpoint's test also asserts that at
@@ -86,6 +86,16 @@ beforeAll(async () => {
         code: poolSize(RUNS['POST /requests/:t/code'], 6, 4),
         // Two files of 10 downloads each (then 410, which reaches the handler too).
         files: poolSize(RUNS['GET /requests/:t/files/:id'], 40, 3),
+      },
+      pages: {
+        // Two files per archive, 100 downloads each: about 60 archive inputs per link at most.
+        archives: poolSize(RUNS['GET /files/archive'], 60, 3),
+        // An accepted expire uses one up: about one input in three.
+        receipts: poolSize(RUNS['POST /receipt/:r/expire'], 3),
+        // As the API's answers: about one input in five answers its request.
+        respond: poolSize(RUNS['POST /respond/:t'], 5),
+        code: poolSize(RUNS['POST /respond/:t/code'], 6, 4),
+        files: poolSize(RUNS['GET /respond/:t/files/:id'], 40, 3),
       },
     },
     TIMEOUT_MS,

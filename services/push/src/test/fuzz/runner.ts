@@ -18,7 +18,10 @@ import { type Snapshot, changedKeys, describeChange } from './row-counts';
  *   adds exactly its one audit entry and changes nothing else;
  * - the other refusals of the API and the auth service (401, 403, 404, 405, 429, 431) change
  *   nothing either. Recipient pages are held to the first two rules only: their 404 is also the
- *   answer for an expired push, which is audited.
+ *   answer for an expired push, which is audited. The responder's pages (`/respond/…`): a refusal
+ *   (any 4xx) adds at most the endpoint's `refusalAudits` request audit entries and changes nothing
+ *   else; an endpoint's `verdict` judges what status and state cannot (a redirect's target);
+ *   a HEAD, whatever its answer, changes nothing (it delivers nothing, so it spends nothing).
  *
  * Requests are sequential, so the snapshot after one request is the snapshot before the next.
  * Accepted requests (2xx, 3xx) may change state (a 201 of POST /pushes or of the web app's create
@@ -194,7 +197,26 @@ function judge(ep: Endpoint, input: FuzzInput, obs: Observation): Problem | unde
   if (res.status >= 500) {
     return { kind: `${res.status}`, key: loggedError(obs.logs) ?? `input family ${input.family}` };
   }
+  const wrong = ep.verdict?.(res);
+  if (wrong) return { kind: wrong, key: String(res.status) };
   const changed = changedKeys(before, after);
+  if (input.request.method === 'HEAD' && changed.length > 0) {
+    // A HEAD delivers nothing: it never spends a view or a download, nor audits an opening.
+    const change = describeChange(before, after);
+    return { kind: 'a HEAD changed state', key: changed.join(','), change };
+  }
+  if (ep.refusalAudits !== undefined && res.status >= 400) {
+    // The responder's pages: a refusal adds at most its audit entries, and nothing else.
+    const added = (after.request_audit_entry ?? 0) - (before.request_audit_entry ?? 0);
+    const ok = changed.every((k) => k === 'request_audit_entry') && added >= 0 && added <= ep.refusalAudits;
+    if (ok) return undefined;
+    const change = describeChange(before, after);
+    return {
+      kind: `state changed on a ${res.status} beyond ${ep.refusalAudits} request audit entries`,
+      key: `${changed.join(',')} (${input.family})`,
+      change,
+    };
+  }
   if (isAuditedRequestRefusal(ep, res)) {
     const added = (after.request_audit_entry ?? 0) - (before.request_audit_entry ?? 0);
     const ok = changed.every((k) => k === 'request_audit_entry') && added >= 0 && added <= 1;
