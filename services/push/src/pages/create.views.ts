@@ -1,6 +1,6 @@
 import type { PushKind } from '../domain/push';
 import { type Html, html } from '@secret-push/html';
-import { type UploadLimits, fmtBytes } from '../uploads/form';
+import type { UploadLimits } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
 import type { WebFormPresets } from '../config/web-form';
 import { DROP_SCRIPT } from './create-form.drop.script';
@@ -8,7 +8,7 @@ import { type ExpiryValues, expiryFields } from './create-form.expiry';
 import { GENERATOR_SCRIPT, generatorPart } from './create-form.generator';
 import { PRESETS_SCRIPT } from './create-form.presets.script';
 import { type EmailFormRules, type EmailFormValues, createEmailFields } from './email.views';
-import { described, fieldError, problemSummary as summaryOf } from './form-parts.views';
+import { described, fieldError, filesField, problemSummary as summaryOf } from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -307,29 +307,5 @@ function labelFields(values: FormValues, errors: Record<string, string[]>): Html
  * last: a form refused for a file (too large, too many) still has every other field it sent.
  */
 function fileFields(limits: UploadLimits, errors: Record<string, string[]>): Html {
-  const count = limits.maxCount === 1 ? 'One file' : `Up to ${limits.maxCount} files`;
-  return html`<div class="files-field" id="files-field">
-    <label for="files">Choose the files</label>
-    <p class="muted" id="files-hint">
-      For a Files secret. ${count}, each at most ${fmtBytes(limits.maxFileBytes)},
-      ${fmtBytes(limits.maxTotalBytes)} together. They are encrypted on the server.
-    </p>
-    ${fieldError(errors, 'files')}
-    <input
-      id="files"
-      name="files"
-      type="file"
-      multiple
-      data-max-count="${limits.maxCount}"
-      data-max-file-bytes="${limits.maxFileBytes}"
-      data-max-total-bytes="${limits.maxTotalBytes}"
-      ${described(errors, 'files')}
-    />
-    <div class="upload" id="upload" hidden>
-      <label for="upload-progress">Upload</label>
-      <progress id="upload-progress" max="100" value="0"></progress>
-      <span id="upload-percent" aria-hidden="true">0 %</span>
-    </div>
-    <p id="upload-status" role="status" aria-live="polite"></p>
-  </div>`;
+  return filesField({ label: 'Choose the files', lead: 'For a Files secret.' }, limits, errors);
 }

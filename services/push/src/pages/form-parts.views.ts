@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { fmtBytes } from '../uploads/form';
 
 /*
  * Small pieces shared by the request pages' forms (the requester's create form and the
@@ -69,3 +70,47 @@ export function checkbox(
 /** A date as the pages show it: minutes, UTC, in a `<time>`. */
 export const when = (d: Date): Html =>
   html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+/** The file limits a files field states and its upload script checks before sending. */
+export interface FilesFieldLimits {
+  maxCount: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+/**
+ * A file input (several files at once) with its limits, and the upload's progress bar, which only
+ * the upload script shows (the form works without it: a plain multipart POST). One for the create
+ * form and the responder's answer: `label` and `lead` (a sentence before the limits) differ.
+ */
+export function filesField(
+  text: { label: string; lead?: string },
+  limits: FilesFieldLimits,
+  errors: FieldErrors,
+): Html {
+  const count = limits.maxCount === 1 ? 'One file' : `Up to ${limits.maxCount} files`;
+  const sizes = `each at most ${fmtBytes(limits.maxFileBytes)}, ${fmtBytes(limits.maxTotalBytes)} together`;
+  return html`<div class="files-field" id="files-field">
+    <label for="files">${text.label}</label>
+    <p class="muted" id="files-hint">
+      ${text.lead ? `${text.lead} ` : ''}${count}, ${sizes}. They are encrypted on the server.
+    </p>
+    ${fieldError(errors, 'files')}
+    <input
+      id="files"
+      name="files"
+      type="file"
+      multiple
+      data-max-count="${limits.maxCount}"
+      data-max-file-bytes="${limits.maxFileBytes}"
+      data-max-total-bytes="${limits.maxTotalBytes}"
+      ${described(errors, 'files')}
+    />
+    <div class="upload" id="upload" hidden>
+      <label for="upload-progress">Upload</label>
+      <progress id="upload-progress" max="100" value="0"></progress>
+      <span id="upload-percent" aria-hidden="true">0 %</span>
+    </div>
+    <p id="upload-status" role="status" aria-live="polite"></p>
+  </div>`;
+}

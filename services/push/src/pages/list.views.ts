@@ -69,3 +69,40 @@ export function pager(base: string, state: string, page: number, hasNext: boolea
     ${hasNext ? html`<a href="${base}?state=${state}&amp;page=${page + 1}">Next page</a>` : ''}
   </nav>`;
 }
+
+/** One row of an audit log as a page shows it. */
+export interface EventRow {
+  when: Html | string;
+  what: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The "Events" table of an audit log (a push's or a request's); `empty` when nothing happened. */
+export function eventsTable(rows: readonly EventRow[], empty: string): Html {
+  if (rows.length === 0) return html`<p>${empty}</p>`;
+  return html`<table class="list">
+    <caption>
+      Events
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">When</th>
+        <th scope="col">What</th>
+        <th scope="col">IP address</th>
+        <th scope="col">Browser or client</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (e) =>
+          html`<tr>
+            <td>${e.when}</td>
+            <td>${e.what}</td>
+            <td>${e.ip ?? ''}</td>
+            <td>${e.userAgent}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}

@@ -4,7 +4,7 @@ import { type Html, html } from '@secret-push/html';
 import { type EmailSendRow, emailSendsTable, notifyForm } from './email.views';
 import { flashMessage } from './flash';
 import { layout } from './layout';
-import { type Cell, cardTable, pager, stateTabs } from './list.views';
+import { type Cell, cardTable, eventsTable, pager, stateTabs } from './list.views';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -153,34 +153,15 @@ export function auditPage(options: {
       <p><a href="/pushes">Back to your pushes</a></p>
       ${options.email ? emailPart(options.email) : ''}
       <h2>Events</h2>
-      ${
-        entries.length === 0
-          ? html`<p>Nothing has happened to this push yet.</p>`
-          : html`<table class="list">
-              <caption>
-                Events
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">IP address</th>
-                  <th scope="col">Browser or client</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${entries.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${timeAt(e.createdAt, now)}</td>
-                      <td>${EVENT[e.kind]}</td>
-                      <td>${e.ip ?? ''}</td>
-                      <td>${e.userAgent}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-      }
+      ${eventsTable(
+        entries.map((e) => ({
+          when: timeAt(e.createdAt, now),
+          what: EVENT[e.kind],
+          ip: e.ip,
+          userAgent: e.userAgent,
+        })),
+        'Nothing has happened to this push yet.',
+      )}
       ${options.dropped > 0 ? html`<p class="muted">${options.dropped} older entries were not kept.</p>` : ''}`,
     { scripts: [TIMES_SCRIPT] },
   );

@@ -1,7 +1,7 @@
 import { type Html, html } from '@secret-push/html';
 import { flashMessage } from './flash';
 import { layout } from './layout';
-import { type Cell, cardTable, pager, stateTabs } from './list.views';
+import { type Cell, cardTable, eventsTable, pager, stateTabs } from './list.views';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -250,34 +250,15 @@ export function requestDetailPage(options: {
       ${answerPart(r, now)}
       ${r.state === 'closed' ? '' : html`<p>${closeLink(r, `/requests/${r.urlToken}`)}</p>`}
       <h2>Events</h2>
-      ${
-        entries.length === 0
-          ? html`<p>Nothing has happened to this request yet.</p>`
-          : html`<table class="list">
-              <caption>
-                Events
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">IP address</th>
-                  <th scope="col">Browser or client</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${entries.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${when(e.createdAt)}</td>
-                      <td>${EVENT[e.kind] ?? e.kind}</td>
-                      <td>${e.ip ?? ''}</td>
-                      <td>${e.userAgent}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-      }`,
+      ${eventsTable(
+        entries.map((e) => ({
+          when: when(e.createdAt),
+          what: EVENT[e.kind] ?? e.kind,
+          ip: e.ip,
+          userAgent: e.userAgent,
+        })),
+        'Nothing has happened to this request yet.',
+      )}`,
     { scripts: [TIMES_SCRIPT] },
   );
 }

@@ -1,6 +1,5 @@
 import { type Html, html } from '@secret-push/html';
-import { fmtBytes } from '../uploads/form';
-import { type FieldErrors, described, fieldError, problemSummary } from './form-parts.views';
+import { type FieldErrors, described, fieldError, filesField, problemSummary } from './form-parts.views';
 import { layout } from './layout';
 import { RESPOND_FORM_SCRIPT } from './respond-form.script';
 import { TIMES_SCRIPT, timeAt } from './time.views';
@@ -157,31 +156,7 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
 
 /** The file input and the progress bar the upload script shows (the form works without it). */
 function fileField(limits: NonNullable<ResponderRequest['limits']>, errors: FieldErrors): Html {
-  const count = limits.maxFiles === 1 ? 'One file' : `Up to ${limits.maxFiles} files`;
-  return html`<div class="files-field" id="files-field">
-    <label for="files">Files (optional)</label>
-    <p class="muted" id="files-hint">
-      ${count}, each at most ${fmtBytes(limits.maxFileBytes)}, ${fmtBytes(limits.maxTotalBytes)} together.
-      They are encrypted on the server.
-    </p>
-    ${fieldError(errors, 'files')}
-    <input
-      id="files"
-      name="files"
-      type="file"
-      multiple
-      data-max-count="${limits.maxFiles}"
-      data-max-file-bytes="${limits.maxFileBytes}"
-      data-max-total-bytes="${limits.maxTotalBytes}"
-      ${described(errors, 'files')}
-    />
-    <div class="upload" id="upload" hidden>
-      <label for="upload-progress">Upload</label>
-      <progress id="upload-progress" max="100" value="0"></progress>
-      <span id="upload-percent" aria-hidden="true">0 %</span>
-    </div>
-    <p id="upload-status" role="status" aria-live="polite"></p>
-  </div>`;
+  return filesField({ label: 'Files (optional)' }, { ...limits, maxCount: limits.maxFiles }, errors);
 }
 
 /**
