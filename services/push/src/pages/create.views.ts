@@ -8,7 +8,13 @@ import { type ExpiryValues, expiryFields } from './create-form.expiry';
 import { GENERATOR_SCRIPT, generatorPart } from './create-form.generator';
 import { PRESETS_SCRIPT } from './create-form.presets.script';
 import { type EmailFormRules, type EmailFormValues, createEmailFields } from './email.views';
-import { described, fieldError, filesField, problemSummary as summaryOf } from './form-parts.views';
+import {
+  described,
+  fieldError,
+  filesField,
+  passphraseInput,
+  problemSummary as summaryOf,
+} from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -242,21 +248,11 @@ function moreOpen(errors: Record<string, string[]>, values: FormValues): boolean
  * create cannot go ahead without the passphrase the person asked for.
  */
 function passphraseField(values: FormValues, errors: Record<string, string[]>): Html {
-  const required = values.passphraseRequired === true;
-  return html`<label for="passphrase">Passphrase (optional)</label>
-    <p class="muted" id="passphrase-hint">
-      The recipient types it to see the secret: tell it to them another way.
-    </p>
-    ${fieldError(errors, 'passphrase')}
-    ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
-    <input
-      id="passphrase"
-      name="passphrase"
-      type="password"
-      autocomplete="new-password"
-      ${required ? html` required` : ''}
-      ${described(errors, 'passphrase')}
-    />`;
+  return passphraseInput(
+    'The recipient types it to see the secret: tell it to them another way.',
+    values.passphraseRequired === true,
+    errors,
+  );
 }
 
 /** A yes/no option: the hidden "false" is sent when the box is unchecked. */

@@ -114,3 +114,23 @@ export function filesField(
     <p id="upload-status" role="status" aria-live="polite"></p>
   </div>`;
 }
+
+/**
+ * The passphrase of a form (create, request). A form that comes back with problems after one was
+ * typed never echoes it: it says to type it again (an error of the field) and carries
+ * `passphrase_required`, so that nothing is created without the passphrase the person asked for.
+ */
+export function passphraseInput(hint: string, required: boolean, errors: FieldErrors): Html {
+  return html`<label for="passphrase">Passphrase (optional)</label>
+    <p class="muted" id="passphrase-hint">${hint}</p>
+    ${fieldError(errors, 'passphrase')}
+    ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
+    <input
+      id="passphrase"
+      name="passphrase"
+      type="password"
+      autocomplete="new-password"
+      ${required ? html` required` : ''}
+      ${described(errors, 'passphrase')}
+    />`;
+}

@@ -3,7 +3,14 @@ import type { WebFormPresets } from '../config/web-form';
 import { MAX_LABEL } from '../http/push.schemas';
 import { PRESETS_SCRIPT } from './create-form.presets.script';
 import { type ExpiryValues, expiryFields } from './create-form.expiry';
-import { type FieldErrors, checkbox, described, fieldError, problemSummary } from './form-parts.views';
+import {
+  type FieldErrors,
+  checkbox,
+  described,
+  fieldError,
+  passphraseInput,
+  problemSummary,
+} from './form-parts.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -203,21 +210,11 @@ function emailPart(rules: RequestFormRules, values: RequestFormValues, errors: F
 }
 
 function passphraseField(values: RequestFormValues, errors: FieldErrors): Html {
-  const required = values.passphraseRequired === true;
-  return html`<label for="passphrase">Passphrase (optional)</label>
-    <p class="muted" id="passphrase-hint">
-      The responder must type it before they can answer. Tell it to them another way.
-    </p>
-    ${fieldError(errors, 'passphrase')}
-    ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}
-    <input
-      id="passphrase"
-      name="passphrase"
-      type="password"
-      autocomplete="new-password"
-      ${required ? html` required` : ''}
-      ${described(errors, 'passphrase')}
-    />`;
+  return passphraseInput(
+    'The responder must type it before they can answer. Tell it to them another way.',
+    values.passphraseRequired === true,
+    errors,
+  );
 }
 
 /** The fields under "More options": open when one has a problem or a value typed. */
