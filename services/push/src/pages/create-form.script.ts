@@ -6,9 +6,6 @@
  *   a text secret never sends files picked earlier), and the secret text is required otherwise.
  * - Chosen files are checked against the instance's limits (data-max-* of the input), as the
  *   server checks them, so a refusal needs no upload.
- * - The responder's answer form (`form.respond`, no choice of kind) takes text, files or both: it is
- *   always sent this way, its 303 target is its `data-done` path, and a 401/403 (passphrase, code)
- *   brings its form back in place like a 422.
  * - The files are sent after every other field, wherever their block is in the page; a form
  *   brought back in place is announced with `secret-push:form` on the document (file-drop.js).
  * - A Files secret is sent with XMLHttpRequest: the progress bar and its percentage follow the
@@ -31,9 +28,8 @@ export const CREATE_FORM_JS = `(function () {
     return n + ' bytes';
   }
 
-  /** The form's kind of secret; a form without a choice of kind (the responder's) is a files form. */
+  /** The form's kind of secret. */
   function chosenKind(form) {
-    if (!form.querySelector('input[name="kind"]')) { return 'file'; }
     var checked = form.querySelector('input[name="kind"]:checked');
     return checked ? checked.value : '';
   }
@@ -91,9 +87,7 @@ export const CREATE_FORM_JS = `(function () {
       status.textContent = text;
       status.className = problem ? 'error' : '';
     }
-    var kinds = !!form.querySelector('input[name="kind"]');
     function showKind() {
-      if (!kinds) { return; } // the responder's form: text, files or both
       var files = chosenKind(form) === 'file';
       block.hidden = !files;
       input.disabled = !files;
@@ -143,10 +137,8 @@ export const CREATE_FORM_JS = `(function () {
         var doc = new DOMParser().parseFromString(xhr.responseText, 'text/html');
         var main = doc.querySelector('main');
         // The create answers 303 to /created (Post/Redirect/Get), which XMLHttpRequest follows.
-        // The responder's form answers 303 to its own \`data-done\` path.
-        var donePath = form.getAttribute('data-done') || '/created';
         var url = (xhr.responseURL || '').split('?')[0];
-        var created = xhr.status === 200 && url.slice(-donePath.length) === donePath;
+        var created = xhr.status === 200 && url.slice(-'/created'.length) === '/created';
         if (created && main) {
           document.title = doc.title;
           document.querySelector('main').replaceWith(document.importNode(main, true));
@@ -156,8 +148,7 @@ export const CREATE_FORM_JS = `(function () {
           return;
         }
         var returned = doc.querySelector('form[data-upload]');
-        // 401 and 403: the responder's form back with its passphrase or code problem.
-        var formBack = xhr.status === 422 || xhr.status === 413 || ((xhr.status === 401 || xhr.status === 403) && kinds === false);
+        var formBack = xhr.status === 422 || xhr.status === 413;
         if (formBack && returned) {
           var fresh = document.importNode(returned, true);
           keepValues(form, fresh);
@@ -197,7 +188,7 @@ export const CREATE_FORM_JS = `(function () {
     });
   }
 
-  var form = document.querySelector('form.create[data-upload], form.respond[data-upload]');
+  var form = document.querySelector('form.create[data-upload]');
   if (form) { enhance(form); }
 })();
 `;
