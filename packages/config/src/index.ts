@@ -4,3 +4,4 @@ export { commonEnv, commonSection, requestLogSection, statementDeadlineProblems 
 export { type ConfigOf, type EnvConfig, type EnvSection, defineConfig, envSection } from './env-config';
 export { type EnvVarDoc, documentVariables, renderEnvTable } from './env-docs';
 export { brandingSection } from './branding-env';
+export { i18nSection } from './i18n-env';

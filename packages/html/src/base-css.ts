@@ -55,11 +55,16 @@ footer.site { border-top: 1px solid var(--line); font-size: 0.92rem; color: var(
 footer.site p { margin: 0; margin-right: auto; }
 .footer-links { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0; padding: 0; }
 .footer-links a { display: inline-flex; align-items: center; min-height: 2.75rem; }
+form.lang-form { display: inline-flex; align-items: center; gap: 0.4rem; margin: 0; }
+form.lang-form label { margin: 0; font-weight: 400; }
+form.lang-form select { width: auto; min-height: 2.75rem; padding: 0.25rem 0.5rem; margin: 0; }
+form.lang-form button { margin: 0; }
 @media (max-width: 40rem) {
   header.site .bar { padding: 0.25rem 0.75rem; gap: 0 0.75rem; }
   header.site nav { flex-wrap: nowrap; overflow-x: auto; width: 100%; justify-content: flex-start; gap: 0 0.9rem;
     white-space: nowrap; }
   main { padding: 1rem 0.85rem 2rem; }
+  header.site .lang-header { order: -1; margin-left: auto; }
   h1 { font-size: 1.4rem; }
 }
 

@@ -1,5 +1,7 @@
 import { branding, NEUTRAL_NAME } from './branding';
+import { t, translator } from '@secret-push/i18n';
 import { type Html, html } from './html';
+import { clientMessages, languageSelector } from './i18n';
 import { BRAND_CSS_PATH, FAVICON_PATH, LOGO_PATH, THEME_JS_PATH } from './logo';
 
 export interface FooterLink {
@@ -31,6 +33,8 @@ export interface FrameOptions {
   readonly links?: readonly FooterLink[] | undefined;
   /** Content on a narrow card (the sign-in pages). */
   readonly narrow?: boolean | undefined;
+  /** Texts the page's scripts show, in the page's language ({@link clientMessages}). */
+  readonly clientMessages?: Record<string, string> | undefined;
 }
 
 /**
@@ -53,13 +57,14 @@ export function pageFrame(o: FrameOptions): Html {
       ? html`<a class="brand" href="${o.homeHref}">${mark}</a>`
       : html`<span class="brand">${mark}</span>`;
   const operatorLinks: FooterLink[] = [
-    ...(b.privacyUrl ? [{ href: b.privacyUrl, label: 'Privacy' }] : []),
-    ...(b.termsUrl ? [{ href: b.termsUrl, label: 'Terms' }] : []),
-    ...(b.contactUrl ? [{ href: b.contactUrl, label: 'Contact' }] : []),
+    ...(b.privacyUrl ? [{ href: b.privacyUrl, label: t('frame.privacy') }] : []),
+    ...(b.termsUrl ? [{ href: b.termsUrl, label: t('frame.terms') }] : []),
+    ...(b.contactUrl ? [{ href: b.contactUrl, label: t('frame.contact') }] : []),
   ];
   const links = plain ? [] : [...(o.links ?? []), ...operatorLinks];
+  const tr = translator();
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${tr.locale}" dir="${tr.dir}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -73,9 +78,9 @@ export function pageFrame(o: FrameOptions): Html {
         ${o.themeScript ? html`<script src="${THEME_JS_PATH}"></script>` : ''}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to the content</a>
+        <a class="skip" href="#main">${t('frame.skip')}</a>
         <header class="site">
-          <div class="bar">${brand} ${o.nav ?? ''}</div>
+          <div class="bar">${brand} ${o.nav ?? ''} ${languageSelector('header')}</div>
           ${b.notice && !plain ? html`<p class="site-notice">${b.notice}</p>` : ''}
         </header>
         <main id="main" tabindex="-1" class="${o.narrow ? 'narrow' : ''}">${o.body}</main>
@@ -89,9 +94,21 @@ export function pageFrame(o: FrameOptions): Html {
                   </ul>`
                 : ''
             }
-            <button type="button" class="quiet theme-toggle" data-theme-toggle hidden>Theme: system</button>
+            ${languageSelector('footer')}
+            <button
+              type="button"
+              class="quiet theme-toggle"
+              data-theme-toggle
+              data-label-system="${t('frame.theme', { choice: 'system' })}"
+              data-label-light="${t('frame.theme', { choice: 'light' })}"
+              data-label-dark="${t('frame.theme', { choice: 'dark' })}"
+              hidden
+            >
+              ${t('frame.theme', { choice: 'system' })}
+            </button>
           </div>
         </footer>
+        ${o.clientMessages ? clientMessages(o.clientMessages) : ''}
         ${(o.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
       </body>
     </html> `;

@@ -24,3 +24,4 @@ export {
   logoSvg,
 } from './logo';
 export { type StaticAsset, brandAssets } from './assets';
+export { type RichValues, clientMessages, languageSelector, rich } from './i18n';

@@ -34,6 +34,9 @@ import { DEFAULT_WEB_FORM, type WebFormPresets } from './config/web-form';
 import { SUPPORTED_LOCALES } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { type Branding, useBranding } from '@secret-push/html';
+import type { I18n } from '@secret-push/i18n';
+import { pushI18n } from './languages';
+import { sameOriginPosts } from './pages/page-security';
 import { lookRoutes } from './pages/look.routes';
 import { pageErrors, pagesRoutes } from './pages/pages.routes';
 import { tolerateTrailingPunctuation } from './pages/trailing-punctuation';
@@ -55,6 +58,8 @@ export interface RequestExtras {
 export interface AppDeps {
   /** The operator's branding (BRAND_*), for the process's pages (`useBranding`); absent: the default. */
   branding?: Branding;
+  /** The pages' languages (I18N_*, languages.ts); absent: every language, English by default. */
+  i18n?: I18n;
   pushes: PushService;
   /** The owners' webhook endpoints (/webhooks). */
   webhooks: WebhookService;
@@ -180,8 +185,14 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
 }
 
 /** The web pages (pages/): sign-in, owner, token, webhook and account pages where there is sign-in; create; recipient. */
-function mountPages(app: Express, deps: AppDeps, features: CreateFeatures): void {
+function mountPages(app: Express, deps: AppDeps, features: CreateFeatures, i18n: I18n): void {
   const common = { publicUrl: deps.publicUrl, logger: deps.logger };
+  app.post(
+    '/language',
+    sameOriginPosts(deps.publicUrl),
+    express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 }),
+    i18n.languageRoute({ secureCookie: deps.publicUrl.startsWith('https:') }),
+  );
   // Email in the pages, where the instance sends it (absent: no page offers it).
   const email = webEmail(deps.pushes, deps.notifyEmails?.pageRateLimit);
   const withEmail = email ? { email } : {};
@@ -311,6 +322,9 @@ export function createApp(deps: AppDeps): Express {
   const cors = apiCors(deps.corsOrigins);
   if (cors) app.use('/api/v2', cors);
   app.use(refuseConsumingHead);
+  // Pages in the person's language (cookie, Accept-Language); the API's answers stay English.
+  const i18n = deps.i18n ?? pushI18n();
+  app.use(i18n.middleware((req) => !answersWithPage(req)));
 
   // Health only: /metrics is served on the metrics port (server.ts), which the Ingress does not
   // route; here it is a 404 like any unknown path.
@@ -327,7 +341,7 @@ export function createApp(deps: AppDeps): Express {
   // (see bench/PROFILE.md).
   app.get('/api/v2/version', versionHandler(deps.version));
   app.use('/api/v2', apiRouter(deps, features, handleErrors));
-  if (deps.features.pushesEnabled) mountPages(app, deps, features);
+  if (deps.features.pushesEnabled) mountPages(app, deps, features, i18n);
 
   app.use(notFoundHandler);
   app.use(handleErrors);

@@ -57,6 +57,7 @@ import { createWebhookEndpointRepository } from './storage/webhook-endpoint.repo
 import { createUserRepository } from './storage/user.repository';
 import { requestPagesOf } from './pages/request-pages.adapter';
 import { maskUrlToken } from './log-masking';
+import { pushI18n } from './languages';
 
 export const APPLICATION_VERSION = '0.1.0';
 
@@ -296,6 +297,7 @@ function wireApp(
     metrics,
     publicUrl: config.publicUrl,
     branding: config.branding,
+    i18n: pushI18n(config.i18n),
     trustedProxies: config.http.trustedProxies,
     corsOrigins: config.http.corsOrigins,
     version: versionBody(APPLICATION_VERSION, f, { emailAutoDispatch: config.mail !== null }),

@@ -1,4 +1,10 @@
-import { brandingSection, commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import {
+  brandingSection,
+  commonSection,
+  defineConfig,
+  i18nSection,
+  requestLogSection,
+} from '@secret-push/config';
 import { appLinkSection } from './app-link';
 import { dataKeysSection } from './data-keys';
 import { httpSection, issuerSection } from './http-env';
@@ -27,6 +33,7 @@ export const authConfig = defineConfig([
   mailSection,
   mailDeliverySection,
   brandingSection,
+  i18nSection,
   appLinkSection,
 ]);
 

@@ -1,4 +1,10 @@
-import { brandingSection, commonSection, defineConfig, requestLogSection } from '@secret-push/config';
+import {
+  brandingSection,
+  commonSection,
+  defineConfig,
+  i18nSection,
+  requestLogSection,
+} from '@secret-push/config';
 import { introspectionSection, personalTokenSection, signInSection } from './auth';
 import { emailLimitsSection, pushSmtpSection } from './email-env';
 import { encryptionKeysSection } from './encryption-keys';
@@ -46,6 +52,7 @@ export const pushConfig = defineConfig([
   emailLimitsSection,
   webhookDestinationsSection,
   brandingSection,
+  i18nSection,
 ]);
 
 /** The push API's configuration (`main-api.ts`). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonSection, defineConfig, envInt, envSection } from '@secret-push/config';
+import { commonSection, defineConfig, envInt, envSection, i18nSection } from '@secret-push/config';
 import { pushSmtpSection, workerEmailSection } from './email-env';
 import { encryptionKeysSection } from './encryption-keys';
 import { redisSection, s3Section, workerDatabaseSection } from './storage-env';
@@ -85,6 +85,7 @@ export const workerConfig = defineConfig([
   workerEmailSection,
   webhookDestinationsSection,
   webhookDeliverySection,
+  i18nSection,
 ]);
 
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv) => workerConfig.load(env);
