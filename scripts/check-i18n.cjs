@@ -14,7 +14,9 @@ const fixture = checkCatalogues({
   languages: ['en', 'de'],
 });
 if (!fixture.some((p) => p.locale === 'de' && p.key === 'demo.farewell' && p.problem === 'is missing')) {
-  console.error('check-i18n: the missing key demo.farewell of the fixture was not reported; the check is broken');
+  console.error(
+    'check-i18n: the missing key demo.farewell of the fixture was not reported; the check is broken',
+  );
   console.error(fixture);
   process.exit(1);
 }
@@ -22,8 +24,16 @@ if (!fixture.some((p) => p.locale === 'de' && p.key === 'demo.farewell' && p.pro
 const frame = join(root, 'packages/i18n/locales');
 const shared = [join(root, 'packages/html/src'), join(root, 'packages/i18n/src')];
 const services = [
-  { name: 'push', catalogueDirs: [frame, join(root, 'services/push/locales')], sourceDirs: [...shared, join(root, 'services/push/src')] },
-  { name: 'auth', catalogueDirs: [frame, join(root, 'services/auth/locales')], sourceDirs: [...shared, join(root, 'services/auth/src')] },
+  {
+    name: 'push',
+    catalogueDirs: [frame, join(root, 'services/push/locales')],
+    sourceDirs: [...shared, join(root, 'services/push/src')],
+  },
+  {
+    name: 'auth',
+    catalogueDirs: [frame, join(root, 'services/auth/locales')],
+    sourceDirs: [...shared, join(root, 'services/auth/src')],
+  },
 ];
 let failed = 0;
 for (const s of services) {

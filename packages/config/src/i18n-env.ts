@@ -3,7 +3,6 @@ import { LANGUAGES, isLanguage } from '@secret-push/i18n';
 import { envSection } from './env-config';
 import { envBoolean, envCsv } from './env-types';
 
-
 /**
  * The languages of the pages and emails, one definition read by both services (the push service's
  * web app and emails, the auth service's sign-in pages and emails): which are offered, which is
@@ -26,7 +25,9 @@ export const i18nSection = envSection(
       .string()
       .default('en')
       .refine(isLanguage, `must be one of ${LANGUAGES.join(', ')}`)
-      .describe("The language when a browser's `Accept-Language` names none of the offered ones; one of I18N_LANGUAGES"),
+      .describe(
+        "The language when a browser's `Accept-Language` names none of the offered ones; one of I18N_LANGUAGES",
+      ),
     I18N_PSEUDO_LOCALE: envBoolean()
       .default(false)
       .describe(
@@ -34,7 +35,11 @@ export const i18nSection = envSection(
       ),
   },
   (v) => ({
-    i18n: { languages: v.I18N_LANGUAGES, defaultLanguage: v.I18N_DEFAULT_LANGUAGE, pseudo: v.I18N_PSEUDO_LOCALE },
+    i18n: {
+      languages: v.I18N_LANGUAGES,
+      defaultLanguage: v.I18N_DEFAULT_LANGUAGE,
+      pseudo: v.I18N_PSEUDO_LOCALE,
+    },
   }),
   {
     check: (v) =>

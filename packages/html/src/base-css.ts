@@ -64,7 +64,7 @@ form.lang-form button { margin: 0; }
   header.site nav { flex-wrap: nowrap; overflow-x: auto; width: 100%; justify-content: flex-start; gap: 0 0.9rem;
     white-space: nowrap; }
   main { padding: 1rem 0.85rem 2rem; }
-  header.site .lang-header { order: -1; margin-left: auto; }
+  header.site nav { order: 1; }
   h1 { font-size: 1.4rem; }
 }
 

@@ -9,7 +9,7 @@ function renderPart(part: unknown): string {
   if (part instanceof Html) return part.value;
   if (Array.isArray(part)) return part.map(renderPart).join('');
   if (part === null || part === undefined || part === false) return '';
-  return escapeHtml(String(part));
+  return escapeHtml(typeof part === 'string' ? part : JSON.stringify(part));
 }
 
 /** The tags every rich message may use without the caller passing them. */
@@ -49,7 +49,10 @@ export function rich(id: string, values: RichValues = {}): Html {
  * the browser knows keeps a `{name}` placeholder for the script to replace.
  */
 export function clientMessages(messages: Record<string, string>): Html {
-  const json = JSON.stringify(messages).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  const json = JSON.stringify(messages)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026');
   return new Html(`<script type="application/json" id="sp-messages">${json}</script>`);
 }
 
@@ -65,11 +68,15 @@ export function languageSelector(where: 'header' | 'footer'): Html {
   const id = `lang-${where}`;
   return html`<form method="post" action="/language" class="lang-form lang-${where}">
     <input type="hidden" name="back" value="${returnPath()}" />
-    <label for="${id}" class="${where === 'header' ? 'visually-hidden' : ''}">${translator().t('frame.language')}</label>
+    <label for="${id}" class="${where === 'header' ? 'visually-hidden' : ''}"
+      >${translator().t('frame.language')}</label
+    >
     <select id="${id}" name="lang" data-lang-select>
       ${offered.map(
         (l) =>
-          html`<option value="${l.tag}" lang="${l.tag}" ${l.tag === current ? html`selected` : ''}>${l.name}</option>`,
+          html`<option value="${l.tag}" lang="${l.tag}" ${l.tag === current ? html`selected` : ''}>
+            ${l.name}
+          </option>`,
       )}
     </select>
     <button type="submit" class="quiet" data-lang-submit>${translator().t('frame.languageChange')}</button>

@@ -18,7 +18,9 @@ export function loadCatalogues(dirs: readonly string[]): Map<string, Messages> {
       const folder = join(dir, locale);
       if (!statSync(folder).isDirectory()) continue;
       const messages = out.get(locale) ?? {};
-      for (const file of readdirSync(folder).filter((f) => f.endsWith('.json')).sort()) {
+      for (const file of readdirSync(folder)
+        .filter((f) => f.endsWith('.json'))
+        .sort()) {
         const area = basename(file, '.json');
         const parsed = JSON.parse(readFileSync(join(folder, file), 'utf8')) as unknown;
         flatten(area, parsed, messages, join(folder, file));

@@ -11,7 +11,10 @@ export interface CatalogueProblem {
 }
 
 /** What a message needs from its caller and gives its translator: argument names and tag names. */
-function shape(elements: MessageFormatElement[], into = { args: new Set<string>(), tags: new Set<string>() }) {
+function shape(
+  elements: MessageFormatElement[],
+  into = { args: new Set<string>(), tags: new Set<string>() },
+) {
   for (const el of elements) {
     if (el.type === TYPE.tag) {
       into.tags.add(el.value);
@@ -89,7 +92,8 @@ export function checkCatalogues(options: {
     const ast = parsed(SOURCE_LANGUAGE, key, text);
     if (!ast) continue;
     english.set(key, shape(ast));
-    for (const m of missingPluralForms(SOURCE_LANGUAGE, ast)) add(SOURCE_LANGUAGE, key, `lacks the plural form ${m}`);
+    for (const m of missingPluralForms(SOURCE_LANGUAGE, ast))
+      {add(SOURCE_LANGUAGE, key, `lacks the plural form ${m}`);}
   }
   for (const locale of options.languages ?? LANGUAGES) {
     if (locale === SOURCE_LANGUAGE) continue;
@@ -110,8 +114,10 @@ export function checkCatalogues(options: {
       const en = english.get(key);
       if (!ast || !en) continue;
       const s = shape(ast);
-      if (!sameSet(s.args, en.args)) add(locale, key, `has the arguments {${list(s.args)}}, English {${list(en.args)}}`);
-      if (!sameSet(s.tags, en.tags)) add(locale, key, `has the tags <${list(s.tags)}>, English <${list(en.tags)}>`);
+      if (!sameSet(s.args, en.args))
+        {add(locale, key, `has the arguments {${list(s.args)}}, English {${list(en.args)}}`);}
+      if (!sameSet(s.tags, en.tags))
+        {add(locale, key, `has the tags <${list(s.tags)}>, English <${list(en.tags)}>`);}
       for (const m of missingPluralForms(locale, ast)) add(locale, key, `lacks the plural form ${m}`);
     }
   }

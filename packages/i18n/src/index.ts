@@ -1,7 +1,24 @@
-export { FRAME_CATALOGUES, type Language, LANGUAGES, LANGUAGE_NAMES, PSEUDO_LOCALE, SOURCE_LANGUAGE, isLanguage, directionOf } from './locales';
+export {
+  FRAME_CATALOGUES,
+  type Language,
+  LANGUAGES,
+  LANGUAGE_NAMES,
+  PSEUDO_LOCALE,
+  SOURCE_LANGUAGE,
+  isLanguage,
+  directionOf,
+} from './locales';
 export { type Messages, loadCatalogues } from './catalogue';
 export { type MessageValues, Translator } from './translator';
-export { type RequestLanguage, offeredLanguages, returnPath, t, translator, useDefaultTranslator, withTranslator } from './context';
+export {
+  type RequestLanguage,
+  offeredLanguages,
+  returnPath,
+  t,
+  translator,
+  useDefaultTranslator,
+  withTranslator,
+} from './context';
 export {
   I18n,
   type I18nOptions,

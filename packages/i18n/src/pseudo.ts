@@ -24,7 +24,7 @@ function transform(elements: MessageFormatElement[]): MessageFormatElement[] {
       const options = Object.fromEntries(
         Object.entries(el.options).map(([k, o]) => [k, { ...o, value: transform(o.value) }]),
       );
-      return { ...el, options } as MessageFormatElement;
+      return { ...el, options };
     }
     return el;
   });

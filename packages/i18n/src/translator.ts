@@ -66,12 +66,16 @@ export class Translator {
   }
 
   /** "in 3 days", "vor 2 Stunden" (`Intl.RelativeTimeFormat`). */
-  relative(value: number, unit: Intl.RelativeTimeFormatUnit, options?: Intl.RelativeTimeFormatOptions): string {
+  relative(
+    value: number,
+    unit: Intl.RelativeTimeFormatUnit,
+    options?: Intl.RelativeTimeFormatOptions,
+  ): string {
     return this.intl.formatRelativeTime(value, unit, options);
   }
 
   /** "a, b and c" (`Intl.ListFormat`). */
   list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
-    return this.intl.formatList(items, { type }) as string;
+    return this.intl.formatList<string>(items, { type }) as string;
   }
 }

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
 import { useBranding } from '@secret-push/html';
+import { authI18n, languages } from './languages';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
 import {
   OPERATIONS_PATHS,
@@ -198,7 +199,9 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     metrics: w.metrics,
     totp: config.totp,
   };
-  provider.use(pagesNotFound()); // first: a page path's 404 is a page, whoever answered it
+  // First: pages in the person's language, down to the 404 page drawn after the rest.
+  provider.use(languages(authI18n(config.i18n), { secureCookies: config.secureCookies }));
+  provider.use(pagesNotFound()); // a page path's 404 is a page, whoever answered it
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
   provider.use(

@@ -65,6 +65,8 @@ export async function startPush(
     PUSH_RATE_LIMIT_CREATE_PER_MINUTE: '100000',
     PUSH_RATE_LIMIT_RETRIEVE_PER_MINUTE: '100000',
     PUSH_RATE_LIMIT_INVALID_TOKENS_PER_MINUTE: '100000',
+    // The pseudo-locale `en-XA` too: tests find text that bypasses the catalogues with it.
+    I18N_PSEUDO_LOCALE: 'true',
     ...options.env,
   };
   const config = loadPushConfig(env);
