@@ -92,8 +92,9 @@ export function checkCatalogues(options: {
     const ast = parsed(SOURCE_LANGUAGE, key, text);
     if (!ast) continue;
     english.set(key, shape(ast));
-    for (const m of missingPluralForms(SOURCE_LANGUAGE, ast))
-      {add(SOURCE_LANGUAGE, key, `lacks the plural form ${m}`);}
+    for (const m of missingPluralForms(SOURCE_LANGUAGE, ast)) {
+      add(SOURCE_LANGUAGE, key, `lacks the plural form ${m}`);
+    }
   }
   for (const locale of options.languages ?? LANGUAGES) {
     if (locale === SOURCE_LANGUAGE) continue;
@@ -114,10 +115,12 @@ export function checkCatalogues(options: {
       const en = english.get(key);
       if (!ast || !en) continue;
       const s = shape(ast);
-      if (!sameSet(s.args, en.args))
-        {add(locale, key, `has the arguments {${list(s.args)}}, English {${list(en.args)}}`);}
-      if (!sameSet(s.tags, en.tags))
-        {add(locale, key, `has the tags <${list(s.tags)}>, English <${list(en.tags)}>`);}
+      if (!sameSet(s.args, en.args)) {
+        add(locale, key, `has the arguments {${list(s.args)}}, English {${list(en.args)}}`);
+      }
+      if (!sameSet(s.tags, en.tags)) {
+        add(locale, key, `has the tags <${list(s.tags)}>, English <${list(en.tags)}>`);
+      }
       for (const m of missingPluralForms(locale, ast)) add(locale, key, `lacks the plural form ${m}`);
     }
   }

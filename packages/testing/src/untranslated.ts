@@ -31,8 +31,9 @@ export function readableTexts(page: string): string[] {
   )) {
     out.push(decode(m[1]!));
   }
-  for (const m of body.matchAll(/<input\b[^>]*\btype="(?:submit|button)"[^>]*\bvalue="([^"]*)"/g))
-    {out.push(decode(m[1]!));}
+  for (const m of body.matchAll(/<input\b[^>]*\btype="(?:submit|button)"[^>]*\bvalue="([^"]*)"/g)) {
+    out.push(decode(m[1]!));
+  }
   for (const m of body.replace(/<title>[\s\S]*?<\/title>/, (t) => t).matchAll(/>([^<]+)</g)) {
     const text = decode(m[1]!).trim();
     if (text) out.push(text);
