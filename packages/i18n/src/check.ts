@@ -48,7 +48,7 @@ function missingPluralForms(locale: string, elements: MessageFormatElement[]): s
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    if (name === 'node_modules' || name === 'dist' || name === 'fixtures' || name.startsWith('.')) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* sourceFiles(path);
     else if (/\.ts$/.test(name) && !/\.(test|browser|fault|fuzz|e2e)\.ts$/.test(name)) yield path;
