@@ -129,7 +129,11 @@ export function hiddenInput(body: string, name: string): string | undefined {
   return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(body)?.[1];
 }
 
-/** The action of the page's (first) form. */
+/** A page without its language selectors (forms of every page's header and footer). */
+export const withoutLanguageForms = (body: string): string =>
+  body.replace(/<form method="post" action="\/language"[\s\S]*?<\/form>/g, '');
+
+/** The action of the page's (first) form, the language selectors aside. */
 export function formAction(body: string): string | undefined {
-  return /<form method="post" action="([^"]*)"/.exec(body)?.[1];
+  return /<form method="post" action="([^"]*)"/.exec(withoutLanguageForms(body))?.[1];
 }

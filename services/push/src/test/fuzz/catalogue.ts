@@ -50,6 +50,7 @@ export const ENDPOINT_WEIGHTS = {
   'POST /receipt/:r/expire': 2,
   'GET /files/archive': 2.5,
   'GET /about and trailing punctuation': 1,
+  'POST /language': 1.5,
   'POST /connect/token': 6,
   'POST /connect/introspect': 5,
   'POST /connect/revocation': 4,

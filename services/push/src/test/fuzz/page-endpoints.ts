@@ -179,6 +179,35 @@ const PUNCTUATION = [
   '%29.',
 ];
 /** Spellings around the redirect that must not lead anywhere else. */
+/** The language selector's form: offered languages or not, and return paths that try to leave the site. */
+const languagePairs: fc.Arbitrary<[string, string][]> = fc.array(
+  fc.oneof(
+    fc.tuple(fc.constant('lang'), fc.oneof(fc.constantFrom('de', 'pt-BR', 'pl', 'en-XA', 'pt-br', 'xx', '', 'de\r\n'), formValue)),
+    fc.tuple(
+      fc.constant('back'),
+      fc.oneof(
+        fc.constantFrom(
+          '/',
+          '/pushes',
+          '/p/abc?passphrase=x',
+          '//evil.test/',
+          '/\\evil.test',
+          '\\/evil.test',
+          'https://evil.test/',
+          'javascript:alert(1)',
+          '/\t/evil.test',
+          '/%2F%2Fevil.test',
+          '/x\r\nSet-Cookie: a=b',
+          ' /x',
+        ),
+        formValue,
+      ),
+    ),
+    fc.tuple(fc.constantFrom('x', 'lang[]', 'back[]'), formValue),
+  ),
+  { maxLength: 4 },
+);
+
 const HOSTILE_TRAILING = [
   '/p/.',
   '/p/%2F.',
@@ -407,6 +436,21 @@ export function pageEndpoints(fx: Fixture): Endpoint[] {
           headers: page,
         }),
       ),
+      { reached: notRoutingOrLimit, verdict: sameSiteRedirect },
+    ),
+    push(
+      'POST /language',
+      compose({
+        method: 'POST',
+        path: fc.constantFrom({ text: '/language', tag: 'valid' }),
+        query: queryString(),
+        headers: posted,
+        body: fc.oneof(
+          { arbitrary: formBodies(languagePairs), weight: 8 },
+          { arbitrary: noBody, weight: 1 },
+          { arbitrary: otherMediaBodies, weight: 1 },
+        ),
+      }),
       { reached: notRoutingOrLimit, verdict: sameSiteRedirect },
     ),
   ];

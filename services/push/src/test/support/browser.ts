@@ -51,9 +51,13 @@ export class Browser {
     return { res, url: at, body: await res.text() };
   }
 
-  /** Submits the page's first form (its action, its hidden fields, plus `fields`) and follows. */
+  /**
+   * Submits the page's first form but the language selectors (its action, its hidden fields, plus
+   * `fields`) and follows.
+   */
   async submit(page: { url: string; body: string }, fields: Record<string, string> = {}) {
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)!;
+    const body = page.body.replace(/<form method="post" action="\/language"[\s\S]*?<\/form>/g, '');
+    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(body)!;
     const values = new URLSearchParams();
     for (const m of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
       values.set(m[1]!, m[2]!);
