@@ -306,6 +306,7 @@ function apiRoutes(): { method: string; path: string }[] {
     'get /healthz',
     'get /readyz',
     'post /',
+    'post /language',
   ]);
   return all.filter((r) => r.path.startsWith('/api/v2/'));
 }

@@ -182,7 +182,10 @@ const PUNCTUATION = [
 /** The language selector's form: offered languages or not, and return paths that try to leave the site. */
 const languagePairs: fc.Arbitrary<[string, string][]> = fc.array(
   fc.oneof(
-    fc.tuple(fc.constant('lang'), fc.oneof(fc.constantFrom('de', 'pt-BR', 'pl', 'en-XA', 'pt-br', 'xx', '', 'de\r\n'), formValue)),
+    fc.tuple(
+      fc.constant('lang'),
+      fc.oneof(fc.constantFrom('de', 'pt-BR', 'pl', 'en-XA', 'pt-br', 'xx', '', 'de\r\n'), formValue),
+    ),
     fc.tuple(
       fc.constant('back'),
       fc.oneof(
