@@ -31,7 +31,7 @@ import { tokenPagesRoutes } from './pages/tokens.routes';
 import { webhookPagesRoutes } from './pages/webhooks.routes';
 import { webEmail } from './pages/email-pages';
 import { DEFAULT_WEB_FORM, type WebFormPresets } from './config/web-form';
-import { SUPPORTED_LOCALES } from './domain/email-rules';
+import { senderLocaleOf } from './domain/email-rules';
 import { ownerPagesRoutes } from './pages/owner.routes';
 import { type Branding, useBranding } from '@secret-push/html';
 import type { I18n } from '@secret-push/i18n';
@@ -129,7 +129,12 @@ const pushesDisabled: RequestHandler = (_req, _res, next) =>
 type CreateFeatures = { anonymousCreate: boolean; fileRequiresAuth: boolean };
 
 /** The API under /api/v2: /version, /openapi, /docs, download links, then the authenticated push routes. */
-function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: express.ErrorRequestHandler) {
+function apiRouter(
+  deps: AppDeps,
+  features: CreateFeatures,
+  handleErrors: express.ErrorRequestHandler,
+  i18n: I18n,
+) {
   const api = express.Router();
   api.use(stripJsonSuffix, noStore);
   api.get('/version', versionHandler(deps.version)); // `/version.json`, after the suffix is stripped
@@ -163,6 +168,8 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
       rules: deps.rules,
       features,
       rateLimits: deps.rateLimits,
+      // The emails' language when the create names none: the sender's (the API's errors stay English).
+      senderLanguage: (req) => senderLocaleOf(i18n.negotiate(req), i18n.defaultLanguage),
       ...(deps.files
         ? {
             files: {
@@ -178,7 +185,14 @@ function apiRouter(deps: AppDeps, features: CreateFeatures, handleErrors: expres
     const extras = deps.requestExtras ?? {};
     if (extras.files) api.use(requestFileRoutes(extras.files));
     if (extras.code) api.use(requestCodeRoutes(extras.code));
-    api.use(requestRoutes({ ...deps.requests, publicUrl: deps.publicUrl, rules: deps.rules }));
+    api.use(
+      requestRoutes({
+        ...deps.requests,
+        publicUrl: deps.publicUrl,
+        rules: deps.rules,
+        senderLanguage: (req) => senderLocaleOf(i18n.negotiate(req), i18n.defaultLanguage),
+      }),
+    );
   }
   api.use(handleErrors); // in the router too: its errors are logged with the /api/v2 mount path
   return api;
@@ -272,7 +286,7 @@ function mountRequestPages(app: Express, deps: AppDeps, requests: RequestPages):
           deletableByViewerDefault: rules.deletableByViewerDefault,
           presets: deps.webForm ?? DEFAULT_WEB_FORM,
           files: files !== undefined,
-          ...(deps.notifyEmails ? { email: { locales: SUPPORTED_LOCALES } } : {}),
+          ...(deps.notifyEmails ? { email: { locales: deps.pushes.supportedLocales } } : {}),
         },
       }),
     );
@@ -340,7 +354,7 @@ export function createApp(deps: AppDeps): Express {
   // Polled by clients for feature detection: answered here, without the API router's machinery
   // (see bench/PROFILE.md).
   app.get('/api/v2/version', versionHandler(deps.version));
-  app.use('/api/v2', apiRouter(deps, features, handleErrors));
+  app.use('/api/v2', apiRouter(deps, features, handleErrors, i18n));
   if (deps.features.pushesEnabled) mountPages(app, deps, features, i18n);
 
   app.use(notFoundHandler);

@@ -125,7 +125,7 @@ function createServices(config: PushConfig, { db, redis }: Stores, events: PushE
       lastView: config.reveals.retryLastView,
     },
     emailStore: createEmailRepository(db),
-    email: { enabled: config.mail !== null, dailyLimit: config.emailLimits.dailyLimit },
+    email: { ...config.emailLimits, enabled: config.mail !== null, languages: config.i18n.languages },
   });
   const requests = wireRequestService(config, db, keyRing, { passphraseLimiter, events, files, objectStore });
   const users = createUserTokenService({ store: createUserRepository(db) });

@@ -27,6 +27,7 @@ import { createFileRepository } from './storage/file.repository';
 import { createOutboxRepository } from './storage/outbox.repository';
 import { createEmailRepository } from './storage/email.repository';
 import { createEmailDelivery } from './domain/email-delivery';
+import { pushI18n } from './languages';
 import { ownerNoticesConsumer } from './domain/owner-notices';
 import type { EmailStore } from './domain/ports/email-store';
 import { createSmtpSender } from './outbound/smtp-sender';
@@ -109,7 +110,8 @@ function requestConsumers(db: Kysely<PushDatabase>, logger: Logger): OutboxConsu
 
 /**
  * The email sender (PUSH_SMTP_URL): SMTP (outbound/), the queue (storage/), the key ring to unseal
- * the links; undefined where email is off.
+ * the links, the catalogues of the emails' languages (I18N_*: read once here); undefined where
+ * email is off.
  */
 function wireEmail(config: WorkerConfig, emails: EmailStore, metrics: WorkerMetrics) {
   const { mail, emailWorker } = config;
@@ -122,6 +124,7 @@ function wireEmail(config: WorkerConfig, emails: EmailStore, metrics: WorkerMetr
       sender,
       keyRing: new KeyRing(config.encryptionKeys),
       publicUrl: emailWorker.publicUrl,
+      languages: pushI18n(config.i18n),
       messageIdDomain: sender.messageIdDomain,
       onOutcome: (purpose, outcome) => metrics.emails.inc({ purpose, outcome }),
     }),

@@ -682,7 +682,7 @@ export interface components {
       note?: string | null;
       /** @description Comma-separated email addresses (at most 5) to send the link to */
       notify_emails_to?: string | null;
-      /** @description The language of the email: one of en */
+      /** @description The language of the email: one of en, de, fr, es, it, nl, pt-BR, pl (exactly as written; the instance may offer fewer). Not given: the sender's language at creation (cookie or Accept-Language), else the instance's default */
       notify_emails_to_locale?: string | null;
       /** @description Name the owner's verified address in the email (default false) */
       notify_emails_include_sender?: boolean | (0 | 1) | string | null;
@@ -822,10 +822,10 @@ export interface components {
       /** @description Create only, when supplied: the recipients the link is emailed to. */
       notify_emails_to?: string;
       /**
-       * @description Create only, when supplied: the language of the email.
+       * @description Create only, when supplied: the language of the email. Not supplied, the emails are in the sender's language at creation (cookie or `Accept-Language`, among the offered languages), else the instance's default (I18N_DEFAULT_LANGUAGE).
        * @enum {string}
        */
-      notify_emails_to_locale?: 'en';
+      notify_emails_to_locale?: 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pt-BR' | 'pl';
     };
     /** @description A retrieved push: adds `payload` and `files`. */
     RetrievedPush: {
@@ -1272,8 +1272,11 @@ export interface components {
       answerable_emails?: string | string[];
       /** @description Addresses the link is emailed to (instances that send email). */
       notify_emails_to?: string;
-      /** @description The language of those emails. */
-      notify_emails_to_locale?: string;
+      /**
+       * @description The language of those emails (and of the codes and notices about this request), spelled exactly as listed. Not given: the requester's language at creation (cookie or `Accept-Language`, among the offered languages), else the instance's default (I18N_DEFAULT_LANGUAGE).
+       * @enum {string}
+       */
+      notify_emails_to_locale?: 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pt-BR' | 'pl';
       /** @description Email you when it is answered. */
       notify_owner_on_answer?: boolean | (0 | 1) | string;
       /** @description Downloads of each attachment by the responder (default 3). */

@@ -1,7 +1,9 @@
 import { composeLinkEmail, composeNotice } from './email-compose';
+import { pushI18n } from '../languages';
 import { notifyByEmailOf } from './push-emails';
 import type { EmailDelivery } from './ports/email-store';
 
+const en = pushI18n().translator('en');
 const now = new Date('2026-11-26T12:00:00Z');
 const facts = {
   url: 'https://push.example.org/p/TOKEN/r',
@@ -15,7 +17,7 @@ const facts = {
 
 describe('composeLinkEmail', () => {
   it('says the same in text and HTML: the link, the retrieval step, the passphrase, the expiry in words', () => {
-    const m = composeLinkEmail('en', facts);
+    const m = composeLinkEmail(en, facts);
     for (const part of [m.text, m.html]) {
       expect(part).toContain('Someone sent you a secret');
       expect(part).toContain('https://push.example.org/p/TOKEN/r');
@@ -27,7 +29,7 @@ describe('composeLinkEmail', () => {
   });
 
   it('names the sender only when asked, escaped in HTML; hours and one view in words', () => {
-    const m = composeLinkEmail('en', {
+    const m = composeLinkEmail(en, {
       ...facts,
       senderAddress: '<b>x</b>@example.org',
       passphraseProtected: false,
@@ -44,11 +46,13 @@ describe('composeLinkEmail', () => {
 
 describe('composeNotice', () => {
   it('names the push by its name (one line) or its creation date, never more', () => {
-    const named = composeNotice('en', 'viewed', { name: 'db\npassword', createdAt: now });
+    const named = composeNotice(en, 'viewed', { name: 'db\npassword', createdAt: now });
     expect(named.subject).toBe('Your secret was viewed: “db password”');
-    const unnamed = composeNotice('en', 'expired_unseen', { name: null, createdAt: now });
-    expect(unnamed.text).toContain('your secret created 2026-11-26 12:00 UTC expired without being viewed.');
-    expect(composeNotice('en', 'failed_passphrase', { name: 'x', createdAt: now }).text).toContain(
+    const unnamed = composeNotice(en, 'expired_unseen', { name: null, createdAt: now });
+    expect(unnamed.text).toContain(
+      'your secret created Nov 26, 2026, 12:00 UTC expired without being viewed.',
+    );
+    expect(composeNotice(en, 'failed_passphrase', { name: 'x', createdAt: now }).text).toContain(
       'every 10 minutes',
     );
   });

@@ -1,11 +1,12 @@
 import { html } from '@secret-push/html';
-import type { EmailLocale } from './email-rules';
-import { type EmailTexts, emailTexts } from './email-texts';
+import type { Translator } from '@secret-push/i18n';
+import { createdAtText, duration, quoted } from './email-texts';
 
 /*
  * The push service's emails, composed from what may be told (pure; no I/O): never the payload,
  * the note or the passphrase. Each message has a plain-text part and an HTML part built from the
- * same sentences (the HTML through @secret-push/html's escaping tag).
+ * same sentences (the HTML through @secret-push/html's escaping tag), in the language of the
+ * translator given (its catalogue's `email.…` keys; `<html lang>` and `Content-Language` say it).
  */
 
 export interface ComposedMessage {
@@ -34,15 +35,19 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 /** The time left in words, rounded up to the largest unit that fits ("7 days", "3 hours", "5 minutes"). */
-export function timeLeft(texts: EmailTexts, expiresAt: Date, now: Date): string {
+export function timeLeft(tr: Translator, expiresAt: Date, now: Date): string {
   const ms = Math.max(0, expiresAt.getTime() - now.getTime());
-  if (ms >= DAY) return texts.duration(Math.round(ms / DAY), 'day');
-  if (ms >= HOUR) return texts.duration(Math.round(ms / HOUR), 'hour');
-  return texts.duration(Math.max(1, Math.ceil(ms / MINUTE)), 'minute');
+  if (ms >= DAY) return duration(tr, Math.round(ms / DAY), 'day');
+  if (ms >= HOUR) return duration(tr, Math.round(ms / HOUR), 'hour');
+  return duration(tr, Math.max(1, Math.ceil(ms / MINUTE)), 'minute');
 }
 
+/** One line: a name with control characters (a newline) never reaches a header as such. */
+// eslint-disable-next-line no-control-regex
+export const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+
 export function message(
-  locale: EmailLocale,
+  tr: Translator,
   subject: string,
   heading: string,
   lines: { text: string; link?: string }[],
@@ -50,8 +55,9 @@ export function message(
   const text = [heading, '', ...lines.flatMap((l) => (l.link ? [l.text, l.link, ''] : [l.text, '']))]
     .join('\n')
     .trimEnd();
+  const locale = tr.locale;
   const body = html`<!doctype html>
-    <html lang="${locale}">
+    <html lang="${locale}" dir="${tr.dir}">
       <head>
         <meta charset="utf-8" />
         <title>${subject}</title>
@@ -72,42 +78,52 @@ export function message(
 }
 
 /** A recipient's email: who sent it (only if asked), the link, how it opens, when it expires. */
-export function composeLinkEmail(locale: EmailLocale, facts: LinkFacts): ComposedMessage {
-  const t = emailTexts(locale);
-  const heading = facts.senderAddress ? t.sentYouBy(facts.senderAddress) : t.sentYou;
+export function composeLinkEmail(tr: Translator, facts: LinkFacts): ComposedMessage {
+  const heading = facts.senderAddress
+    ? tr.t('email.link.sentYouBy', { address: facts.senderAddress })
+    : tr.t('email.link.sentYou');
+  const time = timeLeft(tr, facts.expiresAt, facts.now);
   const lines = [
-    { text: t.openWith, link: facts.url },
-    ...(facts.retrievalStep ? [{ text: t.retrievalStepNote }] : []),
-    ...(facts.passphraseProtected ? [{ text: t.passphraseNote }] : []),
+    { text: tr.t('email.link.openWith'), link: facts.url },
+    ...(facts.retrievalStep ? [{ text: tr.t('email.link.retrievalStep') }] : []),
+    ...(facts.passphraseProtected ? [{ text: tr.t('email.link.passphrase') }] : []),
     {
-      text: t.expiry({
-        time: timeLeft(t, facts.expiresAt, facts.now),
-        views: facts.viewsLeft === null ? null : t.views(facts.viewsLeft),
-      }),
+      text:
+        facts.viewsLeft === null
+          ? tr.t('email.link.expires', { time })
+          : tr.t('email.link.expiresOrViews', { time, views: facts.viewsLeft }),
     },
-    { text: t.ignoreNote },
+    { text: tr.t('email.link.ignore') },
   ];
-  return message(locale, t.linkSubject, heading, lines);
+  return message(tr, tr.t('email.link.subject'), heading, lines);
 }
 
 export type NoticeTopic = 'viewed' | 'failed_passphrase' | 'expired_unseen';
 
+/** Each notice's subject and first line (`{push}`: the push's name in quotes, else its creation time). */
+const NOTICE_KEYS: Record<NoticeTopic, { subject: string; body: string }> = {
+  viewed: { subject: 'email.notice.viewed.subject', body: 'email.notice.viewed.body' },
+  failed_passphrase: {
+    subject: 'email.notice.failedPassphrase.subject',
+    body: 'email.notice.failedPassphrase.body',
+  },
+  expired_unseen: { subject: 'email.notice.expiredUnseen.subject', body: 'email.notice.expiredUnseen.body' },
+};
+
 /** An owner's notice: what happened to which push (its name, else its creation date), never its content. */
 export function composeNotice(
-  locale: EmailLocale,
+  tr: Translator,
   topic: NoticeTopic,
   push: { name: string | null; createdAt: Date },
 ): ComposedMessage {
-  const t = emailTexts(locale);
-  // One line: a name with control characters (a newline) never reaches a header as such.
-  // eslint-disable-next-line no-control-regex
-  const name = push.name?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const name = push.name ? oneLine(push.name) : '';
   const named = name
-    ? `“${name.slice(0, 100)}”`
-    : t.unnamedPush(push.createdAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
-  return message(locale, t.noticeSubject[topic](named), t.noticeBody[topic](named), [
-    { text: t.noticeNoSecret },
-    { text: t.noticeFooter },
+    ? quoted(tr, name.slice(0, 100))
+    : tr.t('email.notice.unnamed', { createdAt: createdAtText(tr, push.createdAt) });
+  const keys = NOTICE_KEYS[topic];
+  return message(tr, tr.t(keys.subject, { push: named }), tr.t(keys.body, { push: named }), [
+    { text: tr.t('email.notice.noSecret') },
+    { text: tr.t('email.notice.footer') },
   ]);
 }
 
@@ -116,22 +132,30 @@ export function composeNotice(
  * origin only: a path may hold the receiver's own token), why, and where to enable it again.
  */
 export function composeEndpointDisabled(
-  locale: EmailLocale,
+  tr: Translator,
   facts: { url: string; reason: string | null; manageUrl: string },
 ): ComposedMessage {
-  const t = emailTexts(locale);
   let origin: string;
   try {
     origin = new URL(facts.url).origin;
   } catch {
-    origin = '(an endpoint)';
+    origin = tr.t('email.endpointDisabled.unknown');
   }
-  // One line, and not the receiver's whole answer: the reason is ours, from its status and error.
+  // One line, and not the receiver's whole answer: the reason is ours, from its status and error
+  // (technical, in English: an HTTP status, a network error's code).
   // eslint-disable-next-line no-control-regex
   const reason = facts.reason?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300) ?? null;
-  return message(locale, t.endpointDisabledSubject(origin), t.endpointDisabledBody(origin), [
-    ...(reason ? [{ text: t.endpointDisabledReason(reason) }] : []),
-    { text: t.endpointDisabledWhatNow, link: facts.manageUrl },
-    { text: t.noticeNoSecret },
-  ]);
+  return message(
+    tr,
+    tr.t('email.endpointDisabled.subject', { origin }),
+    tr.t('email.endpointDisabled.body', { origin }),
+    [
+      ...(reason ? [{ text: tr.t('email.endpointDisabled.reason', { reason }) }] : []),
+      {
+        text: tr.t('email.endpointDisabled.whatNow', { call: 'PATCH /api/v2/webhooks/:id' }),
+        link: facts.manageUrl,
+      },
+      { text: tr.t('email.notice.noSecret') },
+    ],
+  );
 }

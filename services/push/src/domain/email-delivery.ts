@@ -1,3 +1,4 @@
+import type { I18n } from '@secret-push/i18n';
 import type { KeyRing } from '@secret-push/key-ring';
 import { type NoticeTopic, composeEndpointDisabled, composeLinkEmail, composeNotice } from './email-compose';
 import type {
@@ -31,6 +32,11 @@ export interface EmailDeliveryDeps {
   keyRing: KeyRing;
   /** The base of the links (PUSH_PUBLIC_URL), as the API's `html_url`. */
   publicUrl: string;
+  /**
+   * The emails' languages (the worker's `pushI18n(config.i18n)`): each email is written in its
+   * stored language when that is offered, else in the default language (I18N_DEFAULT_LANGUAGE).
+   */
+  languages: Pick<I18n, 'translator'>;
   /** The right-hand side of each email's Message-ID (the From address's domain). */
   messageIdDomain: string;
   /** Emails leased per round. */
@@ -50,12 +56,13 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
   const open = openerOf(deps.keyRing);
 
   function compose(email: QueuedEmail): Promise<ComposedEmail> {
+    const tr = deps.languages.translator(email.locale);
     if (email.purpose === 'notice_webhook_disabled') return Promise.resolve(composeEndpointNotice(email));
-    if (isRequestEmailPurpose(email.purpose)) return Promise.resolve(composeRequestEmail(email, deps));
+    if (isRequestEmailPurpose(email.purpose)) return Promise.resolve(composeRequestEmail(email, deps, tr));
     const { push } = email;
     if (!push) return Promise.resolve({ cancel: 'the push no longer exists' });
     if (email.purpose !== 'push_link') {
-      const m = composeNotice(email.locale, NOTICE_TOPIC[email.purpose], push);
+      const m = composeNotice(tr, NOTICE_TOPIC[email.purpose], push);
       return Promise.resolve({ mail: { to: email.recipient, ...m } });
     }
     if (push.expired || push.deleted || push.expiresAt.getTime() <= email.now.getTime()) {
@@ -63,7 +70,7 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
     }
     const token = open(push.id, push.keyId, 'url_token', push.tokenSealed);
     if (!token) return Promise.resolve({ cancel: 'the link could not be opened' });
-    const m = composeLinkEmail(email.locale, {
+    const m = composeLinkEmail(tr, {
       url: pushLink(deps.publicUrl, token, push.retrievalStep),
       retrievalStep: push.retrievalStep,
       passphraseProtected: push.passphraseProtected,
@@ -79,7 +86,7 @@ export function createEmailDelivery(deps: EmailDeliveryDeps) {
     const endpoint = email.endpoint;
     if (!endpoint) return { cancel: 'the endpoint no longer exists' };
     if (endpoint.enabled) return { cancel: 'the endpoint was enabled again' };
-    const m = composeEndpointDisabled(email.locale, {
+    const m = composeEndpointDisabled(deps.languages.translator(email.locale), {
       url: endpoint.url,
       reason: endpoint.disabledReason,
       manageUrl: `${deps.publicUrl.replace(/\/+$/, '')}/users/webhooks`,

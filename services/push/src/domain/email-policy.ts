@@ -15,6 +15,11 @@ export interface EmailSettings {
   enabled: boolean;
   /** PUSH_EMAIL_DAILY_LIMIT: links an owner may have accepted in 24 hours; 0 blocks all. */
   dailyLimit: number;
+  /**
+   * The languages offered (I18N_LANGUAGES): `notify_emails_to_locale` may name one of these only;
+   * absent: every email language.
+   */
+  languages?: readonly string[];
 }
 
 export const EMAIL_OFF = 'Email is not available on this instance.';
@@ -40,6 +45,9 @@ function sendFor(
 ): NewEmailSend | null {
   if (!settings.enabled) fail('notify_emails_to', EMAIL_OFF);
   else if (caller.owner === null) fail('notify_emails_to', UNKNOWN_USERS);
+  if (request.locale !== null && settings.languages && !settings.languages.includes(request.locale)) {
+    fail('notify_emails_to_locale', 'is not available');
+  }
   if (request.includeSender && !caller.sender?.verifiedEmail) {
     fail(
       'notify_emails_include_sender',

@@ -1,5 +1,12 @@
 import { emailPlanFor } from './email-policy';
-import { localeFromAcceptLanguage, parseNoticeKinds, parseRecipients } from './email-rules';
+import {
+  SUPPORTED_LOCALES,
+  isSupportedLocale,
+  parseNoticeKinds,
+  parseRecipients,
+  senderLocaleOf,
+} from './email-rules';
+import { pushI18n } from '../languages';
 import { EmailRefused } from './errors';
 
 describe('parseRecipients (notify_emails_to)', () => {
@@ -28,15 +35,28 @@ describe('parseRecipients (notify_emails_to)', () => {
   });
 });
 
-describe('localeFromAcceptLanguage', () => {
-  it.each<[string | undefined, string | null]>([
-    [undefined, null],
+describe("the email languages (notify_emails_to_locale, the sender's language)", () => {
+  it('are the languages with a catalogue, spelled exactly as Password Pusher does', () => {
+    expect(SUPPORTED_LOCALES).toEqual(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt-BR', 'pl']);
+    for (const tag of SUPPORTED_LOCALES) expect(isSupportedLocale(tag)).toBe(true);
+    for (const tag of ['pt-br', 'PT-BR', 'DE', 'pt', 'en-XA', 'xx', '']) {
+      expect(isSupportedLocale(tag)).toBe(false);
+    }
+  });
+
+  // The sender's language: negotiated by the service's I18n (cookie, Accept-Language, best fit
+  // against the offered languages, else the default), then an email language or the fallback.
+  const languages = pushI18n({ languages: ['en', 'de', 'fr', 'pt-BR'], defaultLanguage: 'de', pseudo: true });
+  it.each<[string | undefined, string]>([
+    [undefined, 'de'],
     ['en-GB,en;q=0.9', 'en'],
-    ['fr-CH, fr;q=0.9, en;q=0.8', 'en'],
-    ['fr, de', null],
-    ['en;q=0', null],
-  ])('%j → %j', (header, locale) => {
-    expect(localeFromAcceptLanguage(header)).toBe(locale);
+    ['fr-CH, fr;q=0.9, en;q=0.8', 'fr'],
+    ['pt', 'pt-BR'],
+    ['it, nl', 'de'],
+    ['en-XA', 'de'],
+  ])('Accept-Language %j → %j', (header, locale) => {
+    const negotiated = languages.negotiateHeaders({ acceptLanguage: header });
+    expect(senderLocaleOf(negotiated, languages.defaultLanguage)).toBe(locale);
   });
 });
 

@@ -1,37 +1,38 @@
+import { LANGUAGES, type Language, SOURCE_LANGUAGE, isLanguage } from '@secret-push/i18n';
+
 /*
  * Email from the push service, its rules (no I/O): the languages, the recipients a send may name,
  * the owner notices a person may ask for. Password Pusher's limits (docs/api.md, Email).
  */
 
 /**
- * The languages an email can be written in: the one list (the languages issue extends it, with a
- * text for each in email-texts.ts). The first is the default.
+ * The languages an email can be written in: every language with a catalogue (@secret-push/i18n's
+ * LANGUAGES, spelled as Password Pusher's `notify_emails_to_locale`: `en, de, fr, es, it, nl, pt-BR,
+ * pl`), matched exactly as written (`pt-BR`; `pt-br` or `DE` are not available, as in Password
+ * Pusher). The operator's I18N_LANGUAGES narrows what a create may ask for (email-policy.ts); the
+ * worker writes a stored language that is no longer offered in I18N_DEFAULT_LANGUAGE.
  */
-export const SUPPORTED_LOCALES = ['en'] as const;
-export type EmailLocale = (typeof SUPPORTED_LOCALES)[number];
-export const DEFAULT_LOCALE: EmailLocale = SUPPORTED_LOCALES[0];
+export const SUPPORTED_LOCALES: readonly Language[] = LANGUAGES;
+export type EmailLocale = Language;
+/** The language stored for an email that names none (the catalogues' source language). */
+export const DEFAULT_LOCALE: EmailLocale = SOURCE_LANGUAGE;
 
-export const isSupportedLocale = (value: string): value is EmailLocale =>
-  (SUPPORTED_LOCALES as readonly string[]).includes(value);
+export const isSupportedLocale = (value: string): value is EmailLocale => isLanguage(value);
 
 /**
- * The sender's language from an `Accept-Language` header: the first supported language it names
- * (by its primary subtag: `en-GB` is `en`), in the order of its weights; null when none is.
+ * The sender's language for their emails, from the language negotiated for their request (cookie,
+ * `Accept-Language`, against the offered languages: `I18n.negotiate`): itself when it is an email
+ * language, else `fallback` (the pseudo-locale `en-XA` is no email language).
  */
-export function localeFromAcceptLanguage(header: string | undefined): EmailLocale | null {
-  if (!header) return null;
-  const ranked = header
-    .slice(0, 500)
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim().toLowerCase().split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((l) => l.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  return ranked.map((l) => l.tag).find(isSupportedLocale) ?? null;
-}
+export const senderLocaleOf = (negotiated: string, fallback: string): EmailLocale | null =>
+  isSupportedLocale(negotiated) ? negotiated : isSupportedLocale(fallback) ? fallback : null;
+
+/**
+ * The language a web form's "Language of the email" preselects: the page's when the form offers
+ * it (the sender's language), else the form's first.
+ */
+export const preselectedLocale = (offered: readonly string[], pageLocale: string): string =>
+  offered.includes(pageLocale) ? pageLocale : (offered[0] ?? DEFAULT_LOCALE);
 
 /** Addresses one send (a create, or one `notify_emails` call) may name. */
 export const MAX_RECIPIENTS_PER_SEND = 5;

@@ -1,5 +1,11 @@
 import { type EmailCaller, type EmailSettings, laterSendFor } from './email-policy';
-import { type EmailSendRequest, type NoticeKind, SUPPORTED_LOCALES, canonicalNotices } from './email-rules';
+import {
+  type EmailLocale,
+  type EmailSendRequest,
+  type NoticeKind,
+  SUPPORTED_LOCALES,
+  canonicalNotices,
+} from './email-rules';
 import { NotOwner, UserNotFound } from './errors';
 import type { EmailBatch, EmailDelivery, EmailStore } from './ports/email-store';
 import type { AuditContext, AuditEntry, Push } from './push';
@@ -66,6 +72,10 @@ export interface PushEmailDeps {
   email?: EmailSettings;
 }
 
+/** The email languages the instance offers (I18N_LANGUAGES), in SUPPORTED_LOCALES' order. */
+const offeredLocales = (offered: readonly string[] | undefined): readonly EmailLocale[] =>
+  offered ? SUPPORTED_LOCALES.filter((l) => offered.includes(l)) : SUPPORTED_LOCALES;
+
 /**
  * The email use cases of the push service (issue 26): a later send (`notify_emails`), the status
  * of a push's emails, the audit's email detail, a person's notice defaults.
@@ -94,8 +104,8 @@ export function pushEmails(deps: PushEmailDeps, lookup: PushLookup) {
   return {
     /** Email is on (SMTP configured): `features.pushes.email_auto_dispatch`. */
     emailEnabled: settings.enabled,
-    /** The languages an email may be asked in (`notify_emails_to_locale`). */
-    supportedLocales: SUPPORTED_LOCALES,
+    /** The languages an email may be asked in (`notify_emails_to_locale`): the offered ones. */
+    supportedLocales: offeredLocales(settings.languages),
 
     /**
      * `notify_emails`: the owner emails the push's link to more recipients (at most 5 per push over

@@ -138,7 +138,8 @@ export async function checkAnswerCode(
 
 /**
  * The create hook (request-service.ts): `notify_emails_to` (validated by the schema: 1–5 addresses,
- * email on) becomes the send queued with the request, in its language, never naming the requester
+ * email on) becomes the send queued with the request, in its language (`notify_emails_to_locale`,
+ * else the requester's: request-service.ts fills it in, else the default), never naming the requester
  * (the email names them only through `include_requestor`), charged to the owner's daily cap.
  */
 export function requestLinkSend(

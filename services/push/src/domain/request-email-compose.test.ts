@@ -1,4 +1,7 @@
 import { composeRequestAnswered, composeRequestCode, composeRequestLink } from './request-email-compose';
+import { pushI18n } from '../languages';
+
+const en = pushI18n().translator('en');
 
 // The request emails say what may be told and nothing else (no message, note, passphrase, answer).
 
@@ -7,7 +10,7 @@ const URL = 'https://push.example/respond/tok123';
 
 describe('composeRequestLink', () => {
   it('links to the responder page, names nobody unless asked, says when it closes', () => {
-    const m = composeRequestLink('en', {
+    const m = composeRequestLink(en, {
       url: URL,
       passphraseProtected: false,
       closeAfterAt: new Date('2026-11-30T12:00:00.000Z'),
@@ -24,7 +27,7 @@ describe('composeRequestLink', () => {
   });
 
   it('names the requester when shown, escaped in the HTML, and mentions the passphrase', () => {
-    const m = composeRequestLink('en', {
+    const m = composeRequestLink(en, {
       url: URL,
       passphraseProtected: true,
       closeAfterAt: new Date('2026-11-27T14:00:00.000Z'),
@@ -40,7 +43,7 @@ describe('composeRequestLink', () => {
 
 describe('composeRequestAnswered', () => {
   it('names the request on one line and links to its owner page, never the answer', () => {
-    const m = composeRequestAnswered('en', {
+    const m = composeRequestAnswered(en, {
       name: 'vendor\nkey',
       createdAt: NOW,
       ownerUrl: 'https://push.example/requests/tok123',
@@ -51,14 +54,14 @@ describe('composeRequestAnswered', () => {
   });
 
   it('names an unnamed request by its creation time', () => {
-    const m = composeRequestAnswered('en', { name: null, createdAt: NOW, ownerUrl: 'https://x/requests/t' });
-    expect(m.subject).toBe('Your request was answered: your request created 2026-11-27 12:00 UTC');
+    const m = composeRequestAnswered(en, { name: null, createdAt: NOW, ownerUrl: 'https://x/requests/t' });
+    expect(m.subject).toBe('Your request was answered: your request created Nov 27, 2026, 12:00 UTC');
   });
 });
 
 describe('composeRequestCode', () => {
   it('carries the code and its validity only', () => {
-    const m = composeRequestCode('en', { code: '042517', validMinutes: 15 });
+    const m = composeRequestCode(en, { code: '042517', validMinutes: 15 });
     expect(m.subject).toBe('Your code: 042517');
     expect(m.text).toContain('042517');
     expect(m.text).toContain('valid for 15 minutes');

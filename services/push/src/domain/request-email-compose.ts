@@ -1,15 +1,12 @@
-import type { EmailLocale } from './email-rules';
-import { type ComposedMessage, message, timeLeft } from './email-compose';
-import { emailTexts } from './email-texts';
+import type { Translator } from '@secret-push/i18n';
+import { type ComposedMessage, message, oneLine, timeLeft } from './email-compose';
+import { createdAtText, quoted } from './email-texts';
 
 /*
  * The emails about requests (issue 28), composed from what may be told (pure; no I/O): never the
- * message to the responder, the note, the passphrase, nor anything of the answer.
+ * message to the responder, the note, the passphrase, nor anything of the answer. In the language
+ * of the translator given (the catalogue's `email.request.…` keys).
  */
-
-/** One line: a name with control characters (a newline) never reaches a header as such. */
-// eslint-disable-next-line no-control-regex
-const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 
 /** What a responder's email may say about a request. */
 export interface RequestLinkFacts {
@@ -23,14 +20,15 @@ export interface RequestLinkFacts {
 }
 
 /** The responder's link (`request_link`): who asks (only if shown), where to answer, when it closes. */
-export function composeRequestLink(locale: EmailLocale, facts: RequestLinkFacts): ComposedMessage {
-  const t = emailTexts(locale);
-  const heading = facts.requestorAddress ? t.requestAskedBy(oneLine(facts.requestorAddress)) : t.requestAsked;
-  return message(locale, t.requestLinkSubject, heading, [
-    { text: t.requestOpenWith, link: facts.url },
-    ...(facts.passphraseProtected ? [{ text: t.requestPassphraseNote }] : []),
-    { text: t.requestCloses(timeLeft(t, facts.closeAfterAt, facts.now)) },
-    { text: t.requestIgnoreNote },
+export function composeRequestLink(tr: Translator, facts: RequestLinkFacts): ComposedMessage {
+  const heading = facts.requestorAddress
+    ? tr.t('email.request.link.askedBy', { address: oneLine(facts.requestorAddress) })
+    : tr.t('email.request.link.asked');
+  return message(tr, tr.t('email.request.link.subject'), heading, [
+    { text: tr.t('email.request.link.openWith'), link: facts.url },
+    ...(facts.passphraseProtected ? [{ text: tr.t('email.request.link.passphrase') }] : []),
+    { text: tr.t('email.request.link.closes', { time: timeLeft(tr, facts.closeAfterAt, facts.now) }) },
+    { text: tr.t('email.request.link.ignore') },
   ]);
 }
 
@@ -39,28 +37,36 @@ export function composeRequestLink(locale: EmailLocale, facts: RequestLinkFacts)
  * name, else its creation date) and where to open it in the web app — never the answer or its link.
  */
 export function composeRequestAnswered(
-  locale: EmailLocale,
+  tr: Translator,
   request: { name: string | null; createdAt: Date; ownerUrl: string },
 ): ComposedMessage {
-  const t = emailTexts(locale);
   const name = request.name ? oneLine(request.name) : '';
   const named = name
-    ? `“${name.slice(0, 100)}”`
-    : t.unnamedRequest(request.createdAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
-  return message(locale, t.requestAnsweredSubject(named), t.requestAnsweredBody(named), [
-    { text: t.requestAnsweredWhere, link: request.ownerUrl },
-    { text: t.requestAnsweredFooter },
-  ]);
+    ? quoted(tr, name.slice(0, 100))
+    : tr.t('email.request.answered.unnamed', { createdAt: createdAtText(tr, request.createdAt) });
+  return message(
+    tr,
+    tr.t('email.request.answered.subject', { request: named }),
+    tr.t('email.request.answered.body', { request: named }),
+    [
+      { text: tr.t('email.request.answered.where'), link: request.ownerUrl },
+      { text: tr.t('email.request.answered.footer') },
+    ],
+  );
 }
 
 /** A listed responder's one-time code (`request_code`): the code, how long it lasts; nothing of the request. */
 export function composeRequestCode(
-  locale: EmailLocale,
+  tr: Translator,
   facts: { code: string; validMinutes: number },
 ): ComposedMessage {
-  const t = emailTexts(locale);
-  return message(locale, t.requestCodeSubject(facts.code), t.requestCodeBody(facts.code), [
-    { text: t.requestCodeValidity(facts.validMinutes) },
-    { text: t.requestCodeIgnore },
-  ]);
+  return message(
+    tr,
+    tr.t('email.request.code.subject', { code: facts.code }),
+    tr.t('email.request.code.body', { code: facts.code }),
+    [
+      { text: tr.t('email.request.code.validity', { minutes: facts.validMinutes }) },
+      { text: tr.t('email.request.code.ignore') },
+    ],
+  );
 }

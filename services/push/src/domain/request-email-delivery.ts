@@ -1,3 +1,4 @@
+import type { Translator } from '@secret-push/i18n';
 import type { KeyRing } from '@secret-push/key-ring';
 import type { ComposedEmail, QueuedEmail } from './ports/email-store';
 import { codeValidMinutes } from './request-codes';
@@ -18,6 +19,8 @@ export const answerCodeAad = (requestId: string, address: string) => `${requestI
 export function composeRequestEmail(
   email: QueuedEmail,
   deps: { keyRing: KeyRing; publicUrl: string },
+  /** The email's language (its stored locale's translator). */
+  tr: Translator,
 ): ComposedEmail {
   const { request } = email;
   if (!request) return { cancel: 'the request no longer exists' };
@@ -25,7 +28,7 @@ export function composeRequestEmail(
   if (email.purpose === 'notice_request_answered') {
     const token = openRequestToken(deps.keyRing, request);
     if (!token) return { cancel: 'the link could not be opened' };
-    const m = composeRequestAnswered(email.locale, {
+    const m = composeRequestAnswered(tr, {
       name: request.name,
       createdAt: request.createdAt,
       ownerUrl: requestOwnerUrl(deps.publicUrl, token),
@@ -38,7 +41,7 @@ export function composeRequestEmail(
   if (email.purpose === 'request_link') {
     const token = openRequestToken(deps.keyRing, request);
     if (!token) return { cancel: 'the link could not be opened' };
-    const m = composeRequestLink(email.locale, {
+    const m = composeRequestLink(tr, {
       url: responderUrl(deps.publicUrl, token),
       passphraseProtected: request.passphraseProtected,
       closeAfterAt: request.closeAfterAt,
@@ -58,5 +61,5 @@ export function composeRequestEmail(
   // What is left of the code's validity when it is sent (the instance's PUSH_REQUEST_CODE_TTL_SECONDS
   // for an email sent at once): the worker needs no copy of that setting.
   const validMinutes = codeValidMinutes((code.expiresAt.getTime() - email.now.getTime()) / 1000);
-  return { mail: { to, ...composeRequestCode(email.locale, { code: value, validMinutes }) } };
+  return { mail: { to, ...composeRequestCode(tr, { code: value, validMinutes }) } };
 }

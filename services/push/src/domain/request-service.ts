@@ -18,6 +18,7 @@ import { type CodeProof, type RequestCodes, checkAnswerCode, requestLinkSend } f
 import { aad, openerOf, sealPushRecord } from './push-sealing';
 import { filenameAad } from './file-service';
 import type { PreparedFiles } from './push-create';
+import type { EmailLocale } from './email-rules';
 import type { RequestFiles } from './request-files';
 import { safeFilename } from './file-names';
 import {
@@ -88,6 +89,11 @@ export interface CreateRequestOptions {
   audit: AuditContext;
   /** The requester's attachments, stored under the request's id before its row exists. */
   attachments?: PreparedFiles;
+  /**
+   * The requester's language (negotiated for their request), for the request's emails when
+   * `notify_emails_to_locale` names none; absent or null: the default.
+   */
+  senderLocale?: EmailLocale | null;
 }
 
 /** A new request as the store inserts it: its token, message and note sealed like a push's. */
@@ -238,8 +244,11 @@ export function createRequestService(deps: RequestServiceDeps) {
   const { find, owned, findOwned, findForResponder, filesOf, open } = requestLookup(deps);
 
   return {
-    async create(input: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
+    async create(given: NewRequest, options: CreateRequestOptions): Promise<OwnedRequest> {
       const urlToken = generateUrlToken();
+      // The emails' language: the one asked for, else the requester's (kept for the code emails and
+      // the owner's notice too), else the default.
+      const input = { ...given, emailLocale: given.emailLocale ?? options.senderLocale ?? null };
       const record = {
         ...(await sealRequestRecord(keyRing, input, urlToken, options, deps.emailEnabled)),
         emailSend: requestLinkSend(input, deps),

@@ -14,7 +14,7 @@ import { storedKeys, uploadsOf } from '../uploads/upload-state';
 import { auditContext } from './audit-context';
 import { tokensOnlyInHeader } from './bearer-auth';
 import { createRefusal } from './error-map';
-import { localeFromAcceptLanguage } from '../domain/email-rules';
+import type { EmailLocale } from '../domain/email-rules';
 import { actorOf, emailSenderOf } from './principal';
 import { presentEmailEcho, presentOwnedPush } from './push.presenter';
 import { type CreateRules, parseCreateBody } from './push.schemas';
@@ -29,6 +29,11 @@ export interface CreateRouteDeps {
   rateLimits: { create: RequestHandler };
   /** File pushes: the file service and the multipart upload parser; absent without an object store. */
   files?: { service: FileService; upload: RequestHandler };
+  /**
+   * The sender's language for the push's emails when `notify_emails_to_locale` is not given: the
+   * request's negotiated language (cookie, `Accept-Language`; app.ts), else null (the default).
+   */
+  senderLanguage?: (req: Request) => EmailLocale | null;
 }
 
 /** The body's `push` object, when it is one. */
@@ -132,7 +137,7 @@ export function mountCreate(router: Router, deps: CreateRouteDeps): void {
       owner,
       audit: auditContext(req),
       sender: emailSenderOf(principal),
-      senderLocale: localeFromAcceptLanguage(req.get('accept-language')),
+      senderLocale: deps.senderLanguage?.(req) ?? null,
       ...(files ? { files } : {}),
       // Scoped as the rate limiter counts callers: the principal, or the client IP when anonymous.
       ...(key === null ? {} : { idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key } }),

@@ -124,7 +124,9 @@ const emailFields = {
     .meta({ description: 'Comma-separated email addresses (at most 5) to send the link to' }),
   notify_emails_to_locale: boundedString(35, 'is not available')
     .nullish()
-    .meta({ description: `The language of the email: one of ${SUPPORTED_LOCALES.join(', ')}` }),
+    .meta({
+      description: `The language of the email: one of ${SUPPORTED_LOCALES.join(', ')} (exactly as written; the instance may offer fewer). Not given: the sender's language at creation (cookie or Accept-Language), else the instance's default`,
+    }),
   notify_emails_include_sender: boolLike
     .nullish()
     .meta({ description: "Name the owner's verified address in the email (default false)" }),

@@ -1,3 +1,4 @@
+import type { EmailLocale } from '../domain/email-rules';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import multer from 'multer';
 import { HttpError } from '@secret-push/http-kit';
@@ -25,6 +26,8 @@ import type { RequestUploadSteps } from './request-files.routes';
 
 export interface RequestRoutesDeps {
   requests: RequestService;
+  /** The requester's language for the request's emails when the create names none (app.ts). */
+  senderLanguage?: (req: Request) => EmailLocale | null;
   publicUrl: string;
   rules: CreateRules;
   context: RequestCreateContext;
@@ -104,6 +107,7 @@ export function requestRoutes(deps: RequestRoutesDeps): Router {
       requestorEmail: principal.kind === 'user' && principal.emailVerified ? principal.email : null,
       audit: auditContext(req),
       attachments,
+      senderLocale: deps.senderLanguage?.(req) ?? null,
     });
     res.status(201).json(presentRequest(created, publicUrl));
   };

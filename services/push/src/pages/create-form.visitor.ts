@@ -1,4 +1,6 @@
 import type { Request, Response } from 'express';
+import { translator } from '@secret-push/i18n';
+import { preselectedLocale } from '../domain/email-rules';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import type { PushKind } from '../domain/push';
 import type { WebFormPresets } from '../config/web-form';
@@ -77,7 +79,15 @@ export function formVisitor(deps: FormVisitorDeps): FormVisitor {
     const notices = await noticeOfferFor(caller, email);
     if (!notices) return undefined;
     return {
-      ...(email ? { recipients: { locales: email.locales, defaultLocale: email.locales[0] ?? 'en' } } : {}),
+      ...(email
+        ? // The email's language preselected: the page's (the sender's language).
+          {
+            recipients: {
+              locales: email.locales,
+              defaultLocale: preselectedLocale(email.locales, translator().locale),
+            },
+          }
+        : {}),
       ...(email && notices.offered ? { senderAddress: notices.to } : {}),
       notices,
     };

@@ -16,7 +16,8 @@ import { uploadsOf } from '../uploads/upload-state';
 import { expiryOf } from './create-form.expiry';
 import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
-import { DEFAULT_LOCALE } from '../domain/email-rules';
+import { DEFAULT_LOCALE, senderLocaleOf } from '../domain/email-rules';
+import { translator } from '@secret-push/i18n';
 import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
 import { giveReceipt } from './receipt.cookie';
@@ -165,7 +166,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       audit: auditContext(req),
       // The person, for email (their verified address); the page's language is the sender's.
       sender: caller.kind === 'signed-in' ? emailSenderOfSession(caller.session) : null,
-      senderLocale: DEFAULT_LOCALE,
+      senderLocale: senderLocaleOf(translator().locale, DEFAULT_LOCALE),
       ...(stored ? { files: stored } : {}),
       idempotency: { scope: idempotencyScope(owner, req.ip ?? null), key },
     });

@@ -1,3 +1,5 @@
+import { translator } from '@secret-push/i18n';
+import { DEFAULT_LOCALE, senderLocaleOf } from '../domain/email-rules';
 import type { KeyRing } from '@secret-push/key-ring';
 import { type Actor, ownerOf } from '../domain/create-policy';
 import { AnswerNotAllowed, NotOwner, RequestNotFound } from '../domain/errors';
@@ -88,6 +90,8 @@ export function requestPagesAdapter(deps: RequestPagesAdapterDeps): RequestPages
           owner: principalOf(ctx.actor),
           requestorEmail: ctx.ownerEmail,
           audit: ctx.audit,
+          // The emails' language when the form names none: the page's.
+          senderLocale: senderLocaleOf(translator().locale, DEFAULT_LOCALE),
         });
         await forms.remember(key, seal(ctx.idempotency, made.urlToken), FORM_SECONDS);
       } catch (err) {

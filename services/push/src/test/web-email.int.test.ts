@@ -388,3 +388,32 @@ it("the owner's page shows a deferred email with its reason and a failed one wit
   expect(page.body).toMatch(deferred);
   expect(page.body).toMatch(failed);
 });
+
+it('in German (the selector’s cookie): the form preselects German, and a create without a language emails in German', async () => {
+  const b = await signedIn(user);
+  b.cookies.set('sp_lang', 'de');
+  const { page, csrf, key } = await formOf(b);
+  expect(page).toMatch(
+    /<select id="notify_emails_to_locale" name="notify_emails_to_locale"[^>]*>[\s\S]*?<option value="de"\s+selected/,
+  );
+  const created = await b.fetch(`${push.url}/`, {
+    method: 'POST',
+    headers: FORM_TYPE,
+    body: body({
+      csrf,
+      idempotency_key: key,
+      kind: 'text',
+      payload: 'x',
+      expire_after_days: '3',
+      expire_after_views: '2',
+      retrieval_step: ['false'],
+      deletable_by_viewer: ['false'],
+      notify_emails_to: 'freund@example.net',
+    }),
+  });
+  expect(created.status).toBe(303);
+  const email = await mail.waitFor((m) => m.envelope.to.includes('freund@example.net'), 15_000);
+  expect(email.subject).toBe('Sie haben ein Geheimnis erhalten');
+  expect(email.text).toContain('Der Link läuft in 3 Tagen oder nach 2 Aufrufen ab');
+  expect(email.headers['content-language']).toBe('de');
+});

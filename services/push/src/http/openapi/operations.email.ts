@@ -22,7 +22,8 @@ const NOTIFY_BODY: JsonSchema = {
     notify_emails_to_locale: {
       type: 'string',
       enum: [...SUPPORTED_LOCALES],
-      description: "The language of the email; default: the push's.",
+      description:
+        "The language of the email, spelled exactly as listed (`pt-BR`, not `pt-br`); the instance's I18N_LANGUAGES may offer fewer (422 `is not available`). Default: the push's.",
     },
     notify_emails_include_sender: {
       description: "Name the owner's verified address in the email (a person's token only); default false.",

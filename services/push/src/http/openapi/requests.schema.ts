@@ -7,6 +7,7 @@ import {
   REQUEST_AUDIT_KINDS,
   REQUEST_STATES,
 } from '../../domain/request';
+import { SUPPORTED_LOCALES } from '../../domain/email-rules';
 import { DURATIONS, MAX_LABEL } from '../push.schemas';
 import { BOOLEAN_LIKE, integerLike } from './push-input.schema';
 import { schemaRef } from './operations.shared';
@@ -157,7 +158,12 @@ function requestInput(config: PushConfig): JsonSchema {
         type: 'string',
         description: 'Addresses the link is emailed to (instances that send email).',
       },
-      notify_emails_to_locale: { type: 'string', description: 'The language of those emails.' },
+      notify_emails_to_locale: {
+        type: 'string',
+        enum: [...SUPPORTED_LOCALES],
+        description:
+          "The language of those emails (and of the codes and notices about this request), spelled exactly as listed. Not given: the requester's language at creation (cookie or `Accept-Language`, among the offered languages), else the instance's default (I18N_DEFAULT_LANGUAGE).",
+      },
       notify_owner_on_answer: withNote(BOOLEAN_LIKE, 'Email you when it is answered.'),
       attachment_downloads: withNote(
         integerLike(ATTACHMENT_DOWNLOADS.min, ATTACHMENT_DOWNLOADS.max),

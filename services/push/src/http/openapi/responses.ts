@@ -99,7 +99,8 @@ const OWNER_EMAIL_PROPERTIES: Record<string, JsonSchema> = {
   notify_emails_to_locale: {
     type: 'string',
     enum: [...SUPPORTED_LOCALES],
-    description: 'Create only, when supplied: the language of the email.',
+    description:
+      "Create only, when supplied: the language of the email. Not supplied, the emails are in the sender's language at creation (cookie or `Accept-Language`, among the offered languages), else the instance's default (I18N_DEFAULT_LANGUAGE).",
   },
 };
 
