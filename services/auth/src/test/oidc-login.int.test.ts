@@ -152,7 +152,7 @@ describe('sign-in with authorization code + PKCE', () => {
     expect(page.headers.get('content-security-policy')).toBe(CSP);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('<html lang="en" dir="ltr">');
     expect(page.body).toContain('<label for="email">Email</label>');
     expect(page.body).toMatch(/<input\s+id="email"\s+name="email"\s+type="email"/);
     expect(page.body).toContain('<label for="password">Password</label>');

@@ -92,9 +92,12 @@ describe('sign-in with a second factor', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toContain('<label for="code">Authentication code</label>');
     expect(page.body).not.toMatch(/<script(?! src="\/static\/theme\.js"><\/script>)/);
-    // The only hidden fields are the CSRF tokens (the code's form, and Cancel's): which account
-    // passed is not in the page.
-    expect(page.body.match(/type="hidden"/g)).toHaveLength(2);
+    // The only hidden fields are the CSRF tokens (the code's form, and Cancel's) and the language
+    // selectors' way back (header and footer): which account passed is not in the page.
+    expect(page.body.match(/type="hidden"/g)).toHaveLength(4);
+    expect(
+      page.body.match(/<input type="hidden" name="back" value="\/interaction\/[^"]+" \/>/g),
+    ).toHaveLength(2);
     expect(page.body.match(/<input type="hidden" name="csrf" value="[^"]+" \/>/g)).toHaveLength(2);
     expect(page.body).not.toContain(user.id);
     expect(b.has('auth_session')).toBe(false);
