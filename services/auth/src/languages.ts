@@ -18,13 +18,20 @@ export const authI18n = (settings: LanguageSettings): I18n =>
   new I18n({ dirs: [FRAME_CATALOGUES, AUTH_CATALOGUES], ...settings });
 
 /**
+ * The provider's routes a browser visits (authorization and its resume, RP-initiated logout): their
+ * error and logout pages (provider/pages.ts) are drawn in the person's language too; their JSON
+ * answers have no catalogue text, and stay English.
+ */
+const PROVIDER_PAGES = /^\/connect\/(?:authorize|endsession)(?:\/|$)/;
+
+/**
  * First in the chain: every page request (not the provider's endpoints, the accounts API, health)
  * is served in its language — the selector's cookie, else `Accept-Language` — through to the 404
  * page `pagesNotFound` draws after the rest. `POST /language` is the selector's form.
  */
 export function languages(i18n: I18n, options: { secureCookies: boolean }): Middleware {
   return async (ctx, next) => {
-    if (isApiPath(ctx.path)) {
+    if (isApiPath(ctx.path) && !PROVIDER_PAGES.test(ctx.path)) {
       await next();
       return;
     }

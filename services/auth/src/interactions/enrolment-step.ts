@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { messagePage } from '../pages/message-page';
 import { recoveryCodesPage } from '../pages/recovery-codes-page';
 import { confirmEnrolment } from '../users/second-factor';
@@ -7,9 +8,6 @@ import { pendingStep, savePendingStep } from './pending-step';
 import { expired, page } from './responses';
 import type { SignInKit } from './sign-in-flow';
 import { afterEnrolment } from './sign-in-steps';
-
-const WRONG_ENROL_CODE =
-  "That code does not match. Enter the code the app shows now (check that the device's clock is right).";
 
 /**
  * `POST /interaction/:uid/enrol`: the code confirming a new TOTP secret (AUTH_REQUIRE_TOTP) →
@@ -36,7 +34,7 @@ export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddlewar
     if (!result.enrolled && result.reason === 'wrong_code') {
       metrics.signIns.inc({ outcome: 'refused' });
       logger.info({ ip: ctx.ip, account_id: step.accountId }, 'sign-in: enrolment code refused');
-      return pages.showEnrol(ctx, login, step, 422, WRONG_ENROL_CODE);
+      return pages.showEnrol(ctx, login, step, 422, t('factor.enrol.wrongCode'));
     }
     if (!result.enrolled) {
       // Enrolled meanwhile (another tab, the account console): this secret is not the account's.
@@ -44,11 +42,7 @@ export function enrolmentStep({ deps, pages, flow }: SignInKit): SignInMiddlewar
       return page(
         ctx,
         409,
-        messagePage(
-          'Sign-in expired',
-          'Two-factor authentication was set up for this account elsewhere meanwhile.',
-          'Go back to the application and sign in again.',
-        ),
+        messagePage(t('messages.expired.title'), t('factor.enrol.elsewhere'), t('messages.expired.again')),
       );
     }
     await deps.throttle.recordSuccess(step.throttleKey, ctx.ip);

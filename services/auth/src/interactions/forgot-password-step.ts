@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { forgotPasswordPage, resetSentPage } from '../pages/forgot-password-page';
 import { messagePage } from '../pages/message-page';
 import { accountKey } from '../policy/login-throttle';
@@ -70,7 +71,7 @@ export function forgotStep(kit: SignInKit, reset: PasswordResetDeps): SignInMidd
     const email = normaliseEmail(typed);
     if (emailProblem(email) !== undefined) {
       metrics.passwordResets.inc({ outcome: 'refused' });
-      return showForgot(kit, ctx, login, 422, typed, 'Enter the email address of your account.');
+      return showForgot(kit, ctx, login, 422, typed, t('reset.forgot.invalidEmail'));
     }
     const allowance = await reset.throttle.admit(accountKey(email), ctx.ip);
     if (!allowance.allowed) {
@@ -78,14 +79,7 @@ export function forgotStep(kit: SignInKit, reset: PasswordResetDeps): SignInMidd
       logger.info({ ip: ctx.ip }, 'password reset request throttled');
       ctx.set('Retry-After', String(allowance.retryAfterSeconds));
       const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
-      return page(
-        ctx,
-        429,
-        messagePage(
-          'Too many reset requests',
-          `Too many password reset requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        ),
-      );
+      return page(ctx, 429, messagePage(t('reset.throttled.title'), t('reset.throttled.text', { minutes })));
     }
     const { queued } = await requestPasswordReset(deps.db, reset.outbox, email, reset.ttlSeconds);
     metrics.passwordResets.inc({ outcome: 'requested' });

@@ -1,11 +1,10 @@
+import { t } from '@secret-push/i18n';
 import { accountKey } from '../policy/login-throttle';
 import { normaliseEmail } from '../users/email';
 import { checkPassword } from '../users/sign-in';
 import { single } from './form-body';
 import { type SignInMiddleware, pendingLogin, postedFields } from './pending-login';
 import type { SignInKit } from './sign-in-flow';
-
-const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
 /**
  * `POST /interaction/:uid/login`: checks the email and password; then, by `afterPassword`
@@ -35,7 +34,7 @@ export function loginStep({ deps, pages, flow }: SignInKit): SignInMiddleware {
     if (!result.verified) {
       metrics.signIns.inc({ outcome: 'refused' });
       logger.info({ ip: ctx.ip, client_id: clientId }, 'sign-in refused: wrong email or password');
-      return pages.showLogin(ctx, login, 422, email.trim(), WRONG_CREDENTIALS);
+      return pages.showLogin(ctx, login, 422, email.trim(), t('errors.wrongCredentials'));
     }
 
     return flow.passwordPassed(ctx, login, result.account, key);

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { t } from '@secret-push/i18n';
 import { HEALTH_PATHS } from '@secret-push/runtime';
 import { messagePage } from '../pages/message-page';
 import { ACCOUNTS_API_PATH } from '../provider/api';
@@ -24,13 +25,6 @@ export function pagesNotFound(): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.status !== 404 || isApiPath(ctx.path) || ctx.response.is('html')) return;
-    page(
-      ctx,
-      404,
-      messagePage(
-        'Page not found',
-        'There is no page at this address. Check that the link was copied whole.',
-      ),
-    );
+    page(ctx, 404, messagePage(t('messages.notFound.title'), t('messages.notFound.text')));
   };
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { resetDonePage, resetLinkInvalidPage, resetPasswordPage } from '../pages/reset-password-page';
 import { messagePage } from '../pages/message-page';
 import { accountKey } from '../policy/login-throttle';
@@ -13,6 +14,7 @@ import {
 } from '../users/password-reset';
 import { SECOND_FACTOR_LOCK_AFTER, checkSecondFactor } from '../users/second-factor';
 import { formToken, formTokenValid } from './csrf';
+import { passwordRuleText } from './password-rules';
 import { single } from './form-body';
 import { page, tooManyAttempts } from './responses';
 import { SECOND_FACTOR_CODES_PER_SIGN_IN } from './second-factor-step';
@@ -20,11 +22,6 @@ import type { InteractionDeps, PasswordResetDeps } from './sign-in-deps';
 
 /** The form token's purpose; the token is bound to the reset link's token (its hash). */
 export const RESET_PURPOSE = 'reset';
-
-const WRONG_CODE = 'Incorrect code. Try the code your app shows now, or one of your recovery codes.';
-const LOCKED =
-  'Codes from your authenticator app are locked for this account after too many wrong codes. ' +
-  'Use a recovery code, or ask the operator to unlock it.';
 
 /** Where a person signs in after a reset, when they did not come from an application: the account page. */
 const SIGN_IN_URL = '/account';
@@ -99,14 +96,7 @@ async function secondFactorPassed(
   );
   const tooMany = async () => {
     await abandonPasswordReset(deps.db, reset);
-    page(
-      ctx,
-      429,
-      messagePage(
-        'Too many wrong codes',
-        'This password reset link no longer works after too many wrong codes. Ask for a new link.',
-      ),
-    );
+    page(ctx, 429, messagePage(t('reset.tooManyCodes.title'), t('reset.tooManyCodes.text')));
   };
   if (!attempt.allowed) {
     deps.metrics.passwordResets.inc({ outcome: 'throttled' });
@@ -125,7 +115,7 @@ async function secondFactorPassed(
   if (attempt.codesUsed >= SECOND_FACTOR_CODES_PER_SIGN_IN) {
     await tooMany();
   } else {
-    const message = result.locked ? LOCKED : WRONG_CODE;
+    const message = result.locked ? t('factor.locked') : t('reset.form.wrongCode');
     showResetForm(kit, ctx, token, reset, 422, { message, field: 'code' });
   }
   return false;
@@ -145,10 +135,15 @@ export async function submitReset(kit: ResetKit, ctx: Context, token: string, fi
     return showInvalidLink(ctx);
   }
   const next = single(fields, 'new_password') ?? '';
-  const problem = newPasswordProblem(reset, next, single(fields, 'repeat_password') ?? '');
-  if (problem) {
+  const repeat = single(fields, 'repeat_password') ?? '';
+  if (newPasswordProblem(reset, next, repeat)) {
     deps.metrics.passwordResets.inc({ outcome: 'refused' });
-    return showResetForm(kit, ctx, token, reset, 422, { message: problem, field: 'password' });
+    // The problem in the page's language (newPasswordProblem's words are English).
+    const message =
+      next !== repeat
+        ? t('reset.form.mismatch')
+        : (passwordRuleText(next, reset.email) ?? t('reset.form.mismatch'));
+    return showResetForm(kit, ctx, token, reset, 422, { message, field: 'password' });
   }
   if (
     reset.secondFactor &&

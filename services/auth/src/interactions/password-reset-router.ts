@@ -1,4 +1,5 @@
 import Router, { type RouterMiddleware } from '@koa/router';
+import { t } from '@secret-push/i18n';
 import { noEmailPage } from '../pages/reset-password-page';
 import { labelRoute } from '../request-state';
 import { findPasswordReset } from '../users/password-reset';
@@ -16,9 +17,9 @@ import { forbidden, notAllowed, page } from './responses';
 import type { InteractionDeps } from './sign-in-deps';
 
 const RESET_ERRORS: PageErrorTexts = {
-  formRefused: 'Request refused',
-  unavailable: 'Password reset is unavailable right now',
-  failed: 'Password reset failed on our side. Please try again later.',
+  formRefused: () => t('errors.reset.formRefused'),
+  unavailable: () => t('errors.reset.unavailable'),
+  failed: () => t('errors.reset.failed'),
   logs: { unavailable: 'password reset unavailable: database', failed: 'password reset page failed' },
 };
 

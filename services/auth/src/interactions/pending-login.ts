@@ -1,6 +1,7 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Context, DefaultState } from 'koa';
 import { type Provider, errors } from 'oidc-provider';
+import { t } from '@secret-push/i18n';
 import type { AuthMetrics } from '../observability/metrics';
 import { messagePage } from '../pages/message-page';
 import { formTarget } from '../pages/page-headers';
@@ -60,9 +61,9 @@ export async function findPendingLogin(
       ctx,
       403,
       messagePage(
-        'Sign-in refused',
-        'This application is not allowed to use this sign-in page.',
-        'Only applications the operator registered as web clients may sign people in here.',
+        t('messages.refused.title'),
+        t('messages.refused.client'),
+        t('messages.refused.clientDetail'),
       ),
     );
     return undefined;
@@ -70,11 +71,7 @@ export async function findPendingLogin(
   if (details.prompt.name !== 'login') {
     // First-party clients are granted without a consent prompt (provider/sign-in.ts); any other
     // prompt is one this service has no page for.
-    page(
-      ctx,
-      400,
-      messagePage('Sign-in refused', 'This sign-in request needs a step this service does not offer.'),
-    );
+    page(ctx, 400, messagePage(t('messages.refused.title'), t('messages.refused.prompt')));
     return undefined;
   }
   return { details, client };
@@ -99,8 +96,9 @@ export const postedFields = (ctx: SignInContext): URLSearchParams => provided(ct
 /** Where the forms' answers may redirect to (the application), for the pages' CSP. */
 export const formTargets = ({ details }: PendingLogin) => [formTarget(text(details.params.redirect_uri))];
 
-/** What the pages call an application without a display name (never its client id). */
-export const UNNAMED_CLIENT = 'the application';
-
-/** The application's display name on the pages (its `client_name`, `clients create-web --name`). */
-export const clientName = ({ client }: PendingLogin): string => client.clientName?.trim() || UNNAMED_CLIENT;
+/**
+ * The application's display name on the pages (its `client_name`, `clients create-web --name`, as
+ * it is), or, without one, "the application" in the page's language (never its client id).
+ */
+export const clientName = ({ client }: PendingLogin): string =>
+  client.clientName?.trim() || t('signin.unnamedClient');

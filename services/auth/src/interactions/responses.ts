@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { messagePage } from '../pages/message-page';
 import { pageHeaders } from '../pages/page-headers';
 import type { LoginAllowance } from '../policy/login-throttle';
@@ -22,26 +23,15 @@ export function page(
 }
 
 export const expired = (ctx: Context) =>
-  page(
-    ctx,
-    400,
-    messagePage('Sign-in expired', 'This sign-in has expired. Go back to the application and sign in again.'),
-  );
+  page(ctx, 400, messagePage(t('messages.expired.title'), t('messages.expired.text')));
 
 export const forbidden = (ctx: Context) =>
-  page(
-    ctx,
-    403,
-    messagePage(
-      'Sign-in refused',
-      'This form has expired or was not sent from its page. Go back and try again.',
-    ),
-  );
+  page(ctx, 403, messagePage(t('messages.refused.title'), t('messages.refused.form')));
 
 /** 405 for a method a page does not take, with the `Allow` it does. */
 export function notAllowed(ctx: Context, allow: string): void {
   ctx.set('Allow', allow);
-  page(ctx, 405, messagePage('Not allowed', 'This page cannot be used this way.'));
+  page(ctx, 405, messagePage(t('messages.notAllowed.title'), t('messages.notAllowed.text')));
 }
 
 /** 429 with Retry-After, for an attempt the login throttle refused. */
@@ -52,10 +42,10 @@ export function tooManyAttempts(ctx: Context, allowance: Extract<LoginAllowance,
     ctx,
     429,
     messagePage(
-      'Too many sign-in attempts',
+      t('errors.throttle.title'),
       allowance.reason === 'account_slowed' || allowance.reason === 'in_flight'
-        ? 'Too many sign-in attempts for this account. Try again in a few seconds.'
-        : `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        ? t('errors.throttle.account')
+        : t('errors.throttle.failed', { minutes }),
     ),
   );
 }

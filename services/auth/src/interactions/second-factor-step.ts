@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { INTERACTION_TTL_SECONDS } from '../provider/sign-in';
 import { SECOND_FACTOR_LOCK_AFTER, checkSecondFactor } from '../users/second-factor';
 import { single } from './form-body';
@@ -10,12 +11,6 @@ import { afterSecondFactor } from './sign-in-steps';
 
 /** Codes one pending sign-in may try (one password typed); then the password must be typed again. */
 export const SECOND_FACTOR_CODES_PER_SIGN_IN = 5;
-
-const WRONG_CODE = 'Incorrect code. Try the code your app shows now, or another recovery code.';
-const LOCKED =
-  'Codes from your authenticator app are locked for this account after too many wrong codes. ' +
-  'Use a recovery code, or ask the operator to unlock it.';
-const SIGN_IN_AGAIN = 'Too many wrong codes. Sign in again: enter your email and password.';
 
 /**
  * `POST /interaction/:uid/second-factor`: a TOTP code or a recovery code; right → signed in;
@@ -32,7 +27,7 @@ export function secondFactorStep({ deps, pages, flow }: SignInKit): SignInMiddle
   /** The pending sign-in is over: the password again, on the same interaction's login page. */
   async function signInAgain(ctx: Context, login: PendingLogin, status: number) {
     await savePendingStep(login.details, undefined);
-    pages.showLogin(ctx, login, status, undefined, SIGN_IN_AGAIN);
+    pages.showLogin(ctx, login, status, undefined, t('factor.signInAgain'));
   }
 
   return async (ctx) => {
@@ -69,7 +64,12 @@ export function secondFactorStep({ deps, pages, flow }: SignInKit): SignInMiddle
         logger.warn(log, 'second factor locked: too many wrong codes in a row');
       }
       if (attempt.codesUsed >= SECOND_FACTOR_CODES_PER_SIGN_IN) return signInAgain(ctx, login, 422);
-      return pages.showSecondFactor(ctx, login, 422, result.locked ? LOCKED : WRONG_CODE);
+      return pages.showSecondFactor(
+        ctx,
+        login,
+        422,
+        result.locked ? t('factor.locked') : t('factor.wrongCode'),
+      );
     }
     await deps.throttle.recordSuccess(step.throttleKey, ctx.ip);
     return flow.finish(ctx, login, afterSecondFactor(step.accountId, result.method), {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { enrolPage } from '../pages/enrol-page';
 import { loginPage } from '../pages/login-page';
 import { qrSvg } from '../pages/qr';
@@ -79,7 +80,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
         enrolPage({
           action: `/interaction/${uid}/enrol`,
           csrfToken: csrfFor('enrol', uid),
-          lead: `This service requires two-factor authentication. Set it up to continue to ${clientName(login)}.`,
+          lead: t('factor.enrol.lead', { client: clientName(login) }),
           qr: await qrSvg(totpUri(secret, step.email, deps.totp.issuer)),
           secret,
           error,
@@ -90,7 +91,7 @@ export function signInPages(deps: InteractionDeps): SignInPages {
     continueForm: (login) => ({
       action: `/interaction/${login.details.uid}/continue`,
       csrfToken: csrfFor('continue', login.details.uid),
-      label: `Continue to ${clientName(login)}`,
+      label: t('signin.continueTo', { client: clientName(login) }),
     }),
   };
 }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { t } from '@secret-push/i18n';
 import type { Middleware } from 'koa';
 import type { AuthMetrics } from '../observability/metrics';
 import { messagePage } from '../pages/message-page';
@@ -25,9 +26,9 @@ import { type FormName, signInPages } from './sign-in-pages';
 import { SIGNUP_PURPOSE, signupPageStep, signupStep } from './signup';
 
 const SIGN_IN_ERRORS: PageErrorTexts = {
-  formRefused: 'Sign-in refused',
-  unavailable: 'Sign-in is unavailable right now',
-  failed: 'Sign-in failed on our side. Please try again later.',
+  formRefused: () => t('errors.signIn.formRefused'),
+  unavailable: () => t('errors.signIn.unavailable'),
+  failed: () => t('errors.signIn.failed'),
   logs: { unavailable: 'sign-in unavailable: database', failed: 'sign-in page failed' },
 };
 
@@ -142,7 +143,7 @@ export function interactionRoutes(deps: InteractionDeps): SignInMiddleware {
     router.all('/interaction/:uid/signup', ...signup, (ctx) => notAllowed(ctx, 'GET, HEAD, POST'));
   } else {
     router.all('/interaction/:uid/signup', ...signup, (ctx) =>
-      page(ctx, 404, messagePage('Page not found', 'There is no such page.')),
+      page(ctx, 404, messagePage(t('messages.notFound.title'), t('messages.notFound.short'))),
     );
   }
 

@@ -1,13 +1,15 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { messagePage } from '../pages/message-page';
 import { signupPage } from '../pages/signup-page';
 import { accountKey } from '../policy/login-throttle';
 import type { SignupThrottle } from '../policy/signup-throttle';
-import { normaliseEmail } from '../users/email';
+import { emailProblem, normaliseEmail } from '../users/email';
 import { PASSWORD_MIN_CHARACTERS } from '../users/password';
-import { type SignUpProblem, signUp, signUpProblem } from '../users/self-signup';
+import { type SignUpForm, type SignUpProblem, signUp, signUpProblem } from '../users/self-signup';
 import { formToken } from './csrf';
 import { single } from './form-body';
+import { passwordRuleText } from './password-rules';
 import {
   type PendingLogin,
   type SignInMiddleware,
@@ -34,6 +36,19 @@ export const SIGNUP_PURPOSE = 'signup';
  *   otherwise the account is created (email not verified) and the sign-in continues exactly as a
  *   correct password does (`afterPassword`).
  */
+
+/**
+ * A problem of the form in the page's language: the same checks, in the same order, as
+ * `signUpProblem` (whose words are English), or an email that is taken.
+ */
+function problemText(fields: SignUpForm, problem: SignUpProblem, taken: boolean): SignUpProblem {
+  if (taken) return { field: 'email', message: t('signup.problem.taken') };
+  const email = normaliseEmail(fields.email);
+  if (emailProblem(email)) return { field: 'email', message: t('signup.problem.email') };
+  const rule = passwordRuleText(fields.password, email);
+  if (rule) return { field: 'password', message: rule };
+  return { field: problem.field, message: t('signup.problem.mismatch') };
+}
 
 function showSignup(
   { deps }: SignInKit,
@@ -84,7 +99,7 @@ export function signupStep(kit: SignInKit, throttle: SignupThrottle): SignInMidd
     const problem = signUpProblem(fields);
     if (problem) {
       metrics.signUps.inc({ outcome: 'refused' });
-      return showSignup(kit, ctx, login, 422, email, problem);
+      return showSignup(kit, ctx, login, 422, email, problemText(fields, problem, false));
     }
     const allowance = await throttle.admit(ctx.ip);
     if (!allowance.allowed) {
@@ -95,17 +110,14 @@ export function signupStep(kit: SignInKit, throttle: SignupThrottle): SignInMidd
       return page(
         ctx,
         429,
-        messagePage(
-          'Too many new accounts',
-          `Too many accounts were created from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        ),
+        messagePage(t('errors.signupThrottle.title'), t('errors.signupThrottle.text', { minutes })),
       );
     }
     const result = await signUp(deps.db, fields);
     if (!result.created) {
       metrics.signUps.inc({ outcome: 'taken' });
       logger.info({ ip: ctx.ip, client_id: clientId }, 'sign-up refused: email taken');
-      return showSignup(kit, ctx, login, 422, email, result.problem);
+      return showSignup(kit, ctx, login, 422, email, problemText(fields, result.problem, true));
     }
     metrics.signUps.inc({ outcome: 'created' });
     logger.info(

@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 
@@ -10,15 +11,19 @@ export interface AppLink {
 
 /** "Back to secret-push", where the operator set the web app's URL; nothing otherwise. */
 export function backToApp(app: AppLink | undefined): Html | '' {
-  return app?.url ? html`<p class="after back-to-app"><a href="${app.url}">Back to ${app.name}</a></p>` : '';
+  return app?.url
+    ? html`<p class="after back-to-app">
+        <a href="${app.url}">${t('signin.backToApp', { app: app.name })}</a>
+      </p>`
+    : '';
 }
 
 /** A sign-in to the account page that the person cancelled: nothing happened, and the way back. */
 export function signInCancelledPage(app: AppLink | undefined): string {
   return layout(
-    'Sign-in cancelled',
-    html`<p>You cancelled signing in. Nothing was changed.</p>
+    t('signin.cancelled.title'),
+    html`<p>${t('signin.cancelled.text')}</p>
       ${backToApp(app)}
-      <p class="after"><a href="/account">Sign in to your account page</a></p>`,
+      <p class="after"><a href="/account">${t('signin.cancelled.account')}</a></p>`,
   );
 }

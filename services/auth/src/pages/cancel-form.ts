@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { type Html, html } from '@secret-push/html';
 
 /**
@@ -8,7 +9,7 @@ import { type Html, html } from '@secret-push/html';
 export function cancelForm(input: { action: string; csrfToken: string; clientName: string }): Html {
   return html`<form method="post" action="${input.action}" class="cancel">
     <input type="hidden" name="csrf" value="${input.csrfToken}" />
-    <button type="submit" class="secondary" aria-describedby="cancel-hint">Cancel</button>
-    <p class="hint" id="cancel-hint">Back to ${input.clientName} without signing in.</p>
+    <button type="submit" class="secondary" aria-describedby="cancel-hint">${t('signin.cancel')}</button>
+    <p class="hint" id="cancel-hint">${t('signin.cancelHint', { client: input.clientName })}</p>
   </form>`;
 }

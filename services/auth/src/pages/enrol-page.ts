@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { type Html, html } from '@secret-push/html';
 import { layout } from './layout';
 import { codeField } from './second-factor-page';
@@ -23,12 +24,12 @@ const grouped = (secret: string): string => secret.replace(/(.{4})(?=.)/g, '$1 '
 /** Enrolment of a TOTP authenticator: QR code, the secret as text, and a code to confirm. */
 export function enrolPage(input: EnrolPageInput): string {
   return layout(
-    'Set up two-factor authentication',
+    t('factor.enrol.title'),
     html`<p class="lead">${input.lead}</p>
-      <p>Open your authenticator app and add an account by scanning this QR code:</p>
+      <p>${t('factor.enrol.scan')}</p>
       <div class="qr">${input.qr}</div>
       <p>
-        Or type in this key (time-based, 6 digits, every 30 seconds):
+        ${t('factor.enrol.typeKey')}
         <code class="secret" id="totp-secret">${grouped(input.secret)}</code>
       </p>
       ${input.error ? html`<p class="error" role="alert" id="enrol-code-error">${input.error}</p>` : ''}
@@ -36,13 +37,13 @@ export function enrolPage(input: EnrolPageInput): string {
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
         ${codeField({
           id: 'enrol-code',
-          label: 'Code from the app',
-          hint: 'Enter the 6-digit code the app now shows, to confirm it is set up.',
+          label: t('factor.enrol.codeLabel'),
+          hint: t('factor.enrol.codeHint'),
           error: input.error,
           digitsOnly: true,
         })}
-        <button type="submit">Turn on two-factor authentication</button>
+        <button type="submit">${t('factor.enrol.submit')}</button>
       </form>
-      ${input.cancelHref ? html`<p class="after"><a href="${input.cancelHref}">Cancel</a></p>` : ''}`,
+      ${input.cancelHref ? html`<p class="after"><a href="${input.cancelHref}">${t('factor.enrol.cancel')}</a></p>` : ''}`,
   );
 }

@@ -1,4 +1,5 @@
-import { html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
+import { html, rich } from '@secret-push/html';
 import { layout } from './layout';
 
 export interface ForgotPasswordPageInput {
@@ -16,14 +17,12 @@ export interface ForgotPasswordPageInput {
 /** "Forgot password?": the email address to send a reset link to, and the way back to sign-in. */
 export function forgotPasswordPage(input: ForgotPasswordPageInput): string {
   return layout(
-    'Reset your password',
-    html`<p class="lead">
-        Enter the email address of your account. We will email it a link to choose a new password.
-      </p>
+    t('reset.forgot.title'),
+    html`<p class="lead">${t('reset.forgot.lead')}</p>
       ${input.error ? html`<p class="error" role="alert" id="forgot-error">${input.error}</p>` : ''}
       <form method="post" action="${input.action}">
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
-        <label for="email">Email</label>
+        <label for="email">${t('reset.forgot.email')}</label>
         <input
           id="email"
           name="email"
@@ -35,9 +34,9 @@ export function forgotPasswordPage(input: ForgotPasswordPageInput): string {
           value="${input.email ?? ''}"
           autofocus${input.error ? html` aria-describedby="forgot-error"` : ''}
         />
-        <button type="submit">Send the reset link</button>
+        <button type="submit">${t('reset.forgot.submit')}</button>
       </form>
-      <p class="alternative"><a href="${input.loginUrl}">Back to sign in</a></p>`,
+      <p class="alternative"><a href="${input.loginUrl}">${t('reset.backToSignIn')}</a></p>`,
   );
 }
 
@@ -47,12 +46,9 @@ export function forgotPasswordPage(input: ForgotPasswordPageInput): string {
  */
 export function resetSentPage(input: { email: string; ttlMinutes: number; loginUrl: string }): string {
   return layout(
-    'Check your email',
-    html`<p>
-        If <strong>${input.email}</strong> is the address of an account, we have sent it a link to choose a
-        new password. The link works once, for ${input.ttlMinutes} minutes.
-      </p>
-      <p class="lead">No email? Check your spam folder, or ask again in a few minutes.</p>
-      <p class="alternative"><a href="${input.loginUrl}">Back to sign in</a></p>`,
+    t('reset.sent.title'),
+    html`<p>${rich('reset.sent.text', { email: input.email, minutes: input.ttlMinutes })}</p>
+      <p class="lead">${t('reset.sent.lead')}</p>
+      <p class="alternative"><a href="${input.loginUrl}">${t('reset.backToSignIn')}</a></p>`,
   );
 }

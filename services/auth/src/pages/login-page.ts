@@ -1,4 +1,5 @@
-import { html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
+import { html, rich } from '@secret-push/html';
 import { cancelForm } from './cancel-form';
 import { layout } from './layout';
 
@@ -25,12 +26,12 @@ export function loginPage(input: LoginPageInput): string {
   const email = input.email ?? '';
   const focusPassword = email !== '';
   return layout(
-    'Sign in',
-    html`<p class="lead">to continue to <strong>${input.clientName}</strong></p>
+    t('signin.title'),
+    html`<p class="lead">${rich('signin.lead', { client: input.clientName })}</p>
       ${input.error ? html`<p class="error" role="alert" id="login-error">${input.error}</p>` : ''}
       <form method="post" action="${input.action}">
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
-        <label for="email">Email</label>
+        <label for="email">${t('signin.email')}</label>
         <input
           id="email"
           name="email"
@@ -43,7 +44,7 @@ export function loginPage(input: LoginPageInput): string {
           value="${email}"
           ${focusPassword ? '' : html` autofocus`}${input.error ? html` aria-describedby="login-error"` : ''}
         />
-        <label for="password">Password</label>
+        <label for="password">${t('signin.password')}</label>
         <input
           id="password"
           name="password"
@@ -51,10 +52,18 @@ export function loginPage(input: LoginPageInput): string {
           autocomplete="current-password"
           required${focusPassword ? html` autofocus` : ''}
         />
-        <button type="submit">Sign in</button>
+        <button type="submit">${t('signin.submit')}</button>
       </form>
       ${input.cancel ? cancelForm({ ...input.cancel, clientName: input.clientName }) : ''}
-      ${input.forgotUrl ? html`<p class="alternative"><a href="${input.forgotUrl}">Forgot password?</a></p>` : ''}
-      ${input.signupUrl ? html`<p class="alternative">No account? <a href="${input.signupUrl}">Create an account</a></p>` : ''}`,
+      ${input.forgotUrl ? html`<p class="alternative"><a href="${input.forgotUrl}">${t('signin.forgot')}</a></p>` : ''}
+      ${
+        input.signupUrl
+          ? html`<p class="alternative">
+              ${rich('signin.noAccount', {
+                link: (c) => html`<a href="${input.signupUrl}">${c}</a>`,
+              })}
+            </p>`
+          : ''
+      }`,
   );
 }

@@ -1,4 +1,5 @@
-import { html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
+import { html, rich } from '@secret-push/html';
 import { layout } from './layout';
 
 export interface LogoutPageInput {
@@ -16,19 +17,19 @@ export interface LogoutPageInput {
  */
 export function logoutPage(input: LogoutPageInput): string {
   return layout(
-    'Sign out',
+    t('signin.logout.title'),
     html`<p class="lead">
-        ${input.clientName ? html`<strong>${input.clientName}</strong> asks you to sign out.` : 'Do you want to sign out?'}
+        ${input.clientName ? rich('signin.logout.asks', { client: input.clientName }) : t('signin.logout.question')}
       </p>
       <form method="post" action="${input.action}">
         <input type="hidden" name="xsrf" value="${input.xsrf}" />
-        <button type="submit" name="logout" value="yes" autofocus>Sign out</button>
-        <button type="submit" class="secondary">Stay signed in</button>
+        <button type="submit" name="logout" value="yes" autofocus>${t('signin.logout.confirm')}</button>
+        <button type="submit" class="secondary">${t('signin.logout.stay')}</button>
       </form>`,
   );
 }
 
 /** Where a logout without a post_logout_redirect_uri ends. */
 export function signedOutPage(): string {
-  return layout('Signed out', html`<p>You are signed out. You can close this window.</p>`);
+  return layout(t('signin.signedOut.title'), html`<p>${t('signin.signedOut.text')}</p>`);
 }

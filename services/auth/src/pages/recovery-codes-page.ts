@@ -1,12 +1,16 @@
+import { t } from '@secret-push/i18n';
 import { html } from '@secret-push/html';
 import { layout } from './layout';
 import { RECOVERY_CODES_SCRIPT_PATH } from './recovery-codes-script';
 
-/** The file "Download" saves: the codes, one a line, under a line saying what they are. */
+/**
+ * The file "Download" saves: the codes, one a line, under a line saying what they are (in the
+ * page's language).
+ */
 export function recoveryCodesText(codes: readonly string[]): string {
   return [
-    'secret-push recovery codes',
-    'Each code signs you in once instead of a code from your authenticator app.',
+    t('factor.codes.fileTitle', { brand: 'secret-push' }),
+    t('factor.codes.fileText'),
     '',
     ...codes,
     '',
@@ -33,20 +37,17 @@ export interface RecoveryCodesPageInput {
 export function recoveryCodesPage(input: RecoveryCodesPageInput): string {
   const { next } = input;
   return layout(
-    'Your recovery codes',
-    html`<p class="lead">
-        If you lose your authenticator, each of these codes signs you in once instead of a code from the app.
-        Store them somewhere safe now: they are not shown again. Any older codes no longer work.
-      </p>
-      <ul class="codes" id="recovery-codes" aria-label="Recovery codes">
+    t('factor.codes.title'),
+    html`<p class="lead">${t('factor.codes.lead')}</p>
+      <ul class="codes" id="recovery-codes" aria-label="${t('factor.codes.list')}">
         ${input.codes.map((code) => html`<li><code>${code}</code></li>`)}
       </ul>
       <div class="code-actions">
-        <button type="button" class="secondary" id="copy-codes" hidden>Copy</button>
+        <button type="button" class="secondary" id="copy-codes" hidden>${t('factor.codes.copy')}</button>
         <a class="download" href="${downloadHref(input.codes)}" download="secret-push-recovery-codes.txt"
-          >Download</a
+          >${t('factor.codes.download')}</a
         >
-        <button type="button" class="secondary" id="print-codes" hidden>Print</button>
+        <button type="button" class="secondary" id="print-codes" hidden>${t('factor.codes.print')}</button>
       </div>
       <p class="hint" id="codes-status" role="status"></p>
       ${
@@ -58,14 +59,15 @@ export function recoveryCodesPage(input: RecoveryCodesPageInput): string {
           : html`<p class="after"><a href="${next.link.href}">${next.link.label}</a></p>`
       }
       <script src="${RECOVERY_CODES_SCRIPT_PATH}" defer></script>`,
+    { clientMessages: { copied: t('factor.codes.copied'), copyFailed: t('factor.codes.copyFailed') } },
   );
 }
 
 /** The sign-in page after enrolment when the codes were already shown (the page was reloaded). */
 export function enrolledPage(input: { action: string; csrfToken: string; label: string }): string {
   return layout(
-    'Two-factor authentication is on',
-    html`<p>Your recovery codes were shown once, when you turned it on.</p>
+    t('factor.enrolled.title'),
+    html`<p>${t('factor.enrolled.text')}</p>
       <form method="post" action="${input.action}">
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
         <button type="submit">${input.label}</button>

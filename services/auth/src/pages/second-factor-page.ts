@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
+import { type Html, html, rich } from '@secret-push/html';
 import { cancelForm } from './cancel-form';
 import { layout } from './layout';
 
@@ -54,18 +55,18 @@ export interface SecondFactorPageInput {
 /** Sign-in's second step: a TOTP code or a recovery code, after the password passed. */
 export function secondFactorPage(input: SecondFactorPageInput): string {
   return layout(
-    'Two-factor authentication',
-    html`<p class="lead">to continue to <strong>${input.clientName}</strong></p>
+    t('factor.title'),
+    html`<p class="lead">${rich('signin.lead', { client: input.clientName })}</p>
       ${input.error ? html`<p class="error" role="alert" id="code-error">${input.error}</p>` : ''}
       <form method="post" action="${input.action}">
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
         ${codeField({
           id: 'code',
-          label: 'Authentication code',
-          hint: 'The 6-digit code from your authenticator app, or one of your recovery codes (xxxxx-xxxxx).',
+          label: t('factor.codeLabel'),
+          hint: t('factor.codeHint'),
           error: input.error,
         })}
-        <button type="submit">Verify</button>
+        <button type="submit">${t('factor.verify')}</button>
       </form>
       ${input.cancel ? cancelForm({ ...input.cancel, clientName: input.clientName }) : ''}`,
   );

@@ -5,6 +5,10 @@ import { loginPage } from './login-page';
 import { recoveryCodesPage, recoveryCodesText } from './recovery-codes-page';
 import { ANY_CODE_PATTERN, APP_CODE_PATTERN, secondFactorPage } from './second-factor-page';
 import { trusted } from '@secret-push/html';
+import { authI18n } from '../languages';
+
+// The pages' texts come from the catalogues: outside a request, in the default language (English).
+authI18n({ languages: ['en'], defaultLanguage: 'en' });
 
 /** The whole-value match a browser applies to a `pattern` (with the `v` flag, as Chromium does). */
 const matches = (pattern: string, value: string) => new RegExp(`^(?:${pattern})$`, 'v').test(value);

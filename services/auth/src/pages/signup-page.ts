@@ -1,4 +1,5 @@
-import { html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
+import { html, rich } from '@secret-push/html';
 import { layout } from './layout';
 
 export interface SignupPageInput {
@@ -27,12 +28,12 @@ export function signupPage(input: SignupPageInput): string {
   const about = (field: 'email' | 'password') => input.error !== undefined && input.errorField === field;
   const min = input.passwordMinCharacters;
   return layout(
-    'Create an account',
-    html`<p class="lead">to continue to <strong>${input.clientName}</strong></p>
+    t('signup.title'),
+    html`<p class="lead">${rich('signin.lead', { client: input.clientName })}</p>
       ${input.error ? html`<p class="error" role="alert" id="signup-error">${input.error}</p>` : ''}
       <form method="post" action="${input.action}">
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
-        <label for="email">Email</label>
+        <label for="email">${t('signup.email')}</label>
         <input
           id="email"
           name="email"
@@ -44,8 +45,8 @@ export function signupPage(input: SignupPageInput): string {
           value="${input.email ?? ''}"
           ${about('password') ? '' : html` autofocus`}${about('email') ? html` aria-describedby="signup-error"` : ''}
         />
-        <label for="password">Password</label>
-        <p class="hint" id="password-hint">At least ${min} characters.</p>
+        <label for="password">${t('signup.password')}</label>
+        <p class="hint" id="password-hint">${t('signup.passwordHint', { min })}</p>
         <input
           id="password"
           name="password"
@@ -56,7 +57,7 @@ export function signupPage(input: SignupPageInput): string {
           aria-describedby="password-hint${about('password') ? ' signup-error' : ''}"
           ${about('password') ? html` autofocus` : ''}
         />
-        <label for="password-again">Password again</label>
+        <label for="password-again">${t('signup.passwordAgain')}</label>
         <input
           id="password-again"
           name="password_again"
@@ -65,8 +66,12 @@ export function signupPage(input: SignupPageInput): string {
           required
           minlength="${min}"
         />
-        <button type="submit">Create account</button>
+        <button type="submit">${t('signup.submit')}</button>
       </form>
-      <p class="alternative">Already have an account? <a href="${input.loginUrl}">Sign in</a></p>`,
+      <p class="alternative">
+        ${rich('signup.haveAccount', {
+          link: (c) => html`<a href="${input.loginUrl}">${c}</a>`,
+        })}
+      </p>`,
   );
 }

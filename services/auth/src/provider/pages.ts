@@ -1,9 +1,14 @@
 import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
+import { t } from '@secret-push/i18n';
 import { logoutPage, signedOutPage } from '../pages/logout-page';
 import { messagePage } from '../pages/message-page';
 import { formTarget, pageHeaders } from '../pages/page-headers';
 
-/** The provider's routes a browser visits: their errors are pages; every other route answers JSON. */
+/**
+ * The provider's routes a browser visits: their errors are pages; every other route answers JSON
+ * (in English, for the programs that parse it). The pages are drawn in the person's language: the
+ * languages middleware (languages.ts, first in the chain) runs these routes in it.
+ */
 const BROWSER_ROUTES = new Set([
   'authorization',
   'resume',
@@ -63,36 +68,25 @@ export function renderError(ctx: KoaContextWithOIDC, out: ErrorOut): void {
   const description = out.error_description ?? '';
   if (route === 'end_session_confirm' && out.error === 'invalid_request' && FORGED_LOGOUT.has(description)) {
     ctx.status = 403;
-    return page(
-      ctx,
-      messagePage('Sign-out refused', 'This sign-out form has expired or was not sent from its page.'),
-    );
+    return page(ctx, messagePage(t('messages.logoutRefused.title'), t('messages.logoutRefused.text')));
   }
   if (out.error === 'server_error') {
-    return page(
-      ctx,
-      messagePage('Something went wrong', 'Sign-in failed on our side. Please try again later.'),
-    );
+    return page(ctx, messagePage(t('errors.failedTitle'), t('errors.signIn.failed')));
   }
   if (
     out.error === 'invalid_request' &&
     /expired|not found|mismatch/.test(description) &&
     route === 'resume'
   ) {
-    return page(
-      ctx,
-      messagePage(
-        'Sign-in expired',
-        'This sign-in has expired. Go back to the application and sign in again.',
-      ),
-    );
+    return page(ctx, messagePage(t('messages.expired.title'), t('messages.expired.text')));
   }
   page(
     ctx,
     messagePage(
-      'Sign-in request refused',
-      'The application sent a sign-in request this service cannot accept.',
-      `${out.error}${description ? `: ${description}` : ''}`,
+      t('messages.requestRefused.title'),
+      t('messages.requestRefused.text'),
+      // The provider's own words (English, technical), for the application's developers.
+      t('messages.requestRefused.detail', { detail: `${out.error}${description ? `: ${description}` : ''}` }),
     ),
   );
 }
