@@ -72,14 +72,6 @@ function eventLabel(kind: string): string {
   return labels[kind] ?? kind;
 }
 
-/** Who may answer, as a sentence's part. */
-const whoLabel = (who: OwnedRequest['answerableBy']): string =>
-  ({
-    anyone: t('requests.who.anyone'),
-    users: t('requests.who.users'),
-    emails: t('requests.who.emails'),
-  })[who];
-
 /** Close asks first: the link leads to its confirmation page (`back`: where to return after). */
 function closeLink(r: OwnedRequest, back: string): Html {
   const what = r.name ?? t('requests.close.thisRequest');
@@ -113,7 +105,7 @@ export function requestCreatedPage(options: { header: WebHeader; request: OwnedR
       <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
       <div class="qr" role="img" aria-label="${t('requests.created.qr')}">${options.qr}</div>
       <p>
-        ${rich('requests.created.takes', { who: whoLabel(r.answerableBy), time: timeAt(r.closeAfterAt, new Date()) })}${
+        ${rich('requests.created.takes', { who: r.answerableBy, time: timeAt(r.closeAfterAt, new Date()) })}${
           r.passphrase ? html` ${t('requests.created.passphrase')}` : ''
         }
       </p>
@@ -253,7 +245,6 @@ export function requestDetailPage(options: {
       : r.state === 'open'
         ? rich('requests.detail.stateOpen', { time: when(r.closeAfterAt) })
         : rich('requests.detail.stateAnswered');
-  const who = whoLabel(r.answerableBy);
   return layout(
     t('requests.detail.title'),
     html`${webHeader(options.header)}
@@ -264,11 +255,8 @@ export function requestDetailPage(options: {
         ${state}
         ${
           r.answerableBy === 'emails' && r.answerableEmails.length
-            ? t('requests.detail.answerableByList', {
-                who,
-                emails: translator().list(r.answerableEmails),
-              })
-            : t('requests.detail.answerableBy', { who })
+            ? t('requests.detail.answerableByList', { emails: translator().list(r.answerableEmails) })
+            : t('requests.detail.answerableBy', { who: r.answerableBy })
         }
       </p>
       <h2>${t('requests.detail.request')}</h2>
