@@ -1,9 +1,12 @@
+import { withTranslator } from '@secret-push/i18n';
+import type { I18n } from '@secret-push/i18n';
 import { readableSize, respondPage } from './respond.views';
 import { pushI18n } from '../languages';
 
 // The views speak the default language (English) outside a request.
+let i18n: I18n;
 beforeAll(() => {
-  pushI18n();
+  i18n = pushI18n();
 });
 
 describe('readableSize', () => {
@@ -20,6 +23,14 @@ describe('readableSize', () => {
     [5_000_000_000_000_000, '5,000 TB'],
   ])('%d → %s', (n, words) => {
     expect(readableSize(n)).toBe(words);
+  });
+
+  it('in the page’s language: German and Polish numbers and units', () => {
+    const inLanguage = (tag: string, n: number) =>
+      withTranslator(i18n.translator(tag), () => readableSize(n));
+    expect(inLanguage('de', 1500)).toBe('1,5 kB');
+    expect(inLanguage('de', 512)).toBe('512 Byte');
+    expect(inLanguage('pl', 2_411_212)).toBe('2,4 MB');
   });
 });
 
