@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { LANGUAGE_NAMES, t, translator } from '@secret-push/i18n';
 import type { WebFormPresets } from '../config/web-form';
 import { MAX_LABEL } from '../http/push.schemas';
 import { PRESETS_SCRIPT } from './create-form.presets.script';
@@ -55,28 +56,31 @@ export interface RequestFormValues extends ExpiryValues {
   idempotencyKey?: string;
 }
 
-export const REQUEST_FIELD_LABEL: Record<string, string> = {
-  request: 'Your request',
-  name: 'Name',
-  note: 'Note',
-  duration: 'Open for',
-  views: 'Views of the answer',
-  expire_after_duration: 'Open for',
-  expire_after_days: 'Number of days open',
-  expire_after_views: 'Number of views of the answer',
-  answer_expire_after_days: 'Days the answer is kept',
-  passphrase: 'Passphrase',
-  retrieval_step: 'Click to reveal',
-  deletable_by_viewer: 'Deletable after viewing',
-  response_file_attachments: 'Files',
-  include_requestor: 'Show my email address',
-  answerable_by: 'Who may answer',
-  answerable_emails: 'These addresses',
-  notify_owner_on_answer: 'Email me',
-  notify_emails_to: 'Email the link to',
-  notify_emails_to_locale: 'Language of the email',
-  form: 'The form',
-};
+/** The fields' names as the problem summary links them, in the page's language. */
+export function requestFieldLabels(): Record<string, string> {
+  return {
+    request: t('requests.field.request'),
+    name: t('requests.field.name'),
+    note: t('requests.field.note'),
+    duration: t('requests.field.duration'),
+    views: t('requests.field.views'),
+    expire_after_duration: t('requests.field.duration'),
+    expire_after_days: t('requests.field.days'),
+    expire_after_views: t('requests.field.viewsNumber'),
+    answer_expire_after_days: t('requests.field.answerDays'),
+    passphrase: t('requests.field.passphrase'),
+    retrieval_step: t('requests.field.retrievalStep'),
+    deletable_by_viewer: t('requests.field.deletable'),
+    response_file_attachments: t('requests.field.files'),
+    include_requestor: t('requests.field.includeRequestor'),
+    answerable_by: t('requests.field.answerableBy'),
+    answerable_emails: t('requests.field.answerableEmails'),
+    notify_owner_on_answer: t('requests.field.notifyOwner'),
+    notify_emails_to: t('requests.field.notifyEmailsTo'),
+    notify_emails_to_locale: t('requests.field.notifyLocale'),
+    form: t('requests.field.form'),
+  };
+}
 
 type NumberName = 'answer_expire_after_days';
 
@@ -127,21 +131,17 @@ function textField(
     />`;
 }
 
-const WHO: readonly { value: string; label: string; email?: true }[] = [
-  { value: 'anyone', label: 'Anyone with the link' },
-  { value: 'users', label: 'Only people signed in to this instance' },
-  {
-    value: 'emails',
-    label: 'Only these email addresses (they confirm with a code we email them)',
-    email: true,
-  },
+const WHO: readonly { value: string; label: () => string; email?: true }[] = [
+  { value: 'anyone', label: () => t('requests.form.who.anyone') },
+  { value: 'users', label: () => t('requests.form.who.users') },
+  { value: 'emails', label: () => t('requests.form.who.emails'), email: true },
 ];
 
 function whoMayAnswer(rules: RequestFormRules, values: RequestFormValues, errors: FieldErrors): Html {
   const chosen = values.answerable_by ?? 'anyone';
   const offered = WHO.filter((w) => !w.email || rules.email);
   return html`<fieldset id="answerable_by">
-    <legend>Who may answer</legend>
+    <legend>${t('requests.form.who.legend')}</legend>
     ${fieldError(errors, 'answerable_by')}
     ${offered.map(
       (w) =>
@@ -153,15 +153,15 @@ function whoMayAnswer(rules: RequestFormRules, values: RequestFormValues, errors
             value="${w.value}"
             ${w.value === chosen ? html` checked` : ''}
           />
-          <label for="answerable_by-${w.value}">${w.label}</label>
+          <label for="answerable_by-${w.value}">${w.label()}</label>
         </div>`,
     )}
     ${
       rules.email
         ? textField(
             'answerable_emails',
-            'These addresses',
-            'For "only these email addresses": up to 5, separated by commas.',
+            t('requests.form.emails.label'),
+            t('requests.form.emails.hint', { max: 5 }),
             values.answerable_emails,
             errors,
           )
@@ -173,18 +173,21 @@ function whoMayAnswer(rules: RequestFormRules, values: RequestFormValues, errors
 function emailPart(rules: RequestFormRules, values: RequestFormValues, errors: FieldErrors): Html {
   const email = rules.email;
   if (!email) return html``;
-  const locale = values.notify_emails_to_locale ?? email.locales[0] ?? 'en';
+  const page = translator().locale;
+  const locale =
+    values.notify_emails_to_locale ?? (email.locales.includes(page) ? page : (email.locales[0] ?? 'en'));
+  const names: Record<string, string> = LANGUAGE_NAMES;
   return html`<fieldset id="email-part">
-    <legend>Email</legend>
+    <legend>${t('requests.form.email.legend')}</legend>
     ${textField(
       'notify_emails_to',
-      'Email the link to (optional)',
-      'Up to 5 addresses, separated by commas: they get the link to answer.',
+      t('requests.form.email.toLabel'),
+      t('requests.form.email.toHint', { max: 5 }),
       values.notify_emails_to,
       errors,
     )}
-    <label for="notify_emails_to_locale">Language of the email</label>
-    <p class="muted" id="notify_emails_to_locale-hint">The language of the email with the link.</p>
+    <label for="notify_emails_to_locale">${t('requests.form.email.localeLabel')}</label>
+    <p class="muted" id="notify_emails_to_locale-hint">${t('requests.form.email.localeHint')}</p>
     ${fieldError(errors, 'notify_emails_to_locale')}
     <select
       id="notify_emails_to_locale"
@@ -192,15 +195,18 @@ function emailPart(rules: RequestFormRules, values: RequestFormValues, errors: F
       ${described(errors, 'notify_emails_to_locale')}
     >
       ${email.locales.map(
-        (l) => html`<option value="${l}" ${l === locale ? html` selected` : ''}>${l}</option>`,
+        (l) =>
+          html`<option value="${l}" lang="${l}" ${l === locale ? html` selected` : ''}>
+            ${names[l] ?? l}
+          </option>`,
       )}
     </select>
     ${
       rules.ownEmail
         ? checkbox(
             'notify_owner_on_answer',
-            'Email me when it is answered',
-            `A notice to ${rules.ownEmail} (never the answer itself).`,
+            t('requests.form.email.notifyOwner'),
+            t('requests.form.email.notifyOwnerHint', { email: rules.ownEmail }),
             values.notify_owner_on_answer ?? false,
             errors,
           )
@@ -210,11 +216,7 @@ function emailPart(rules: RequestFormRules, values: RequestFormValues, errors: F
 }
 
 function passphraseField(values: RequestFormValues, errors: FieldErrors): Html {
-  return passphraseInput(
-    'The responder must type it before they can answer. Tell it to them another way.',
-    values.passphraseRequired === true,
-    errors,
-  );
+  return passphraseInput(t('requests.form.passphraseHint'), values.passphraseRequired === true, errors);
 }
 
 /** The fields under "More options": open when one has a problem or a value typed. */
@@ -246,14 +248,11 @@ export function requestFormPage(options: {
   const values = options.values ?? {};
   const errors = options.errors ?? {};
   return layout(
-    'Request a secret',
+    t('requests.form.title'),
     html`${webHeader(options.header)}
-      <h1>Request a secret</h1>
-      <p>
-        You get a link to send to someone. They open it, read your request and send the secret back once; you
-        then find it in <a href="/requests">Your requests</a>.
-      </p>
-      ${problemSummary(errors, REQUEST_FIELD_LABEL, { form: 'request', expire_after_duration: 'duration' })}
+      <h1>${t('requests.form.title')}</h1>
+      <p>${rich('requests.form.lead', { link: (c) => html`<a href="/requests">${c}</a>` })}</p>
+      ${problemSummary(errors, requestFieldLabels(), { form: 'request', expire_after_duration: 'duration' })}
       <form method="post" action="/requests/new" class="request-create">
         <input type="hidden" name="csrf" value="${options.csrf}" />
         ${
@@ -261,10 +260,8 @@ export function requestFormPage(options: {
             ? html`<input type="hidden" name="idempotency_key" value="${values.idempotencyKey}" />`
             : ''
         }
-        <label for="request">Your request</label>
-        <p class="muted" id="request-hint">
-          What you need, as the responder will read it (at most 10 000 characters). Do not put secrets here.
-        </p>
+        <label for="request">${t('requests.field.request')}</label>
+        <p class="muted" id="request-hint">${t('requests.form.requestHint', { max: 10000 })}</p>
         ${fieldError(errors, 'request')}
         <textarea
           id="request"
@@ -283,10 +280,10 @@ ${values.request ?? ''}</textarea>
           // The answer push: one view unless asked.
           defaultViews: 1,
           text: {
-            durationLegend: 'Open for',
-            durationHint: 'The link takes an answer for this long.',
-            viewsLegend: 'Views of the answer',
-            viewsHint: 'You can open the answer this many times.',
+            durationLegend: t('requests.field.duration'),
+            durationHint: t('requests.form.durationHint'),
+            viewsLegend: t('requests.field.views'),
+            viewsHint: t('requests.form.viewsHint'),
           },
         })}
         ${passphraseField(values, errors)} ${whoMayAnswer(rules, values, errors)}
@@ -294,34 +291,34 @@ ${values.request ?? ''}</textarea>
           rules.files
             ? checkbox(
                 'response_file_attachments',
-                'The responder may attach files',
-                'Besides text, they may send files (encrypted on the server, within the instance\u2019s limits).',
+                t('requests.form.files.label'),
+                t('requests.form.files.hint'),
                 values.response_file_attachments ?? false,
                 errors,
               )
             : ''
         }
         <details class="more" id="more-options" ${moreOpen(errors, values) ? html` open` : ''}>
-          <summary>More options</summary>
-          ${textField('name', 'Name (optional)', `To find it in Your requests; the responder never sees it. At most ${MAX_LABEL} characters.`, values.name, errors)}
-          ${textField('note', 'Note (optional)', `A reminder for you, kept encrypted; the responder never sees it. At most ${MAX_LABEL} characters.`, values.note, errors)}
-          ${numberField('answer_expire_after_days', 'Days the answer is kept (optional)', `From the answer; empty: as many as the days open (${rules.days.min} to ${rules.days.max}).`, rules.days, values.answer_expire_after_days, errors, false)}
+          <summary>${t('requests.form.more')}</summary>
+          ${textField('name', t('requests.form.name.label'), t('requests.form.name.hint', { max: MAX_LABEL }), values.name, errors)}
+          ${textField('note', t('requests.form.note.label'), t('requests.form.note.hint', { max: MAX_LABEL }), values.note, errors)}
+          ${numberField('answer_expire_after_days', t('requests.form.answerDays.label'), t('requests.form.answerDays.hint', { min: rules.days.min, max: rules.days.max }), rules.days, values.answer_expire_after_days, errors, false)}
           ${
             rules.ownEmail
               ? checkbox(
                   'include_requestor',
-                  'Show my email address to the responder',
-                  `They see that ${rules.ownEmail} asks; otherwise the page does not name you.`,
+                  t('requests.form.includeRequestor.label'),
+                  t('requests.form.includeRequestor.hint', { email: rules.ownEmail }),
                   values.include_requestor ?? false,
                   errors,
                 )
               : ''
           }
-          ${checkbox('retrieval_step', 'Click to reveal the answer', 'Opening the answer needs a click, so link previews cannot use a view.', values.retrieval_step ?? rules.retrievalStepDefault, errors)}
-          ${checkbox('deletable_by_viewer', 'Deletable after viewing', 'You get a button to delete the answer once you have it.', values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
+          ${checkbox('retrieval_step', t('requests.form.retrievalStep.label'), t('requests.form.retrievalStep.hint'), values.retrieval_step ?? rules.retrievalStepDefault, errors)}
+          ${checkbox('deletable_by_viewer', t('requests.form.deletable.label'), t('requests.form.deletable.hint'), values.deletable_by_viewer ?? rules.deletableByViewerDefault, errors)}
           ${emailPart(rules, values, errors)}
         </details>
-        <button type="submit">Create the request link</button>
+        <button type="submit">${t('requests.form.submit')}</button>
       </form>`,
     { scripts: [PRESETS_SCRIPT] },
   );

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { parseCookie as parseCookies } from 'cookie';
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { ownerOf } from '../domain/create-policy';
 import { idempotencyScope, isAcceptableKey, newIdempotencyKey } from '../domain/idempotency';
@@ -14,6 +15,7 @@ import type { FieldErrors } from './form-parts.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { qrSvg } from './qr';
+import { pageProblems } from './request-problems';
 import { type RequestFormRules, type RequestFormValues, requestFormPage } from './request-form.views';
 import type { RequestPages } from './request-pages.port';
 import { confirmPage } from './confirm.views';
@@ -47,10 +49,9 @@ const CREATED_SECONDS = 600;
 const PAGE_SIZE = 50;
 const STATES: readonly RequestState[] = ['open', 'answered', 'closed'];
 
-const FORM_REUSED =
-  'This form already created a request, and it has changed since. Send it again to create another request.';
-const PASSPHRASE_AGAIN =
-  'Enter the passphrase again: it is never sent back to the page. (To ask without one, start from a new form.)';
+/** The form's own problems (not the API's), in the page's language. */
+const formReused = () => t('requests.problem.formReused');
+const passphraseAgain = () => t('requests.problem.passphraseAgain');
 
 const token = (req: Request) => String(req.params.token);
 
@@ -93,7 +94,7 @@ function requestOf(
   passphrase: string | undefined,
   presets: WebFormPresets,
 ): Record<string, unknown> {
-  if (v.passphraseRequired && !passphrase) throw HttpError.validation({ passphrase: [PASSPHRASE_AGAIN] });
+  if (v.passphraseRequired && !passphrase) throw HttpError.validation({ passphrase: [passphraseAgain()] });
   const given = (s: string | undefined) => (s !== undefined && s.trim() !== '' ? s : undefined);
   const optional: Record<string, unknown> = {
     name: given(v.name),
@@ -198,12 +199,16 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
     setPageHeaders(res);
     const page = confirmPage({
       header: header(res),
-      question: request.name ? `Close the request “${request.name}”?` : 'Close this request?',
+      question: request.name
+        ? t('requests.close.questionNamed', { name: request.name })
+        : t('requests.close.question'),
       consequence: closeConsequence(request),
       action: `/requests/${request.urlToken}/close`,
       csrf: signedInSession(res).csrf,
       fields: { back },
-      confirm: request.name ? `Close “${request.name}”` : 'Close this request',
+      confirm: request.name
+        ? t('requests.close.confirmNamed', { name: request.name })
+        : t('requests.close.confirm'),
       cancel: back,
     });
     sendPage(res, 200, page);
@@ -221,7 +226,7 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
     const mapped = toHttpError(err);
     if (!(mapped instanceof HttpError) || mapped.status !== 404) return next(err);
     setPageHeaders(res);
-    sendPage(res, 404, errorPage('Not found', 'There is no such request among yours.'));
+    sendPage(res, 404, errorPage(t('requests.notFound.title'), t('requests.notFound.text')));
   }) as express.ErrorRequestHandler);
   router.use('/requests', pageErrors(deps.logger, 'your requests'));
   return router;
@@ -244,24 +249,18 @@ function createFromForm(
     const actor = webActor(webCallerOf(res));
     const scope = idempotencyScope(ownerOf(actor), req.ip ?? null);
     const session = signedInSession(res);
-    try {
-      const body = {
-        request: requestOf(values, formField(req.body, 'passphrase') || undefined, deps.rules.presets),
-      };
-      await deps.requests.create(body, {
-        actor,
-        ownerEmail: session.emailVerified ? session.email : null,
-        audit: auditContext(req),
-        idempotency: { scope, key },
-      });
-    } catch (err) {
+    /** The form again with its problems (the form's own are in the page's language already). */
+    const refused = (err: unknown, own: boolean) => {
       const mapped = toHttpError(err);
       if (!(mapped instanceof HttpError) || mapped.status !== 422) throw err;
       const reused = mapped.code === 'idempotency_key_reused';
+      const fields = mapped.options.fields ?? { form: [mapped.message] };
       const errors: FieldErrors = reused
-        ? { form: [FORM_REUSED] }
-        : { ...(mapped.options.fields ?? { form: [mapped.message] }) };
-      if (values.passphraseRequired && !errors.passphrase) errors.passphrase = [PASSPHRASE_AGAIN];
+        ? { form: [formReused()] }
+        : own
+          ? { ...fields }
+          : pageProblems(fields);
+      if (values.passphraseRequired && !errors.passphrase) errors.passphrase = [passphraseAgain()];
       const again = { ...values, idempotencyKey: reused ? newIdempotencyKey() : key };
       const page = requestFormPage({
         rules: rulesFor(res),
@@ -270,7 +269,26 @@ function createFromForm(
         values: again,
         errors,
       });
-      return sendPage(res, 422, page);
+      sendPage(res, 422, page);
+    };
+    let request: Record<string, unknown>;
+    try {
+      request = requestOf(values, formField(req.body, 'passphrase') || undefined, deps.rules.presets);
+    } catch (err) {
+      return refused(err, true);
+    }
+    try {
+      await deps.requests.create(
+        { request },
+        {
+          actor,
+          ownerEmail: session.emailVerified ? session.email : null,
+          audit: auditContext(req),
+          idempotency: { scope, key },
+        },
+      );
+    } catch (err) {
+      return refused(err, false);
     }
     res.cookie(CREATED_COOKIE, key, {
       httpOnly: true,

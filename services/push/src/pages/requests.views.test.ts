@@ -1,4 +1,10 @@
 import { type OwnedRequest, requestDetailPage } from './requests.views';
+import { pushI18n } from '../languages';
+
+// The views speak the default language (English) outside a request.
+beforeAll(() => {
+  pushI18n();
+});
 
 describe('requestDetailPage', () => {
   const request: OwnedRequest = {

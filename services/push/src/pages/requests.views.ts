@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t, translator } from '@secret-push/i18n';
 import { flashMessage } from './flash';
 import { layout } from './layout';
 import { type Cell, cardTable, eventsTable, pager, stateTabs } from './list.views';
@@ -45,65 +46,72 @@ export interface RequestAuditRow {
   userAgent: string;
 }
 
-const STATE_LABEL: Record<RequestState, string> = { open: 'Open', answered: 'Answered', closed: 'Closed' };
 const STATES: readonly RequestState[] = ['open', 'answered', 'closed'];
 
-const EVENT: Record<string, string> = {
-  creation: 'Created',
-  link_opened: 'Link opened by a responder',
-  failed_passphrase: 'Wrong passphrase',
-  answer: 'Answered',
-  answer_refused: 'Answer refused',
-  close: 'Closed by you',
-  close_by_time: 'Closed: time ran out',
-  attachment_download: 'Your file downloaded',
-  code_sent: 'Code sent to a responder',
-};
+/** A state's name, in the page's language. */
+const stateLabel = (state: RequestState): string =>
+  ({
+    open: t('requests.state.open'),
+    answered: t('requests.state.answered'),
+    closed: t('requests.state.closed'),
+  })[state];
 
-const WHO: Record<OwnedRequest['answerableBy'], string> = {
-  anyone: 'anyone with the link',
-  users: 'people signed in to this instance',
-  emails: 'the listed addresses',
-};
+/** An audit log entry's kind as the page says it (an unknown kind: as stored). */
+function eventLabel(kind: string): string {
+  const labels: Record<string, string> = {
+    creation: t('requests.event.creation'),
+    link_opened: t('requests.event.linkOpened'),
+    failed_passphrase: t('requests.event.failedPassphrase'),
+    answer: t('requests.event.answer'),
+    answer_refused: t('requests.event.answerRefused'),
+    close: t('requests.event.close'),
+    close_by_time: t('requests.event.closeByTime'),
+    attachment_download: t('requests.event.attachmentDownload'),
+    code_sent: t('requests.event.codeSent'),
+  };
+  return labels[kind] ?? kind;
+}
 
 /** Close asks first: the link leads to its confirmation page (`back`: where to return after). */
 function closeLink(r: OwnedRequest, back: string): Html {
+  const what = r.name ?? t('requests.close.thisRequest');
   return html`<a
     class="button secondary small"
     href="/requests/${r.urlToken}/close?back=${encodeURIComponent(back)}"
-    >Close<span class="visually-hidden"> ${r.name ?? 'this request'}</span></a
+    >${rich('requests.close.link', {
+      what,
+      hidden: (c) => html`<span class="visually-hidden">${c}</span>`,
+    })}</a
   >`;
 }
 
 /** What Close's confirmation says will happen to this request. */
 export const closeConsequence = (r: OwnedRequest): string =>
-  `Nobody can answer it after that${r.state === 'answered' ? ' (its answer stays until it expires)' : ''}. It cannot be undone.`;
+  t('requests.close.consequence', { answered: r.state === 'answered' ? 'yes' : 'no' });
 
 /** The created page: the responder's link once, copy, QR, and what happens next. */
 export function requestCreatedPage(options: { header: WebHeader; request: OwnedRequest; qr: Html }): Html {
   const { request: r } = options;
   return layout(
-    'Your request link',
+    t('requests.created.title'),
     html`${webHeader(options.header)}
-      <h1>Your request link</h1>
-      <p>
-        Send this link to the person who has the secret. It is shown only for a few minutes: reloading this
-        page shows the same link, and then no more.
-      </p>
-      <label for="link">Request link</label>
+      <h1>${t('requests.created.title')}</h1>
+      <p>${t('requests.created.lead')}</p>
+      <label for="link">${t('requests.created.linkLabel')}</label>
       <div class="link-field">
         <input id="link" type="text" readonly value="${r.link}" autocomplete="off" spellcheck="false" />
-        <button type="button" data-copy="link" hidden>Copy the link</button>
+        <button type="button" data-copy="link" hidden>${t('requests.created.copy')}</button>
       </div>
       <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
-      <div class="qr" role="img" aria-label="QR code of the request link">${options.qr}</div>
+      <div class="qr" role="img" aria-label="${t('requests.created.qr')}">${options.qr}</div>
       <p>
-        It takes one answer from ${WHO[r.answerableBy]} until
-        ${timeAt(r.closeAfterAt, new Date())}.${r.passphrase ? ' The responder also needs the passphrase.' : ''}
+        ${rich('requests.created.takes', { who: r.answerableBy, time: timeAt(r.closeAfterAt, new Date()) })}${
+          r.passphrase ? html` ${t('requests.created.passphrase')}` : ''
+        }
       </p>
       <p>
-        <a href="/requests/${r.urlToken}">See this request</a> ·
-        <a href="/requests/new">Request another secret</a>
+        <a href="/requests/${r.urlToken}">${t('requests.created.see')}</a> ·
+        <a href="/requests/new">${t('requests.created.another')}</a>
       </p>`,
     { scripts: [TIMES_SCRIPT] },
   );
@@ -112,14 +120,11 @@ export function requestCreatedPage(options: { header: WebHeader; request: OwnedR
 /** The created page once the link is no longer shown: nothing was created again. */
 export function requestCreatedGonePage(header: WebHeader): Html {
   return layout(
-    'Link no longer shown',
+    t('requests.createdGone.title'),
     html`${webHeader(header)}
-      <h1>Link no longer shown</h1>
-      <p>
-        The request link was shown when the request was created, and for a few minutes after. Reloading this
-        page did not create another request.
-      </p>
-      <p>You find it, and can close it, in <a href="/requests">Your requests</a>.</p>`,
+      <h1>${t('requests.createdGone.title')}</h1>
+      <p>${t('requests.createdGone.text')}</p>
+      <p>${rich('requests.createdGone.find', { link: (c) => html`<a href="/requests">${c}</a>` })}</p>`,
   );
 }
 
@@ -130,12 +135,13 @@ function requestRow(r: OwnedRequest, back: string, now: Date): Cell[] {
     {
       title: true,
       content: html`<a href="/requests/${r.urlToken}"
-        >${r.name ?? html`<span class="muted">(no name)</span>`}<span class="visually-hidden"
-          >: details</span
+        >${r.name ?? html`<span class="muted">${t('requests.list.noName')}</span>`}<span
+          class="visually-hidden"
+          >${t('requests.list.details')}</span
         ></a
       >`,
     },
-    { content: STATE_LABEL[r.state] },
+    { content: stateLabel(r.state) },
     { content: at(r.createdAt) },
     {
       content:
@@ -144,8 +150,8 @@ function requestRow(r: OwnedRequest, back: string, now: Date): Cell[] {
             ? at(r.closedAt)
             : ''
           : r.answeredAt
-            ? html`answered ${at(r.answeredAt)}`
-            : html`open until ${at(r.closeAfterAt)}`,
+            ? rich('requests.list.answeredAt', { time: at(r.answeredAt) })
+            : rich('requests.list.openUntil', { time: at(r.closeAfterAt) }),
     },
     { actions: true, content: r.state === 'closed' ? '' : closeLink(r, back) },
   ];
@@ -163,23 +169,29 @@ export function requestsPage(options: {
   const { state, page, items } = options;
   const back = `/requests?state=${state}${page > 1 ? `&page=${page}` : ''}`;
   const now = new Date();
-  const columns = ['Name', 'State', 'Created', 'Answered, open or closed', 'Actions'];
+  const columns = [
+    t('requests.column.name'),
+    t('requests.column.state'),
+    t('requests.column.created'),
+    t('requests.column.when'),
+    t('requests.column.actions'),
+  ];
   return layout(
-    'Your requests',
+    t('requests.list.title'),
     html`${webHeader(options.header)}
-      <h1>Your requests</h1>
-      <p><a href="/requests/new">Request a secret</a></p>
+      <h1>${t('requests.list.title')}</h1>
+      <p><a href="/requests/new">${t('requests.list.new')}</a></p>
       ${flashMessage(options.flash)}
       ${stateTabs(
         '/requests',
         state,
-        STATES.map((s) => [s, STATE_LABEL[s]] as const),
+        STATES.map((s) => [s, stateLabel(s)] as const),
       )}
       ${
         items.length === 0
-          ? html`<p>No ${state} requests${page > 1 ? ' on this page' : ''}.</p>`
+          ? html`<p>${t(page > 1 ? 'requests.list.emptyOnPage' : 'requests.list.empty', { state })}</p>`
           : cardTable(
-              `${STATE_LABEL[state]} requests, page ${page}`,
+              t('requests.list.caption', { state, page }),
               columns,
               items.map((r) => requestRow(r, back, now)),
             )
@@ -192,17 +204,23 @@ export function requestsPage(options: {
 function answerPart(r: OwnedRequest, now: Date): Html {
   if (!r.answer) {
     return r.state === 'open'
-      ? html`<p>Not answered yet. Send the responder this link: <code>${r.link}</code></p>`
-      : html`<p>It was closed without an answer.</p>`;
+      ? html`<p>${rich('requests.detail.notAnswered', { link: r.link })}</p>`
+      : html`<p>${t('requests.detail.closedUnanswered')}</p>`;
   }
   const a = r.answer;
+  const time = timeAt(a.answeredAt, now);
   return html`<p>
-      Answered
-      ${timeAt(a.answeredAt, now)}${a.files > 0 ? `, with ${a.files} ${a.files === 1 ? 'file' : 'files'}` : ''}.
+      ${
+        a.files > 0
+          ? rich('requests.detail.answeredWithFiles', { time, files: a.files })
+          : rich('requests.detail.answered', { time })
+      }
     </p>
     <p>
-      <a href="${a.link}">Open the answer</a>. Revealing it there uses one of its ${r.expireAfterViews}
-      ${r.expireAfterViews === 1 ? 'view' : 'views'}${r.expireAfterViews === 1 ? ': after that it is deleted' : ''}.
+      ${rich('requests.detail.openAnswer', {
+        views: r.expireAfterViews,
+        link: (c) => html`<a href="${a.link}">${c}</a>`,
+      })}
     </p>`;
 }
 
@@ -216,48 +234,50 @@ export function requestDetailPage(options: {
   const { request: r, entries } = options;
   const now = new Date();
   const when = (d: Date) => timeAt(d, now);
+  const state =
+    r.state === 'closed'
+      ? r.closedAt
+        ? rich('requests.detail.stateClosedAt', {
+            time: when(r.closedAt),
+            reason: r.closedReason === 'time' ? 'time' : 'owner',
+          })
+        : rich('requests.detail.stateClosed')
+      : r.state === 'open'
+        ? rich('requests.detail.stateOpen', { time: when(r.closeAfterAt) })
+        : rich('requests.detail.stateAnswered');
   return layout(
-    'Your request',
+    t('requests.detail.title'),
     html`${webHeader(options.header)}
-      <h1>Request${r.name ? html`: ${r.name}` : ''}</h1>
-      <p><a href="/requests">Back to your requests</a></p>
+      <h1>${r.name ? t('requests.detail.headingNamed', { name: r.name }) : t('requests.detail.heading')}</h1>
+      <p><a href="/requests">${t('requests.detail.back')}</a></p>
       ${flashMessage(options.flash)}
       <p>
-        <strong>${STATE_LABEL[r.state]}</strong>${
-          r.state === 'closed' && r.closedAt
-            ? html` ${when(r.closedAt)}${r.closedReason === 'time' ? ' (time ran out)' : ' (by you)'}`
-            : r.state === 'open'
-              ? html`, open until ${when(r.closeAfterAt)}`
-              : ''
-        }.
-        Answerable by
-        ${WHO[r.answerableBy]}${
+        ${state}
+        ${
           r.answerableBy === 'emails' && r.answerableEmails.length
-            ? html` (${r.answerableEmails.join(', ')})`
-            : ''
-        }.
+            ? t('requests.detail.answerableByList', { emails: translator().list(r.answerableEmails) })
+            : t('requests.detail.answerableBy', { who: r.answerableBy })
+        }
       </p>
-      <h2>The request</h2>
+      <h2>${t('requests.detail.request')}</h2>
       ${
         /\S/.test(r.message)
           ? html`<div class="secret" id="request-message">${r.message}</div>`
-          : html`<p id="request-message">
-              No message: the responder sees the files you attached and the form to answer.
-            </p>`
+          : html`<p id="request-message">${t('requests.detail.noMessage')}</p>`
       }
-      ${r.note ? html`<p class="muted">Your note: ${r.note}</p>` : ''}
-      <h2>The answer</h2>
+      ${r.note ? html`<p class="muted">${t('requests.detail.note', { note: r.note })}</p>` : ''}
+      <h2>${t('requests.detail.answer')}</h2>
       ${answerPart(r, now)}
       ${r.state === 'closed' ? '' : html`<p>${closeLink(r, `/requests/${r.urlToken}`)}</p>`}
-      <h2>Events</h2>
+      <h2>${t('requests.detail.events')}</h2>
       ${eventsTable(
         entries.map((e) => ({
           when: when(e.createdAt),
-          what: EVENT[e.kind] ?? e.kind,
+          what: eventLabel(e.kind),
           ip: e.ip,
           userAgent: e.userAgent,
         })),
-        'Nothing has happened to this request yet.',
+        t('requests.detail.noEvents'),
       )}`,
     { scripts: [TIMES_SCRIPT] },
   );

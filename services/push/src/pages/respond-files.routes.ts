@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { AnswerNotAllowed } from '../domain/errors';
 import type { FileService } from '../domain/file-service';
@@ -60,7 +61,7 @@ export function respondUploadSteps(
     filesPer: 'answer',
     admitFiles(req, res) {
       if (!need(res, 'respondTarget').responseFileAttachments) {
-        return HttpError.validation({ files: ['This request does not accept files: answer with text.'] });
+        return HttpError.validation({ files: [t('respond.problem.noFiles')] });
       }
       const caller = webCallerOf(res);
       if (caller.kind === 'signed-in' && !sessions!.csrfMatches(req, caller.session)) {

@@ -13,17 +13,23 @@ export const RESPOND_FORM_SCRIPT = '/static/respond-form.js';
  *   `<main>` replaces this one's (parsed with DOMParser, which runs no script); a form that comes
  *   back keeps the files chosen. No answer at all (the connection failed) is said in the status,
  *   the form left as it was. An answer without files is a plain POST, as without this script.
+ * Its texts come from the page (`#sp-messages`, respond.views.ts), in the page's language, worded
+ * with this form's limits; `{name}` and `{status}` are filled in here.
  */
 export const RESPOND_FORM_JS = `(function () {
   'use strict';
   if (!window.FormData || !window.XMLHttpRequest || !window.DOMParser) { return; }
 
-  /** As the server words sizes (fmtBytes in uploads/form.ts). */
-  function bytes(n) {
-    if (n % 1073741824 === 0) { return (n / 1073741824) + ' GiB'; }
-    if (n % 1048576 === 0) { return (n / 1048576) + ' MiB'; }
-    if (n % 1024 === 0) { return (n / 1024) + ' KiB'; }
-    return n + ' bytes';
+  /** The page's texts (its language), by name; a value the browser knows replaces its {placeholder}. */
+  var messages = {};
+  try {
+    var block = document.getElementById('sp-messages');
+    if (block) { messages = JSON.parse(block.textContent) || {}; }
+  } catch (e) { messages = {}; }
+  function message(name, values) {
+    var text = typeof messages[name] === 'string' ? messages[name] : '';
+    for (var key in values || {}) { text = text.split('{' + key + '}').join(String(values[key])); }
+    return text;
   }
 
   /** The problem of the chosen files under the request's limits, or '' when none. */
@@ -32,13 +38,13 @@ export const RESPOND_FORM_JS = `(function () {
     var maxCount = Number(input.getAttribute('data-max-count'));
     var maxFile = Number(input.getAttribute('data-max-file-bytes'));
     var maxTotal = Number(input.getAttribute('data-max-total-bytes'));
-    if (files.length > maxCount) { return 'You can only attach up to ' + maxCount + ' files per answer.'; }
+    if (files.length > maxCount) { return message('respondTooMany'); }
     var total = 0;
     for (var i = 0; i < files.length; i++) {
-      if (files[i].size > maxFile) { return files[i].name + ' exceeds the limit of ' + bytes(maxFile) + '.'; }
+      if (files[i].size > maxFile) { return message('respondFileTooLarge', { name: files[i].name }); }
       total += files[i].size;
     }
-    if (total > maxTotal) { return 'The files together exceed ' + bytes(maxTotal) + '.'; }
+    if (total > maxTotal) { return message('respondTotalTooLarge'); }
     return '';
   }
 
@@ -79,13 +85,13 @@ export const RESPOND_FORM_JS = `(function () {
       if (button) { button.disabled = true; }
       progress(0);
       upload.hidden = false;
-      say('Uploading…');
+      say(message('respondUploading'));
       xhr.upload.addEventListener('progress', function (e) {
         if (e.lengthComputable && e.total > 0) { progress(Math.floor((e.loaded * 100) / e.total)); }
       });
       xhr.upload.addEventListener('load', function () {
         progress(100);
-        say('Uploaded. Sending the answer…');
+        say(message('respondUploaded'));
       });
       xhr.addEventListener('load', function () {
         done();
@@ -93,7 +99,7 @@ export const RESPOND_FORM_JS = `(function () {
         var main = doc.querySelector('main');
         if (!main) {
           upload.hidden = true;
-          say('The answer could not be sent (' + xhr.status + '). What you typed is still here.', true);
+          say(message('respondNotSent', { status: xhr.status }), true);
           return;
         }
         document.title = doc.title;
@@ -114,7 +120,7 @@ export const RESPOND_FORM_JS = `(function () {
       function failed() {
         done();
         upload.hidden = true;
-        say('The upload did not complete: the connection failed. What you typed is still here; please try again.', true);
+        say(message('respondFailed'), true);
       }
       xhr.addEventListener('error', failed);
       xhr.addEventListener('timeout', failed);

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
@@ -8,6 +9,7 @@ import { type WebSessions, webActor, webCallerOf } from '../session/web-session'
 import type { FieldErrors } from './form-parts.views';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
+import { pageProblems } from './request-problems';
 import type { AnswerInput, RequestPages } from './request-pages.port';
 import {
   type AnswerValues,
@@ -67,9 +69,9 @@ const MAX_EMAIL = 254;
 /** What is wrong with the address typed for a code, if anything (the API's rules). */
 const codeEmailProblem = (email: string): string | undefined =>
   !email
-    ? 'Type your email address.'
+    ? t('respond.problem.emailMissing')
     : email.length > MAX_EMAIL
-      ? `An email address has at most ${MAX_EMAIL} characters.`
+      ? t('respond.problem.emailTooLong', { max: MAX_EMAIL })
       : undefined;
 
 /** A signed-in person's form carries their session's token. */
@@ -156,8 +158,8 @@ export function respondPagesRoutes(deps: RespondPagesDeps): Router {
     setPageHeaders(res, PAGE);
     const header = headerFor(res);
     if (!header) {
-      const why = 'Your session cannot be read right now. Please try again in a moment.';
-      return sendPage(res, 503, errorPage('Temporarily unavailable', why));
+      const why = t('respond.unavailable.text');
+      return sendPage(res, 503, errorPage(t('respond.unavailable.title'), why));
     }
     if (!mayVisit(res)) return sendPage(res, 401, signInToAnswerPage(sessions !== undefined, header));
     next();
@@ -233,6 +235,18 @@ const FIELD_OF_CODE: Record<string, string> = {
   rate_limited: 'response',
 };
 
+/** The problem of a refused answer, by the API's code, in the page's language. */
+function codeProblem(code: string): string {
+  switch (code) {
+    case 'passphrase_required':
+      return t('respond.problem.passphrase');
+    case 'code_required':
+      return t('respond.problem.code');
+    default:
+      return t('respond.problem.tooManyAttempts');
+  }
+}
+
 /**
  * A refused answer as a page: its form again with the problem (422, a wrong passphrase 401, a
  * code 403, too many attempts 429: what was typed kept, never the passphrase); answered 409;
@@ -266,8 +280,8 @@ function answerProblems(
       ...(formField(body, 'email') ? { email: formField(body, 'email')! } : {}),
     };
     const errors: FieldErrors = field
-      ? { [field]: [mapped.message] }
-      : { ...(mapped.options.fields ?? { response: [mapped.message] }) };
+      ? { [field]: [codeProblem(code)] }
+      : pageProblems(mapped.options.fields ?? { response: [mapped.message] }, [t('respond.problem.noFiles')]);
     showForm(req, res, mapped.status, { values, errors }).catch(next);
   };
 }

@@ -1,19 +1,36 @@
+import { withTranslator } from '@secret-push/i18n';
+import type { I18n } from '@secret-push/i18n';
 import { readableSize, respondPage } from './respond.views';
+import { pushI18n } from '../languages';
+
+// The views speak the default language (English) outside a request.
+let i18n: I18n;
+beforeAll(() => {
+  i18n = pushI18n();
+});
 
 describe('readableSize', () => {
   it.each([
     [0, '0 bytes'],
     [1, '1 byte'],
     [999, '999 bytes'],
-    [1000, '1 KB'],
-    [1500, '1.5 KB'],
-    [999_949, '999.9 KB'],
+    [1000, '1 kB'],
+    [1500, '1.5 kB'],
+    [999_949, '999.9 kB'],
     [999_950, '1 MB'],
     [2_411_212, '2.4 MB'],
     [1_100_000_000, '1.1 GB'],
-    [5_000_000_000_000_000, '5000 TB'],
+    [5_000_000_000_000_000, '5,000 TB'],
   ])('%d → %s', (n, words) => {
     expect(readableSize(n)).toBe(words);
+  });
+
+  it('in the page’s language: German and Polish numbers and units', () => {
+    const inLanguage = (tag: string, n: number) =>
+      withTranslator(i18n.translator(tag), () => readableSize(n));
+    expect(inLanguage('de', 1500)).toBe('1,5 kB');
+    expect(inLanguage('de', 512)).toBe('512 Byte');
+    expect(inLanguage('pl', 2_411_212)).toBe('2,4 MB');
   });
 });
 
@@ -39,7 +56,7 @@ describe('respondPage', () => {
     expect(page).toContain(
       '<a href="/respond/T/files/f1" download="a &quot;b&quot;.pdf">a &quot;b&quot;.pdf</a>',
     );
-    expect(page).toMatch(/\(2 KB;\s+2 downloads left\)/);
+    expect(page).toMatch(/\(2 kB;\s+2 downloads left\)/);
     expect(page).toContain('Send the &lt;key&gt;');
   });
 

@@ -1,6 +1,8 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t, translator } from '@secret-push/i18n';
 import { type FieldErrors, described, fieldError, filesField, problemSummary } from './form-parts.views';
 import { layout } from './layout';
+import { binarySize } from './request-problems';
 import { RESPOND_FORM_SCRIPT } from './respond-form.script';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
@@ -37,27 +39,39 @@ export interface AnswerValues {
   code?: string;
 }
 
-export const ANSWER_FIELD_LABEL: Record<string, string> = {
-  payload: 'Your answer',
-  passphrase: 'Passphrase',
-  email: 'Your email address',
-  code: 'Code',
-  'code-email': 'Email address for the code',
-  files: 'Files',
-  response: 'The form',
-};
+/** The answer form's fields as the problem summary links them, in the page's language. */
+export function answerFieldLabels(): Record<string, string> {
+  return {
+    payload: t('respond.field.payload'),
+    passphrase: t('respond.field.passphrase'),
+    email: t('respond.field.email'),
+    code: t('respond.field.code'),
+    'code-email': t('respond.field.codeEmail'),
+    files: t('respond.field.files'),
+    response: t('respond.field.form'),
+  };
+}
 
-/** A size for people: `512 bytes`, `1.5 KB`, `2.4 MB`, `1.1 GB` (powers of 1000, as file managers). */
+/**
+ * A size for people, in the page's language: `512 bytes`, `1.5 kB`, `2.4 MB`, `1.1 GB` (powers of
+ * 1000, as file managers; Intl's units).
+ */
 export function readableSize(n: number): string {
-  if (n < 1000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const number = translator().number.bind(translator());
+  if (n < 1000) return number(n, { style: 'unit', unit: 'byte', unitDisplay: 'long' });
+  const units = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'];
   let value = n / 1000;
   let unit = 0;
   while (value >= 999.95 && unit < units.length - 1) {
     value /= 1000;
     unit += 1;
   }
-  return `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
+  return number(Math.round(value * 10) / 10, {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  });
 }
 
 /**
@@ -69,18 +83,14 @@ function requestMessage(request: ResponderRequest): Html {
     return html`<div class="secret" id="request-message">${request.message}</div>`;
   }
   return html`<p id="request-message">
-    ${
-      request.files.length > 0
-        ? 'The requester sent no message, only the files below, and asks for your answer.'
-        : 'The requester sent no message and asks for your answer.'
-    }
+    ${request.files.length > 0 ? t('respond.noMessageFiles') : t('respond.noMessage')}
   </p>`;
 }
 
 /** The requester's files, each with its size and how often it may still be downloaded. */
 function requesterFiles(token: string, files: ResponderRequest['files'], downloads: boolean): Html {
   if (files.length === 0) return html``;
-  return html`<h2>Files from the requester</h2>
+  return html`<h2>${t('respond.files.heading')}</h2>
     <ul class="files" id="requester-files">
       ${files.map(
         (f) =>
@@ -91,12 +101,7 @@ function requesterFiles(token: string, files: ResponderRequest['files'], downloa
                 : html`<span>${f.filename}</span>`
             }
             <span class="muted"
-              >(${readableSize(f.size)};
-              ${
-                f.downloadsLeft > 0
-                  ? `${f.downloadsLeft} ${f.downloadsLeft === 1 ? 'download' : 'downloads'} left`
-                  : 'no downloads left'
-              })</span
+              >${t('respond.files.details', { size: readableSize(f.size), left: f.downloadsLeft })}</span
             >
           </li>`,
       )}
@@ -104,10 +109,8 @@ function requesterFiles(token: string, files: ResponderRequest['files'], downloa
 }
 
 function passphraseField(errors: FieldErrors): Html {
-  return html`<label for="passphrase">Passphrase</label>
-    <p class="muted" id="passphrase-hint">
-      The requester protected this request with a passphrase; they will have told you it separately.
-    </p>
+  return html`<label for="passphrase">${t('respond.field.passphrase')}</label>
+    <p class="muted" id="passphrase-hint">${t('respond.passphraseHint')}</p>
     ${fieldError(errors, 'passphrase')}
     <input
       id="passphrase"
@@ -123,8 +126,8 @@ function passphraseField(errors: FieldErrors): Html {
 
 /** Who proves their address: the address (kept after the code was sent) and the code. */
 function codeFields(values: AnswerValues, errors: FieldErrors): Html {
-  return html`<label for="email">Your email address</label>
-    <p class="muted" id="email-hint">The address the requester listed, where your code was sent.</p>
+  return html`<label for="email">${t('respond.field.email')}</label>
+    <p class="muted" id="email-hint">${t('respond.emailHint')}</p>
     ${fieldError(errors, 'email')}
     <input
       id="email"
@@ -138,8 +141,8 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
       value="${values.email ?? ''}"
       ${described(errors, 'email')}
     />
-    <label for="code">Code</label>
-    <p class="muted" id="code-hint">The 6-digit code from the email (it says how long the code is valid).</p>
+    <label for="code">${t('respond.field.code')}</label>
+    <p class="muted" id="code-hint">${t('respond.codeHint')}</p>
     ${fieldError(errors, 'code')}
     <input
       id="code"
@@ -156,7 +159,7 @@ function codeFields(values: AnswerValues, errors: FieldErrors): Html {
 
 /** The file input and the progress bar the upload script shows (the form works without it). */
 function fileField(limits: NonNullable<ResponderRequest['limits']>, errors: FieldErrors): Html {
-  return filesField({ label: 'Files (optional)' }, { ...limits, maxCount: limits.maxFiles }, errors);
+  return filesField({ label: t('respond.filesLabel') }, { ...limits, maxCount: limits.maxFiles }, errors);
 }
 
 /**
@@ -185,25 +188,25 @@ export function respondPage(options: {
   const files = options.files && request.limits ? request.limits : undefined;
   const upload = files ? html` enctype="multipart/form-data" data-upload data-done="/done"` : '';
   return layout(
-    'A secret was requested',
+    t('respond.title'),
     html`${webHeader(options.header)}
-      <h1>Someone asks you for a secret</h1>
+      <h1>${t('respond.heading')}</h1>
       ${
         request.requestor
-          ? html`<p>From <strong>${request.requestor}</strong>.</p>`
-          : html`<p class="muted">The requester chose not to show their address.</p>`
+          ? html`<p>${rich('respond.from', { email: request.requestor })}</p>`
+          : html`<p class="muted">${t('respond.anonymousRequestor')}</p>`
       }
-      <h2>Their request</h2>
+      <h2>${t('respond.theirRequest')}</h2>
       ${requestMessage(request)}
       <p class="muted">
-        You can answer once. The request closes ${timeAt(request.closeAfterAt, options.now ?? new Date())}.
+        ${rich('respond.closes', { time: timeAt(request.closeAfterAt, options.now ?? new Date()) })}
       </p>
       ${requesterFiles(token, request.files, options.downloads ?? false)}
       ${
         options.codeSent
-          ? html`<p role="status" class="notice">If that address may answer, a code was sent to it.</p>
+          ? html`<p role="status" class="notice">${t('respond.code.sent')}</p>
               <p class="muted">
-                No email after a few minutes? <a href="/respond/${token}">Ask for a new code</a>.
+                ${rich('respond.code.noEmail', { link: (c) => html`<a href="/respond/${token}">${c}</a>` })}
               </p>`
           : ''
       }
@@ -212,17 +215,14 @@ export function respondPage(options: {
           ? codeRequestForm(token, values, errors, options.csrf)
           : ''
       }
-      <h2>Your answer</h2>
-      ${problemSummary(errors, ANSWER_FIELD_LABEL, { response: 'payload' })}
+      <h2>${t('respond.field.payload')}</h2>
+      ${problemSummary(errors, answerFieldLabels(), { response: 'payload' })}
       <form method="post" action="/respond/${token}" class="respond" ${upload}>
         ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
         ${request.passphraseRequired ? passphraseField(errors) : ''}
         ${request.answerableBy === 'emails' ? codeFields(values, errors) : ''}
-        <label for="payload">Your answer</label>
-        <p class="muted" id="payload-hint">
-          The secret the requester asked for${files ? ' (optional when you attach files)' : ''}. It is
-          encrypted on the server, and only the requester can open it.
-        </p>
+        <label for="payload">${t('respond.field.payload')}</label>
+        <p class="muted" id="payload-hint">${t('respond.payloadHint', { files: files ? 'yes' : 'no' })}</p>
         ${fieldError(errors, 'payload')}
         <textarea
           id="payload"
@@ -235,20 +235,24 @@ export function respondPage(options: {
         >
 ${values.payload ?? ''}</textarea>
         ${files ? fileField(files, errors) : ''}
-        <button type="submit">Send the answer</button>
+        <button type="submit">${t('respond.submit')}</button>
       </form>`,
-    { scripts: files ? [TIMES_SCRIPT, RESPOND_FORM_SCRIPT] : [TIMES_SCRIPT], recipient: true },
+    {
+      scripts: files ? [TIMES_SCRIPT, RESPOND_FORM_SCRIPT] : [TIMES_SCRIPT],
+      recipient: true,
+      ...(files ? { clientMessages: respondFormMessages(files) } : {}),
+    },
   );
 }
 
 /** The first step where only listed addresses may answer: the address, to send it a code. */
 function codeRequestForm(token: string, values: AnswerValues, errors: FieldErrors, csrf?: string): Html {
-  return html`<h2>Prove your address</h2>
-    <p>Only the addresses the requester listed may answer. Ask for a code, then type it below.</p>
+  return html`<h2>${t('respond.code.heading')}</h2>
+    <p>${t('respond.code.lead')}</p>
     <form method="post" action="/respond/${token}/code">
       ${csrf ? html`<input type="hidden" name="csrf" value="${csrf}" />` : ''}
-      <label for="code-email">Email address for the code</label>
-      <p class="muted" id="code-email-hint">A 6-digit code is sent there if it may answer.</p>
+      <label for="code-email">${t('respond.field.codeEmail')}</label>
+      <p class="muted" id="code-email-hint">${t('respond.code.emailHint')}</p>
       ${fieldError(errors, 'code-email')}
       <input
         id="code-email"
@@ -262,20 +266,17 @@ function codeRequestForm(token: string, values: AnswerValues, errors: FieldError
         value="${values.email ?? ''}"
         ${described(errors, 'code-email')}
       />
-      <button type="submit" class="secondary">Send me a code</button>
+      <button type="submit" class="secondary">${t('respond.code.send')}</button>
     </form>`;
 }
 
 /** After answering (Post/Redirect/Get): what happens now. */
 export function answeredPage(header?: WebHeader): Html {
   return layout(
-    'Answer sent',
+    t('respond.done.title'),
     html`${webHeader(header)}
-      <h1>Your answer was sent</h1>
-      <p>
-        It is stored encrypted, and only the requester can open it, a limited number of times. You can close
-        this page.
-      </p>`,
+      <h1>${t('respond.done.heading')}</h1>
+      <p>${t('respond.done.text')}</p>`,
     { recipient: true },
   );
 }
@@ -283,12 +284,10 @@ export function answeredPage(header?: WebHeader): Html {
 /** 409: somebody answered already (nothing was stored from this visit). */
 export function alreadyAnsweredPage(header?: WebHeader): Html {
   return layout(
-    'Already answered',
+    t('respond.answered.title'),
     html`${webHeader(header)}
-      <h1>This request has already been answered</h1>
-      <p>
-        A request takes one answer. If the requester still needs something, they can send you a new request.
-      </p>`,
+      <h1>${t('respond.answered.heading')}</h1>
+      <p>${t('respond.answered.text')}</p>`,
     { recipient: true },
   );
 }
@@ -296,13 +295,10 @@ export function alreadyAnsweredPage(header?: WebHeader): Html {
 /** 404: closed and unknown requests look the same. */
 export function requestGonePage(header?: WebHeader): Html {
   return layout(
-    'Request closed',
+    t('respond.gone.title'),
     html`${webHeader(header)}
-      <h1>This request is closed or does not exist</h1>
-      <p>
-        Requests stay open for a limited time, and the requester may close them earlier. If you still need to
-        send them something, ask them for a new link.
-      </p>`,
+      <h1>${t('respond.gone.heading')}</h1>
+      <p>${t('respond.gone.text')}</p>`,
     { recipient: true },
   );
 }
@@ -310,11 +306,15 @@ export function requestGonePage(header?: WebHeader): Html {
 /** Who may answer, when this visitor may not (users only: sign in; a client's token: never). */
 export function signInToAnswerPage(signInEnabled: boolean, header?: WebHeader): Html {
   return layout(
-    'Sign in to answer',
+    t('respond.signIn.title'),
     html`${webHeader(header)}
-      <h1>Sign in to answer this request</h1>
-      <p>Only people with an account on this instance may answer it.</p>
-      ${signInEnabled ? html`<p><a href="/sign-in">Sign in</a>, then open the link again.</p>` : ''}`,
+      <h1>${t('respond.signIn.heading')}</h1>
+      <p>${t('respond.signIn.text')}</p>
+      ${
+        signInEnabled
+          ? html`<p>${rich('respond.signIn.link', { link: (c) => html`<a href="/sign-in">${c}</a>` })}</p>`
+          : ''
+      }`,
     { recipient: true },
   );
 }
@@ -322,10 +322,30 @@ export function signInToAnswerPage(signInEnabled: boolean, header?: WebHeader): 
 /** A requester's file that cannot be downloaded: spent (410) or unknown (404). */
 export function attachmentGonePage(spent: boolean, header?: WebHeader): Html {
   return layout(
-    spent ? 'File no longer available' : 'File not found',
+    spent ? t('respond.fileGone.spentTitle') : t('respond.fileGone.unknownTitle'),
     html`${webHeader(header)}
-      <h1>${spent ? 'This file was downloaded as many times as allowed' : 'This file does not exist'}</h1>
-      <p>If you still need it, ask the requester to send it again.</p>`,
+      <h1>${spent ? t('respond.fileGone.spentHeading') : t('respond.fileGone.unknownHeading')}</h1>
+      <p>${t('respond.fileGone.text')}</p>`,
     { recipient: true },
   );
+}
+
+/**
+ * The upload script's texts (respond-form.script.ts), in the page's language: the limits' problems
+ * are worded here with this form's limits; `{name}` (a chosen file) and `{status}` (an HTTP status)
+ * are left for the script to fill in.
+ */
+function respondFormMessages(limits: NonNullable<ResponderRequest['limits']>): Record<string, string> {
+  return {
+    respondTooMany: t('respond.client.tooMany', { max: limits.maxFiles }),
+    respondFileTooLarge: t('respond.client.fileTooLarge', {
+      name: '{name}',
+      size: binarySize(limits.maxFileBytes),
+    }),
+    respondTotalTooLarge: t('respond.client.totalTooLarge', { size: binarySize(limits.maxTotalBytes) }),
+    respondUploading: t('respond.client.uploading'),
+    respondUploaded: t('respond.client.uploaded'),
+    respondNotSent: t('respond.client.notSent', { status: '{status}' }),
+    respondFailed: t('respond.client.failed'),
+  };
 }
