@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Provider } from 'oidc-provider';
 import { createKysely } from '@secret-push/db-kit';
 import { useBranding } from '@secret-push/html';
+import type { I18n } from '@secret-push/i18n';
 import { authI18n, languages } from './languages';
 import { closeRedis, createRedis, waitUntilReady } from '@secret-push/redis-kit';
 import {
@@ -151,6 +152,8 @@ interface Wiring {
   cookieKeys: string[];
   /** Email on (AUTH_SMTP_URL): what queues it; undefined: off. */
   outbox: MailOutbox | undefined;
+  /** The languages of the pages and the emails (read once). */
+  i18n: I18n;
 }
 
 /** The provider with our throttle, event log and metrics, and the cookie warnings. */
@@ -200,7 +203,7 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     totp: config.totp,
   };
   // First: pages in the person's language, down to the 404 page drawn after the rest.
-  provider.use(languages(authI18n(config.i18n), { secureCookies: config.secureCookies }));
+  provider.use(languages(w.i18n, { secureCookies: config.secureCookies }));
   provider.use(pagesNotFound()); // a page path's 404 is a page, whoever answered it
   provider.use(operationalEndpoints({ readiness }));
   provider.use(authorizationServerMetadata());
@@ -274,7 +277,13 @@ function startEmail(w: Wiring): MailSender | undefined {
   return startMailSender({
     db,
     mailer: createSmtpMailer(config.mail),
-    compose: authEmailComposer({ db, outbox, issuer: config.issuer, service: config.totp.issuer }),
+    compose: authEmailComposer({
+      db,
+      outbox,
+      issuer: config.issuer,
+      service: config.totp.issuer,
+      i18n: w.i18n,
+    }),
     logger,
     metrics: w.metrics,
     pollMs: config.mailDelivery.pollMs,
@@ -316,7 +325,8 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     throttles: createThrottles(redis, config, logger),
     cookieKeys: cookieKeys(config),
     adapter: createKyselyAdapter(db),
-    outbox: config.mail ? mailOutbox(new KeyRing(config.dataKeys)) : undefined,
+    outbox: config.mail ? mailOutbox(new KeyRing(config.dataKeys), config.i18n.defaultLanguage) : undefined,
+    i18n: authI18n(config.i18n),
   };
   const provider = createAuthProvider(wiring);
   const readiness = readinessOf({ db, redis }, metrics);

@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { type AppLink, backToApp } from './app-link';
 import { layout } from './layout';
 
@@ -10,6 +11,8 @@ export interface AccountPageInput {
   email: string;
   secondFactor: boolean;
   recoveryCodesLeft: number;
+  /** The shortest password accepted (characters; users/password.ts), for the hint: 12 unless given. */
+  passwordMinLength?: number;
   /** Locked after too many wrong codes in a row: codes from the app are refused. */
   secondFactorLocked?: boolean;
   /** AUTH_REQUIRE_TOTP: the second factor cannot be turned off here. */
@@ -40,12 +43,12 @@ function csrf(input: AccountPageInput): Html {
 
 function passwordSection(input: AccountPageInput): Html {
   return html`<section aria-labelledby="password-heading">
-    <h2 id="password-heading">Password</h2>
+    <h2 id="password-heading">${t('account.password.heading')}</h2>
     ${errorFor(input, 'password', 'password-error')}
     <form method="post" action="/account/password">
       ${csrf(input)}
       <input type="text" name="username" autocomplete="username" value="${input.email}" hidden />
-      <label for="current-password">Current password</label>
+      <label for="current-password">${t('account.password.current')}</label>
       <input
         id="current-password"
         name="current_password"
@@ -53,9 +56,9 @@ function passwordSection(input: AccountPageInput): Html {
         autocomplete="current-password"
         required${describedBy(input, 'password', 'password-error')}
       />
-      <label for="new-password">New password</label>
+      <label for="new-password">${t('account.password.new')}</label>
       <p class="hint" id="new-password-hint">
-        At least 12 characters. Your other sign-ins end; this one stays.
+        ${t('account.password.newHint', { min: input.passwordMinLength ?? 12 })}
       </p>
       <input
         id="new-password"
@@ -66,7 +69,7 @@ function passwordSection(input: AccountPageInput): Html {
         minlength="12"
         aria-describedby="new-password-hint"
       />
-      <label for="repeat-password">New password again</label>
+      <label for="repeat-password">${t('account.password.repeat')}</label>
       <input
         id="repeat-password"
         name="repeat_password"
@@ -75,7 +78,7 @@ function passwordSection(input: AccountPageInput): Html {
         required
         minlength="12"
       />
-      <button type="submit">Change password</button>
+      <button type="submit">${t('account.password.submit')}</button>
     </form>
   </section>`;
 }
@@ -83,36 +86,28 @@ function passwordSection(input: AccountPageInput): Html {
 function twoFactorSection(input: AccountPageInput): Html {
   if (!input.secondFactor) {
     return html`<section aria-labelledby="two-factor-heading">
-      <h2 id="two-factor-heading">Two-factor authentication</h2>
-      <p>Off. Signing in asks for your password only.</p>
+      <h2 id="two-factor-heading">${t('account.twoFactor.heading')}</h2>
+      <p>${t('account.twoFactor.off')}</p>
       ${errorFor(input, 'two-factor/start', 'start-error')}
       <form method="post" action="/account/two-factor/start">
         ${csrf(input)}
-        <button type="submit">Set up two-factor authentication</button>
+        <button type="submit">${t('account.twoFactor.start')}</button>
       </form>
     </section>`;
   }
-  const left = input.recoveryCodesLeft;
   return html`<section aria-labelledby="two-factor-heading">
-    <h2 id="two-factor-heading">Two-factor authentication</h2>
-    <p>
-      On: signing in asks for a code from your authenticator app. ${left} recovery
-      code${left === 1 ? '' : 's'} left.
-    </p>
+    <h2 id="two-factor-heading">${t('account.twoFactor.heading')}</h2>
+    <p>${t('account.twoFactor.on', { count: input.recoveryCodesLeft })}</p>
     ${
       input.secondFactorLocked
-        ? html`<p class="error" role="alert" id="two-factor-locked">
-            Locked: too many wrong codes were typed for your account, so codes from your authenticator app are
-            refused. Someone may know your password: change it. To unlock, sign in with a recovery code, or
-            ask the operator.
-          </p>`
+        ? html`<p class="error" role="alert" id="two-factor-locked">${t('account.twoFactor.locked')}</p>`
         : ''
     }
-    <h3>New recovery codes</h3>
+    <h3>${t('account.recovery.heading')}</h3>
     ${errorFor(input, 'recovery-codes', 'recovery-error')}
     <form method="post" action="/account/recovery-codes">
       ${csrf(input)}
-      <label for="recovery-credential">Password or a code from your authenticator app</label>
+      <label for="recovery-credential">${t('account.recovery.credential')}</label>
       <input
         id="recovery-credential"
         name="credential"
@@ -120,18 +115,16 @@ function twoFactorSection(input: AccountPageInput): Html {
         autocomplete="current-password"
         required${describedBy(input, 'recovery-codes', 'recovery-error')}
       />
-      <button type="submit">Generate new recovery codes</button>
+      <button type="submit">${t('account.recovery.submit')}</button>
     </form>
     ${
       input.totpRequired
-        ? html`<p class="after">
-            Two-factor authentication is required on this service: it cannot be turned off.
-          </p>`
-        : html`<h3>Turn off</h3>
+        ? html`<p class="after">${t('account.twoFactor.required')}</p>`
+        : html`<h3>${t('account.twoFactor.removeHeading')}</h3>
             ${errorFor(input, 'two-factor/remove', 'remove-error')}
             <form method="post" action="/account/two-factor/remove">
               ${csrf(input)}
-              <label for="remove-password">Current password</label>
+              <label for="remove-password">${t('account.password.current')}</label>
               <input
                 id="remove-password"
                 name="password"
@@ -139,7 +132,7 @@ function twoFactorSection(input: AccountPageInput): Html {
                 autocomplete="current-password"
                 required${describedBy(input, 'two-factor/remove', 'remove-error')}
               />
-              <button type="submit" class="secondary">Turn off two-factor authentication</button>
+              <button type="submit" class="secondary">${t('account.twoFactor.remove')}</button>
             </form>`
     }
   </section>`;
@@ -152,22 +145,20 @@ function twoFactorSection(input: AccountPageInput): Html {
  */
 export function accountPage(input: AccountPageInput): string {
   return layout(
-    'Your account',
-    html`<p class="lead">Signed in as <strong>${input.email}</strong></p>
-      ${input.app?.url ? html`<p class="lead">Your sign-in settings for ${input.app.name}.</p>` : ''}
+    t('account.title'),
+    html`<p class="lead">${rich('account.signedInAs', { email: input.email })}</p>
+      ${input.app?.url ? html`<p class="lead">${t('account.settingsFor', { app: input.app.name })}</p>` : ''}
       ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ''}
       ${passwordSection(input)} ${twoFactorSection(input)}
       <section aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">Sessions</h2>
-        <p>
-          Signs you out on every other browser and device; applications there lose access within a minute.
-        </p>
+        <h2 id="sessions-heading">${t('account.sessions.heading')}</h2>
+        <p>${t('account.sessions.text')}</p>
         <form method="post" action="/account/sessions">
           ${csrf(input)}
-          <button type="submit" class="secondary">Sign out everywhere else</button>
+          <button type="submit" class="secondary">${t('account.sessions.submit')}</button>
         </form>
       </section>
       ${backToApp(input.app)}
-      <p class="after"><a href="${input.signOutHref}">Sign out</a></p>`,
+      <p class="after"><a href="${input.signOutHref}">${t('account.signOut')}</a></p>`,
   );
 }

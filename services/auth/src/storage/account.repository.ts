@@ -216,7 +216,7 @@ export async function setSecondFactor(
 export async function addSecondFactorFailure(
   db: Db,
   id: string,
-  lockNotice?: { at: number; id: string; kind: string },
+  lockNotice?: { at: number; id: string; kind: string; locale: string },
 ): Promise<number | undefined> {
   if (lockNotice) {
     const { rows } = await sql<{ second_factor_failures: number }>`
@@ -225,8 +225,8 @@ export async function addSecondFactorFailure(
         where id = ${id} and totp_secret is not null
         returning id, email, second_factor_failures
       ), notice as (
-        insert into auth_email (id, recipient, kind, account_id)
-        select ${lockNotice.id}::uuid, email, ${lockNotice.kind}, id from counted
+        insert into auth_email (id, recipient, kind, account_id, locale)
+        select ${lockNotice.id}::uuid, email, ${lockNotice.kind}, id, ${lockNotice.locale}::text from counted
         where second_factor_failures = ${lockNotice.at}
       )
       select second_factor_failures from counted`.execute(db);

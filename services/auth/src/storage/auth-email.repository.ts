@@ -16,6 +16,8 @@ export interface QueuedEmail {
   data?: Record<string, string>;
   /** A secret of the message, sealed with the data key ring. */
   sealed?: { keyId: string; data: Buffer };
+  /** The language to write it in (an offered language tag: `de`, `pt-BR`). */
+  locale: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface QueuedEmail {
 export async function queueAccountEmail(db: Db, email: QueuedEmail): Promise<boolean> {
   const res = await db
     .insertInto('auth_email')
-    .columns(['id', 'recipient', 'kind', 'account_id', 'data', 'data_key_id', 'data_sealed'])
+    .columns(['id', 'recipient', 'kind', 'account_id', 'data', 'data_key_id', 'data_sealed', 'locale'])
     .expression((eb) =>
       eb
         .selectFrom('account')
@@ -38,6 +40,7 @@ export async function queueAccountEmail(db: Db, email: QueuedEmail): Promise<boo
           sql<string>`${JSON.stringify(email.data ?? {})}::jsonb`.as('data'),
           sql<string | null>`${email.sealed?.keyId ?? null}::text`.as('data_key_id'),
           sql<Buffer | null>`${email.sealed?.data ?? null}::bytea`.as('data_sealed'),
+          sql<string>`${email.locale}::text`.as('locale'),
         ])
         .where('id', '=', email.accountId),
     )

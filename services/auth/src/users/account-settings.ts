@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { findAccountRowById, setPasswordById } from '../storage/account.repository';
 import type { AuthDatabase } from '../storage/database';
-import { hashPassword, passwordRuleViolation, verifyPassword } from './password';
+import { brokenPasswordRule, hashPassword, passwordRuleViolation, verifyPassword } from './password';
 import { type MailOutbox, queueNotice } from './mail-outbox';
 import { isSecondFactorLocked } from './second-factor';
 
@@ -37,9 +37,14 @@ export async function isCurrentPassword(db: Db, accountId: string, password: str
   return verifyPassword(row.password_hash, password);
 }
 
+/** Why a password change was refused: the page words it in its language (`problem` is English). */
+export type PasswordChangeProblem =
+  'wrong_password' | 'mismatch' | 'too_long' | 'too_short' | 'is_email' | 'gone';
+
 /** `wrongPassword`: the current password was wrong (a failed attempt for the login throttle). */
 export type PasswordChange =
-  { changed: true; changedAt: Date } | { changed: false; wrongPassword: boolean; problem: string };
+  | { changed: true; changedAt: Date }
+  | { changed: false; wrongPassword: boolean; reason: PasswordChangeProblem; problem: string };
 
 /**
  * A person's own password change: the current password, and the new one twice, which must follow
@@ -55,16 +60,28 @@ export async function changePassword(
 ): Promise<PasswordChange> {
   const row = await findAccountRowById(db, accountId);
   if (!row || row.disabled_at !== null || !(await verifyPassword(row.password_hash, input.current))) {
-    return { changed: false, wrongPassword: true, problem: 'The current password is not correct.' };
+    return {
+      changed: false,
+      wrongPassword: true,
+      reason: 'wrong_password',
+      problem: 'The current password is not correct.',
+    };
   }
   if (input.next !== input.repeat) {
-    return { changed: false, wrongPassword: false, problem: 'The new passwords do not match.' };
-  }
-  const violation = passwordRuleViolation(input.next, row.email);
-  if (violation) {
     return {
       changed: false,
       wrongPassword: false,
+      reason: 'mismatch',
+      problem: 'The new passwords do not match.',
+    };
+  }
+  const violation = passwordRuleViolation(input.next, row.email);
+  const rule = brokenPasswordRule(input.next, row.email);
+  if (violation && rule) {
+    return {
+      changed: false,
+      wrongPassword: false,
+      reason: rule,
       problem: `The new password is not accepted: ${violation}.`,
     };
   }
@@ -74,6 +91,13 @@ export async function changePassword(
     if (at) await queueNotice(trx, outbox, accountId, 'password_changed', { via: 'console' });
     return at;
   });
-  if (!changedAt) return { changed: false, wrongPassword: false, problem: 'This account no longer exists.' };
+  if (!changedAt) {
+    return {
+      changed: false,
+      wrongPassword: false,
+      reason: 'gone',
+      problem: 'This account no longer exists.',
+    };
+  }
   return { changed: true, changedAt };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { PSEUDO_LOCALE, isLanguage, translator } from '@secret-push/i18n';
 import type { KeyRing } from '@secret-push/key-ring';
 import { queueAccountEmail } from '../storage/auth-email.repository';
 import type { AuthDatabase } from '../storage/database';
@@ -27,20 +28,39 @@ export type SecurityNotice = Exclude<AuthEmailKind, 'password_reset'>;
 export interface MailOutbox {
   seal(rowId: string, secret: string): { keyId: string; data: Buffer };
   open(rowId: string, sealed: { keyId: string; data: Buffer }): string;
+  /**
+   * The language of an email queued now (its row's `locale`): the language of the request that
+   * caused it (its translator's), else the default; never the pseudo-locale (tests' `en-XA`).
+   */
+  language(): string;
 }
 
 const aad = (rowId: string) => `auth_email:${rowId.toLowerCase()}|data_sealed`;
 
-export function mailOutbox(ring: KeyRing): MailOutbox {
+/** `defaultLanguage`: I18N_DEFAULT_LANGUAGE, for email caused outside a page's language. */
+export function mailOutbox(ring: KeyRing, defaultLanguage = 'en'): MailOutbox {
   return {
     seal: (rowId, secret) => ({ keyId: ring.activeKeyId, data: ring.seal(secret, aad(rowId)) }),
     open: (rowId, sealed) => ring.open(sealed, aad(rowId)),
+    language: () => requestLanguage(defaultLanguage),
   };
+}
+
+/** The current request's language when it is a real one (not the pseudo-locale), else `fallback`. */
+function requestLanguage(fallback: string): string {
+  let locale: string | undefined;
+  try {
+    locale = translator().locale;
+  } catch {
+    locale = undefined; // no catalogue loaded (a unit test)
+  }
+  return locale && locale !== PSEUDO_LOCALE && isLanguage(locale) ? locale : fallback;
 }
 
 /**
  * Queues the security notice `kind` to the account's own address, when email is on (`outbox`);
- * run it in the transaction of the change it reports. `data`: details that are no secret.
+ * run it in the transaction of the change it reports. `data`: details that are no secret. In the
+ * language of the request that made the change.
  */
 export async function queueNotice(
   db: Kysely<AuthDatabase>,
@@ -50,5 +70,5 @@ export async function queueNotice(
   data?: Record<string, string>,
 ): Promise<void> {
   if (!outbox) return;
-  await queueAccountEmail(db, { id: randomUUID(), accountId, kind, data });
+  await queueAccountEmail(db, { id: randomUUID(), accountId, kind, data, locale: outbox.language() });
 }

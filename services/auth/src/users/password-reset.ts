@@ -59,6 +59,7 @@ export async function requestPasswordReset(
       accountId: account.id,
       kind: 'password_reset',
       sealed: outbox.seal(rowId, token),
+      locale: outbox.language(),
     });
   });
   return { queued: true };

@@ -102,13 +102,20 @@ export function generatePassword(): string {
  * it may. Length is the rule that matters (NIST SP 800-63B): no composition rules.
  */
 export function passwordRuleViolation(password: string, email: string): string | undefined {
+  const rule = brokenPasswordRule(password, email);
+  if (rule === 'too_long') return `the password must be at most ${PASSWORD_MAX_BYTES} bytes`;
+  if (rule === 'too_short') return `the password must be at least ${PASSWORD_MIN_CHARACTERS} characters`;
+  if (rule === 'is_email') return 'the password must not be the email address';
+  return undefined;
+}
+
+/** The rule `password` breaks (pages word it in their language), or undefined: the same checks. */
+export type PasswordRule = 'too_long' | 'too_short' | 'is_email';
+
+export function brokenPasswordRule(password: string, email: string): PasswordRule | undefined {
   const normalised = normalise(password);
-  if (Buffer.byteLength(normalised, 'utf8') > PASSWORD_MAX_BYTES) {
-    return `the password must be at most ${PASSWORD_MAX_BYTES} bytes`;
-  }
-  if ([...normalised].length < PASSWORD_MIN_CHARACTERS) {
-    return `the password must be at least ${PASSWORD_MIN_CHARACTERS} characters`;
-  }
-  if (normalised.trim().toLowerCase() === email) return 'the password must not be the email address';
+  if (Buffer.byteLength(normalised, 'utf8') > PASSWORD_MAX_BYTES) return 'too_long';
+  if ([...normalised].length < PASSWORD_MIN_CHARACTERS) return 'too_short';
+  if (normalised.trim().toLowerCase() === email) return 'is_email';
   return undefined;
 }

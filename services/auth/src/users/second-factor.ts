@@ -101,6 +101,7 @@ export async function checkSecondFactor(
     at: SECOND_FACTOR_LOCK_AFTER,
     id: randomUUID(),
     kind: 'second_factor_locked' as const,
+    locale: outbox.language(),
   };
   const failures = (await addSecondFactorFailure(db, accountId, lockNotice)) ?? 0;
   return { verified: false, locked: isSecondFactorLocked(failures), failures };

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { messagePage } from '../../pages/message-page';
 import { formTokenValid, fromOwnPage } from '../csrf';
 import { readForm, single } from '../form-body';
@@ -14,24 +15,13 @@ import { type AccountConsoleDeps, type AccountMiddleware, signedIn } from './sig
 export function checkedAccountForm(deps: AccountConsoleDeps): AccountMiddleware {
   const issuerOrigin = new URL(deps.issuer).origin;
   const refusedForm = (ctx: Context) =>
-    page(
-      ctx,
-      403,
-      messagePage(
-        'Request refused',
-        'This form has expired or was not sent from its page. Go back and try again.',
-      ),
-    );
+    page(ctx, 403, messagePage(t('account.refused.title'), t('account.refused.text')));
   return async (ctx, next) => {
     if (!fromOwnPage(ctx, issuerOrigin)) return refusedForm(ctx);
     const fields = await readForm(ctx);
     const who = await signedIn(ctx, deps);
     if (!who) {
-      return page(
-        ctx,
-        403,
-        messagePage('Not signed in', 'Your sign-in has ended. Open your account page again to sign in.'),
-      );
+      return page(ctx, 403, messagePage(t('account.notSignedIn.title'), t('account.notSignedIn.text')));
     }
     if (!formTokenValid(deps.cookieKeys, CSRF_PURPOSE, who.session.jti, single(fields, 'csrf'))) {
       return refusedForm(ctx);

@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { messagePage } from '../../pages/message-page';
 import { signInCancelledPage } from '../../pages/app-link';
 import { page } from '../responses';
@@ -38,9 +39,9 @@ export function accountCallback(kit: AccountKit): AccountMiddleware {
       ctx,
       400,
       messagePage(
-        'Sign-in not completed',
-        'This sign-in to your account could not be completed.',
-        'Open your account page again to sign in.',
+        t('account.signInFailed.title'),
+        t('account.signInFailed.text'),
+        t('account.signInFailed.detail'),
       ),
     );
   };

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { t } from '@secret-push/i18n';
 import { labelRoute } from '../../request-state';
 import { type PageErrorTexts, pageErrors } from '../page-errors';
 import { notAllowed } from '../responses';
@@ -12,10 +13,17 @@ import { sessionsForm } from './sessions-form';
 import type { AccountConsoleDeps, AccountMiddleware, AccountState } from './signed-in';
 import { twoFactorForms } from './two-factor-forms';
 
+/** Read when a page is drawn (getters), so in that request's language. */
 const ACCOUNT_ERRORS: PageErrorTexts = {
-  formRefused: 'Request refused',
-  unavailable: 'Your account page is unavailable right now',
-  failed: 'Your account page failed on our side. Please try again later.',
+  get formRefused() {
+    return t('account.refused.title');
+  },
+  get unavailable() {
+    return t('account.errors.unavailable');
+  },
+  get failed() {
+    return t('account.errors.failed');
+  },
   logs: { unavailable: 'account console unavailable: database', failed: 'account console failed' },
 };
 

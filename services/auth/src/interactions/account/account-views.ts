@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { t } from '@secret-push/i18n';
 import { type AccountForm, accountPage } from '../../pages/account-page';
 import { enrolPage } from '../../pages/enrol-page';
 import { messagePage } from '../../pages/message-page';
@@ -6,6 +7,7 @@ import { qrSvg } from '../../pages/qr';
 import { recoveryCodesPage } from '../../pages/recovery-codes-page';
 import { accountKey } from '../../policy/login-throttle';
 import { ACCOUNT_CONSOLE_CLIENT_ID } from '../../provider/account-console-client';
+import { PASSWORD_MIN_CHARACTERS } from '../../users/password';
 import { totpUri } from '../../users/totp';
 import { formToken } from '../csrf';
 import { page } from '../responses';
@@ -14,12 +16,12 @@ import type { AccountConsoleDeps, Session, SignedIn } from './signed-in';
 /** The CSRF purpose of the console's forms (their token is bound to the provider session). */
 export const CSRF_PURPOSE = 'account';
 
-/** What a form did, shown on /account after its redirect (`?done=`): fixed texts only. */
+/** What a form did, shown on /account after its redirect (`?done=`): fixed texts only (their keys). */
 const NOTICES: Record<string, string> = {
-  password: 'Your password was changed. Your sign-ins elsewhere have ended.',
-  'two-factor-off': 'Two-factor authentication is off.',
-  sessions: 'You were signed out on every other browser and device.',
-  'signed-in-again': 'You signed in again: you can change your password and two-factor settings now.',
+  password: 'account.notice.password',
+  'two-factor-off': 'account.notice.twoFactorOff',
+  sessions: 'account.notice.sessions',
+  'signed-in-again': 'account.notice.signedInAgain',
 };
 
 /** The account console's answers, which more than one of its sections gives. */
@@ -64,7 +66,11 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
     status = 200,
     error?: { form: AccountForm; message: string },
   ) {
-    const done = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
+    const key =
+      typeof ctx.query.done === 'string' && Object.hasOwn(NOTICES, ctx.query.done)
+        ? NOTICES[ctx.query.done]
+        : undefined;
+    const done = key ? t(key) : undefined;
     page(
       ctx,
       status,
@@ -72,6 +78,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
         email: account.email,
         secondFactor: account.secondFactor,
         recoveryCodesLeft: account.recoveryCodesLeft,
+        passwordMinLength: PASSWORD_MIN_CHARACTERS,
         secondFactorLocked: account.secondFactorLocked,
         totpRequired: deps.totp.required,
         csrfToken: csrfOf(session),
@@ -101,7 +108,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
         enrolPage({
           action: '/account/two-factor/confirm',
           csrfToken: csrfOf(who.session),
-          lead: 'Signing in will ask for a code from your authenticator app after your password.',
+          lead: t('account.enrol.lead'),
           qr: await qrSvg(totpUri(secret, who.account.email, deps.totp.issuer)),
           secret,
           error,
@@ -114,7 +121,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
       page(
         ctx,
         200,
-        recoveryCodesPage({ codes, next: { link: { href: '/account', label: 'Back to your account' } } }),
+        recoveryCodesPage({ codes, next: { link: { href: '/account', label: t('account.backToAccount') } } }),
       ),
 
     async attempt(ctx, who, how, check, failed) {
@@ -122,7 +129,7 @@ export function accountViews(deps: AccountConsoleDeps): AccountViews {
       const attempted = await throttle.attempt(scope, check, failed);
       if (attempted.allowed) return attempted.result;
       ctx.set('Retry-After', String(attempted.retryAfterSeconds));
-      page(ctx, 429, messagePage('Too many attempts', 'Too many wrong passwords or codes. Try again later.'));
+      page(ctx, 429, messagePage(t('account.tooMany.title'), t('account.tooMany.text')));
       return undefined;
     },
 

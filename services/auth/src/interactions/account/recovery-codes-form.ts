@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { isCurrentPassword } from '../../users/account-settings';
 import { checkSecondFactor, regenerateRecoveryCodes } from '../../users/second-factor';
 import { normaliseTotpCode } from '../../users/totp';
@@ -29,7 +30,7 @@ export function recoveryCodesForm({ deps, views }: AccountKit): AccountMiddlewar
       (right) => !right,
     );
     if (proved === undefined) return;
-    if (!proved) return views.refused(ctx, who, 'recovery-codes', 'The password or code is not correct.');
+    if (!proved) return views.refused(ctx, who, 'recovery-codes', t('account.problem.wrongCredential'));
     const codes = await regenerateRecoveryCodes(db, who.account.id, deps.outbox);
     if (!codes) return views.backTo(ctx);
     logger.info({ ip: ctx.ip, account_id: who.account.id }, 'recovery codes regenerated');

@@ -1,3 +1,4 @@
+import { t } from '@secret-push/i18n';
 import { isCurrentPassword } from '../../users/account-settings';
 import { confirmEnrolment, removeSecondFactor } from '../../users/second-factor';
 import { single } from '../form-body';
@@ -40,7 +41,7 @@ export function twoFactorForms({
     if (!pending?.sealedSecret || pending.accountId !== who.account.id) {
       return views.showAccount(ctx, who, 409, {
         form: 'two-factor/start',
-        message: 'This setup has expired. Start again.',
+        message: t('account.problem.setupExpired'),
       });
     }
     const code = single(accountFields(ctx), 'code') ?? '';
@@ -55,13 +56,7 @@ export function twoFactorForms({
     );
     if (!result) return;
     if (!result.enrolled && result.reason === 'wrong_code') {
-      return views.showEnrol(
-        ctx,
-        who,
-        pending.sealedSecret,
-        422,
-        'That code does not match. Enter the code the app shows now.',
-      );
+      return views.showEnrol(ctx, who, pending.sealedSecret, 422, t('account.problem.wrongCode'));
     }
     await enrolments.destroy(who.session.jti);
     if (!result.enrolled) return views.backTo(ctx);
@@ -74,7 +69,7 @@ export function twoFactorForms({
     if (deps.totp.required) {
       return views.showAccount(ctx, who, 403, {
         form: 'two-factor/remove',
-        message: 'Two-factor authentication is required on this service.',
+        message: t('account.problem.totpRequired'),
       });
     }
     const password = single(accountFields(ctx), 'password') ?? '';
@@ -87,7 +82,7 @@ export function twoFactorForms({
     );
     if (right === undefined) return;
     if (!right) {
-      return views.refused(ctx, who, 'two-factor/remove', 'The password is not correct.');
+      return views.refused(ctx, who, 'two-factor/remove', t('account.problem.wrongPassword'));
     }
     await removeSecondFactor(db, who.account.id, deps.outbox);
     logger.info({ ip: ctx.ip, account_id: who.account.id }, 'second factor removed');

@@ -1,10 +1,12 @@
 import { type Html, html } from '@secret-push/html';
+import type { Translator } from '@secret-push/i18n';
 
 /*
  * Every email of the auth service is a list of paragraphs, rendered twice: as the plain-text part
  * and as the HTML part (escaped by `@secret-push/html`), so the two say the same by construction.
- * The texts of each kind are in a module of their own (one function per language, English now),
- * for the languages issue to translate.
+ * The texts of each kind are in a module of their own, worded by the catalogue (`email.*`, in
+ * services/auth/locales) in the row's language: each takes that language's translator (the
+ * sender runs outside any request).
  */
 
 /** A paragraph: text, or text followed by a link (shown as its address in the plain-text part). */
@@ -28,10 +30,20 @@ export interface EmailContext {
   accountUrl: string;
 }
 
-const WHEN = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-
-/** "1 December 2026 at 10:00 UTC". */
-export const formatWhen = (when: Date): string => `${WHEN.format(when)} UTC`;
+/**
+ * A moment in the email's language, in UTC: "1 December 2026 at 10:00 UTC", "1. Dezember 2026 um
+ * 10:00 UTC". English keeps the day-month-year, 24-hour form the emails always had (en-GB).
+ */
+export function formatWhen(tr: Translator, when: Date): string {
+  const locale = tr.locale === 'en' ? 'en-GB' : tr.locale;
+  const format = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+    hourCycle: 'h23',
+  });
+  return `${format.format(when)} UTC`;
+}
 
 function paragraphHtml(p: Paragraph): Html {
   if (typeof p === 'string') return html`<p style="margin:0 0 16px">${p}</p>`;
@@ -56,14 +68,17 @@ export function renderEmail(subject: string, paragraphs: readonly Paragraph[], l
   return { subject, text: `${text}\n`, html: body.value };
 }
 
-/** The closing every security notice has: where this comes from, and what to do if it was not them. */
-export function notSomeoneElse(ctx: EmailContext, ifNotYou: string): Paragraph[] {
+/**
+ * The closing every security notice has: what to do if it was not them (`ifNotYou`, the notice's
+ * own sentence), where this comes from.
+ */
+export function notSomeoneElse(tr: Translator, ctx: EmailContext, ifNotYou: string): Paragraph[] {
   return [
     {
-      text: `If this was not you, ${ifNotYou} Open your account page, choose "Forgot password?" on the sign-in page if you cannot sign in, and tell the operator of ${ctx.service}:`,
+      text: `${ifNotYou} ${tr.t('email.notice.help', { service: ctx.service })}`,
       link: ctx.accountUrl,
       label: ctx.accountUrl,
     },
-    `This is an automatic security notice for the ${ctx.service} account ${ctx.accountEmail}. It was sent to this address only.`,
+    tr.t('email.notice.footer', { service: ctx.service, email: ctx.accountEmail }),
   ];
 }

@@ -1,3 +1,4 @@
+import type { Translator } from '@secret-push/i18n';
 import { type EmailContext, type EmailText, formatWhen, notSomeoneElse, renderEmail } from './email-text';
 
 /** How the password was changed: on the account page, or with a reset link. */
@@ -5,16 +6,19 @@ export interface PasswordChangedDetails {
   via: 'console' | 'reset';
 }
 
-export function passwordChangedEmailEn(ctx: EmailContext, d: PasswordChangedDetails): EmailText {
-  const how = d.via === 'reset' ? 'with a password reset link' : 'on the account page';
-  return renderEmail(`Your ${ctx.service} password was changed`, [
-    `The password of your ${ctx.service} account ${ctx.accountEmail} was changed ${how} on ${formatWhen(ctx.when)}.`,
-    d.via === 'reset'
-      ? 'Every sign-in from before the change has been ended: sign in again with the new password.'
-      : 'Every other sign-in from before the change has been ended: sign in again there with the new password.',
-    ...notSomeoneElse(
-      ctx,
-      'someone else may have access to your email or your account: reset your password now.',
-    ),
-  ]);
+export function passwordChangedEmail(
+  tr: Translator,
+  ctx: EmailContext,
+  d: PasswordChangedDetails,
+): EmailText {
+  const args = { service: ctx.service, email: ctx.accountEmail, when: formatWhen(tr, ctx.when), via: d.via };
+  return renderEmail(
+    tr.t('email.passwordChanged.subject', { service: ctx.service }),
+    [
+      tr.t('email.passwordChanged.changed', args),
+      tr.t('email.passwordChanged.ended', { via: d.via }),
+      ...notSomeoneElse(tr, ctx, tr.t('email.passwordChanged.ifNotYou')),
+    ],
+    tr.locale,
+  );
 }

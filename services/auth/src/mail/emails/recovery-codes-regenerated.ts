@@ -1,11 +1,17 @@
+import type { Translator } from '@secret-push/i18n';
 import { type EmailContext, type EmailText, formatWhen, notSomeoneElse, renderEmail } from './email-text';
 
-export function recoveryCodesRegeneratedEmailEn(ctx: EmailContext): EmailText {
-  return renderEmail(`New recovery codes were made for your ${ctx.service} account`, [
-    `A new set of recovery codes was made for your ${ctx.service} account ${ctx.accountEmail} on ${formatWhen(ctx.when)}. The codes you had before no longer work.`,
-    ...notSomeoneElse(
-      ctx,
-      'someone who knows your password and has your second factor signed in: reset your password now.',
-    ),
-  ]);
+export function recoveryCodesRegeneratedEmail(tr: Translator, ctx: EmailContext): EmailText {
+  return renderEmail(
+    tr.t('email.recoveryCodes.subject', { service: ctx.service }),
+    [
+      tr.t('email.recoveryCodes.made', {
+        service: ctx.service,
+        email: ctx.accountEmail,
+        when: formatWhen(tr, ctx.when),
+      }),
+      ...notSomeoneElse(tr, ctx, tr.t('email.recoveryCodes.ifNotYou')),
+    ],
+    tr.locale,
+  );
 }

@@ -1,9 +1,18 @@
+import type { Translator } from '@secret-push/i18n';
 import { type EmailContext, type EmailText, formatWhen, notSomeoneElse, renderEmail } from './email-text';
 
-export function secondFactorLockedEmailEn(ctx: EmailContext): EmailText {
-  return renderEmail(`Codes from your authenticator app are locked for your ${ctx.service} account`, [
-    `After too many wrong two-factor codes in a row, codes from your authenticator app are no longer accepted for your ${ctx.service} account ${ctx.accountEmail} (since ${formatWhen(ctx.when)}).`,
-    'To unlock them, sign in with one of your recovery codes, or ask the operator to unlock your account.',
-    ...notSomeoneElse(ctx, 'someone may know your password and be guessing codes: reset your password now.'),
-  ]);
+export function secondFactorLockedEmail(tr: Translator, ctx: EmailContext): EmailText {
+  return renderEmail(
+    tr.t('email.secondFactorLocked.subject', { service: ctx.service }),
+    [
+      tr.t('email.secondFactorLocked.locked', {
+        service: ctx.service,
+        email: ctx.accountEmail,
+        when: formatWhen(tr, ctx.when),
+      }),
+      tr.t('email.secondFactorLocked.unlock'),
+      ...notSomeoneElse(tr, ctx, tr.t('email.secondFactorLocked.ifNotYou')),
+    ],
+    tr.locale,
+  );
 }

@@ -1,11 +1,17 @@
+import type { Translator } from '@secret-push/i18n';
 import { type EmailContext, type EmailText, formatWhen, notSomeoneElse, renderEmail } from './email-text';
 
-export function secondFactorRemovedEmailEn(ctx: EmailContext): EmailText {
-  return renderEmail(`Two-factor authentication was turned off for your ${ctx.service} account`, [
-    `Two-factor authentication was turned off for your ${ctx.service} account ${ctx.accountEmail} on ${formatWhen(ctx.when)}. Signing in now asks only for the password; your recovery codes no longer work.`,
-    ...notSomeoneElse(
-      ctx,
-      'someone who knows your password signed in and removed it: reset your password now, then turn two-factor authentication on again.',
-    ),
-  ]);
+export function secondFactorRemovedEmail(tr: Translator, ctx: EmailContext): EmailText {
+  return renderEmail(
+    tr.t('email.secondFactorRemoved.subject', { service: ctx.service }),
+    [
+      tr.t('email.secondFactorRemoved.removed', {
+        service: ctx.service,
+        email: ctx.accountEmail,
+        when: formatWhen(tr, ctx.when),
+      }),
+      ...notSomeoneElse(tr, ctx, tr.t('email.secondFactorRemoved.ifNotYou')),
+    ],
+    tr.locale,
+  );
 }
