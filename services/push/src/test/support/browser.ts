@@ -51,9 +51,13 @@ export class Browser {
     return { res, url: at, body: await res.text() };
   }
 
-  /** Submits the page's first form (its action, its hidden fields, plus `fields`) and follows. */
+  /**
+   * Submits the page's first form (its action, its hidden fields, plus `fields`) and follows; the
+   * frame's language selector (`action="/language"`, in the header) is not the page's form.
+   */
   async submit(page: { url: string; body: string }, fields: Record<string, string> = {}) {
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)!;
+    const forms = page.body.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g);
+    const form = [...forms].find((f) => !/(^|\/)language$/.test(f[1]!))!;
     const values = new URLSearchParams();
     for (const m of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
       values.set(m[1]!, m[2]!);
