@@ -23,6 +23,8 @@ export function readableTexts(page: string): string[] {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, ' ')
     .replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, ' ')
+    // Meta tags for machines (viewport, robots, referrer policy, a refresh): nobody reads them.
+    .replace(/<meta\b[^>]*\b(?:name="(?:viewport|robots|referrer)"|http-equiv=)[^>]*>/gi, ' ')
     // The language selector's names are each language's own name, on purpose.
     .replace(/<option\b[^>]*\blang="[^"]*"[^>]*>[\s\S]*?<\/option>/gi, ' ');
   const out: string[] = [];

@@ -30,7 +30,8 @@ const WEB_CSS = `
 export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS + CREATE_CSS + OWNER_CSS;
 
 /**
- * Progressive enhancement only: every action is a plain form that works without it.
+ * Progressive enhancement only: every action is a plain form that works without it. Its texts
+ * come from the page's `#sp-messages` (layout.ts), in the page's language; English only when absent.
  * - copy buttons (hidden until this script shows them), also in content a script puts in the
  *   page later: such a script dispatches `secret-push:content` on the document when it has;
  * - the automatic reveal when the push has no retrieval step, but not when the page was reached
@@ -38,9 +39,15 @@ export const PAGES_CSS = BASE_CSS + WEB_CSS + RECIPIENT_CSS + CREATE_CSS + OWNER
  */
 export const PAGES_JS = `(function () {
   'use strict';
-  function say(text) {
+  var messages = {};
+  try {
+    var block = document.getElementById('sp-messages');
+    if (block) { messages = JSON.parse(block.textContent) || {}; }
+  } catch (e) { messages = {}; }
+  function text(key, fallback) { return typeof messages[key] === 'string' ? messages[key] : fallback; }
+  function say(message) {
     var status = document.getElementById('copy-status');
-    if (status) { status.textContent = text; }
+    if (status) { status.textContent = message; }
   }
   function enhanceCopyButtons() {
     document.querySelectorAll('button[data-copy]:not([data-enhanced])').forEach(function (button) {
@@ -50,18 +57,19 @@ export const PAGES_JS = `(function () {
       button.hidden = false;
       button.addEventListener('click', function () {
         var done = function () {
-          button.textContent = 'Copied';
+          button.textContent = text('pagesCopied', 'Copied');
           button.setAttribute('data-copied', 'true');
-          say('Copied to the clipboard.');
+          say(text('pagesCopiedStatus', 'Copied to the clipboard.'));
         };
         var select = function () {
-          if (target.select) { target.select(); say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).'); return; }
+          var failed = text('pagesCopyFailed', 'Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).');
+          if (target.select) { target.select(); say(failed); return; }
           var range = document.createRange();
           range.selectNodeContents(target);
           var selection = window.getSelection();
           selection.removeAllRanges();
           selection.addRange(range);
-          say('Could not copy automatically: the text is selected, press Ctrl+C (or Cmd+C).');
+          say(failed);
         };
         if (navigator.clipboard && navigator.clipboard.writeText) {
           navigator.clipboard.writeText(target.value !== undefined ? target.value : target.textContent).then(done, select);
@@ -78,7 +86,7 @@ export const PAGES_JS = `(function () {
     var nav = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : undefined;
     if (!nav || nav.type === 'navigate') {
       var note = document.getElementById('autosubmit-note');
-      if (note) { note.textContent = 'Opening the secret…'; }
+      if (note) { note.textContent = text('pagesOpening', 'Opening the secret…'); }
       if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
     }
   }

@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
 
@@ -34,7 +35,7 @@ export function confirmPage(c: Confirmation): Html {
         ${c.csrf ? html`<input type="hidden" name="csrf" value="${c.csrf}" />` : ''}
         ${Object.entries(c.fields ?? {}).map(([n, v]) => html`<input type="hidden" name="${n}" value="${v}" />`)}
         <button type="submit" class="danger">${c.confirm}</button>
-        <a class="button secondary" href="${c.cancel}">Cancel</a>
+        <a class="button secondary" href="${c.cancel}">${t('pages.confirm.cancel')}</a>
       </form>`,
   );
 }

@@ -6,7 +6,8 @@ import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { signedInSession, webActor, webCallerOf } from '../session/web-session';
 import { confirmPage } from './confirm.views';
-import { quoted, setFlash } from './flash';
+import { setFlash } from './flash';
+import { t } from '@secret-push/i18n';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { headerOf } from './web-header';
 
@@ -36,20 +37,18 @@ export function ownerExpireRoutes(
   /** Expire asks first: this page names the push; its form POSTs (nothing changes here). */
   router.get('/pushes/:token/expire', ...guard, async (req, res) => {
     const { push, now } = await ownPush(req, res);
-    const label = quoted('Push', push.name, 'This push');
     if (isEffectivelyExpired(push, now)) {
-      setFlash(res, 'push-already-expired', label, secure);
+      setFlash(res, 'push-already-expired', push.name, secure);
       return res.redirect(303, '/pushes?state=expired');
     }
     setPageHeaders(res);
     const page = confirmPage({
       header: headerOf(res, true)!,
-      question: push.name ? `Expire “${push.name}”?` : 'Expire this push?',
-      consequence:
-        'Its secret is deleted now: nobody can open the link after this, and it cannot be undone. Its audit log stays.',
+      question: push.name ? t('pages.expire.questionNamed', { name: push.name }) : t('pages.expire.question'),
+      consequence: t('pages.expire.consequence'),
       action: `/pushes/${token(req)}/expire`,
       csrf: signedInSession(res).csrf,
-      confirm: push.name ? `Expire “${push.name}”` : 'Expire this push',
+      confirm: push.name ? t('pages.expire.confirmNamed', { name: push.name }) : t('pages.expire.confirm'),
       cancel: '/pushes',
     });
     sendPage(res, 200, page);
@@ -63,7 +62,7 @@ export function ownerExpireRoutes(
     async (req, res) => {
       const { actor, push } = await ownPush(req, res);
       await pushes.expire(token(req), actor, auditContext(req));
-      setFlash(res, 'push-expired', quoted('Push', push.name, 'The push'), secure);
+      setFlash(res, 'push-expired', push.name, secure);
       res.redirect(303, '/pushes');
     },
   );

@@ -6,6 +6,7 @@ import express, {
   Router,
 } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { ANONYMOUS } from '../domain/create-policy';
 import { PassphraseRejected, PushNotFound, TooManyAttempts } from '../domain/errors';
@@ -151,7 +152,37 @@ export function pagesRoutes(deps: PagesDeps): Router {
   return router;
 }
 
-/** Errors on the pages are pages too; unknown and expired pushes look the same (404, one body). */
+/**
+ * The page's text for a 401/403 (in the page's language): the API's English message says which
+ * refusal it is (the API keeps it as it is: clients parse it); one the pages do not know gets a
+ * general sentence.
+ */
+const FORBIDDEN_TEXTS: Readonly<Record<string, () => string>> = {
+  "That push doesn't belong to you.": () => t('errors.forbidden.notOwner'),
+  'That push is not deletable by viewers.': () => t('errors.forbidden.notDeletable'),
+  'This account is disabled.': () => t('errors.disabled.text'),
+  'Only signed-in users may answer this request.': () => t('errors.forbidden.usersOnly'),
+  'Only users may answer this request, not clients.': () => t('errors.forbidden.notAClient'),
+  'Only the addresses the requester listed may answer, with the code sent to them.': () =>
+    t('errors.forbidden.codeRequired'),
+};
+
+function forbiddenText(mapped: unknown): string {
+  const message = mapped instanceof HttpError ? mapped.message : '';
+  if (message.startsWith('This form is out of date')) return t('errors.forbidden.outOfDate');
+  return Object.hasOwn(FORBIDDEN_TEXTS, message) ? FORBIDDEN_TEXTS[message]!() : t('errors.forbidden.text');
+}
+
+/** Retry-After in seconds (a number; an HTTP date or nothing: a minute). */
+function retryAfterSeconds(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 ? n : 60;
+}
+
+/**
+ * Errors on the pages are pages too, in the page's language; unknown and expired pushes look the
+ * same (404, one body).
+ */
 export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     setPageHeaders(res);
@@ -161,29 +192,28 @@ export function pageErrors(logger: Logger, where: string): ErrorRequestHandler {
     if (mapped instanceof HttpError) res.set(mapped.options.headers ?? {});
     res.removeHeader('WWW-Authenticate');
     if (status === 401 || status === 403) {
-      const message = mapped instanceof HttpError ? mapped.message : 'Not allowed.';
-      return sendPage(res, 403, errorPage('Not allowed', message));
+      return sendPage(res, 403, errorPage(t('errors.forbidden.title'), forbiddenText(mapped)));
     }
     if (status === 404 || status === 410) {
       const download = mapped instanceof HttpError && mapped.message === DOWNLOAD_GONE;
       return sendPage(res, status, download || status === 410 ? downloadGonePage() : notFoundPage());
     }
     if (status === 405) {
-      return sendPage(res, 405, errorPage('Not allowed', 'This page cannot be used this way.'));
+      return sendPage(res, 405, errorPage(t('errors.forbidden.title'), t('errors.methodNotAllowed.text')));
     }
     if (status === 429) {
-      const wait = res.get('Retry-After') ?? '60';
-      return sendPage(res, 429, errorPage('Too many requests', `Please wait ${wait} seconds and try again.`));
+      const seconds = retryAfterSeconds(res.get('Retry-After'));
+      return sendPage(res, 429, errorPage(t('errors.tooMany.title'), t('errors.tooMany.text', { seconds })));
     }
     if (status >= 400 && status < 500) {
-      return sendPage(res, status, errorPage('Bad request', 'The request was not understood.'));
+      return sendPage(res, status, errorPage(t('errors.badRequest.title'), t('errors.badRequest.text')));
     }
     if (status === 503) {
-      return sendPage(res, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
+      return sendPage(res, 503, errorPage(t('errors.unavailable.title'), t('errors.unavailable.text')));
     }
     // Never the path: a recipient page's path holds its url_token.
     logger.error({ err, method: req.method }, `unhandled error on ${where}`);
-    sendPage(res, 500, errorPage('Something went wrong', 'Please try again later.'));
+    sendPage(res, 500, errorPage(t('errors.internal.title'), t('errors.internal.text')));
   };
 }
 

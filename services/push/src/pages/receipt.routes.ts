@@ -5,7 +5,7 @@ import type { PushService } from '../domain/push-service';
 import { isEffectivelyExpired } from '../domain/view-policy';
 import { auditContext } from '../http/audit-context';
 import { confirmPage } from './confirm.views';
-import { quoted, setFlash, takeFlash } from './flash';
+import { setFlash, takeFlash } from './flash';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import { receiptPage } from './receipt.views';
@@ -76,7 +76,7 @@ export function receiptPagesRoutes(deps: ReceiptPagesDeps): Router {
     deps.rateLimit,
     async (req, res) => {
       const { push } = await pushes.expireByReceipt(receipt(req), auditContext(req));
-      setFlash(res, 'push-expired', quoted('Secret', push.name, 'The secret'), secure);
+      setFlash(res, 'secret-expired', push.name, secure);
       res.redirect(303, `/receipt/${receipt(req)}`);
     },
   );

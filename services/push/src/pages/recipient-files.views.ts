@@ -1,19 +1,32 @@
 import { type Html, html } from '@secret-push/html';
+import { t, translator } from '@secret-push/i18n';
 import type { FileLink } from '../domain/file-link';
 
-const UNITS = ['KB', 'MB', 'GB', 'TB'];
+const UNITS = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
-/** A size as people read it: "512 bytes", "2.1 KB", "14 MB" (1 KB = 1024 bytes). */
+/**
+ * A size as people read it, in the page's language (`Intl` units): "512 bytes", "2.1 kB", "14 MB";
+ * "512 octets", "2,1 ko" in French (1 kB = 1024 bytes here, as file managers count).
+ */
 export function readableSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const tr = translator();
+  if (bytes < 1024) {
+    return tr.number(bytes, { style: 'unit', unit: 'byte', unitDisplay: 'long', useGrouping: false });
+  }
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  const shown = value < 10 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
-  return `${shown} ${UNITS[unit]}`;
+  const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  return tr.number(shown, {
+    style: 'unit',
+    unit: UNITS[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+    useGrouping: false,
+  });
 }
 
 /** Only http(s) or same-origin links are put in an href. */
@@ -28,11 +41,15 @@ export function fileList(files: readonly FileLink[], archiveUrl?: string): Html 
   const all =
     archiveUrl && files.length > 1
       ? html`<p class="download-all">
-          <a class="button" href="${safe(archiveUrl)}" download="files.zip">Download all (zip)</a>
-          <span class="muted">${files.length} files, ${readableSize(total)}</span>
+          <a class="button" href="${safe(archiveUrl)}" download="files.zip"
+            >${t('recipient.files.downloadAll')}</a
+          >
+          <span class="muted"
+            >${t('recipient.files.summary', { count: files.length, size: readableSize(total) })}</span
+          >
         </p>`
       : '';
-  return html`<h2>Files</h2>
+  return html`<h2>${t('recipient.files.heading')}</h2>
     ${all}
     <ul class="files">
       ${files.map(
@@ -43,5 +60,5 @@ export function fileList(files: readonly FileLink[], archiveUrl?: string): Html 
           </li>`,
       )}
     </ul>
-    <p class="muted">Download the files now: these links stop working soon.</p>`;
+    <p class="muted">${t('recipient.files.note')}</p>`;
 }

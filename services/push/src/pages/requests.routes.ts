@@ -19,7 +19,7 @@ import { pageProblems } from './request-problems';
 import { type RequestFormRules, type RequestFormValues, requestFormPage } from './request-form.views';
 import type { RequestPages } from './request-pages.port';
 import { confirmPage } from './confirm.views';
-import { quoted, setFlash, takeFlash } from './flash';
+import { setFlash, takeFlash } from './flash';
 import {
   type RequestState,
   closeConsequence,
@@ -217,7 +217,7 @@ export function requestPagesRoutes(deps: RequestPagesDeps): Router {
   router.post('/requests/:token/close', ...guardPost, deps.rateLimit, async (req, res) => {
     const { request } = await requests.detail(token(req), actorOf(res));
     await requests.close(token(req), actorOf(res), auditContext(req));
-    setFlash(res, 'request-closed', quoted('Request', request.name, 'The request'), secure);
+    setFlash(res, 'request-closed', request.name, secure);
     // Back to the page the button was on (a path of ours under /requests only).
     res.redirect(303, backOf(formField(req.body, 'back') ?? ''));
   });

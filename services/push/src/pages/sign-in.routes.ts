@@ -16,6 +16,7 @@ import { sendPage, setPageHeaders } from './page-security';
 import { signInCancelledPage } from './sign-in.views';
 import { signOutRoutes } from './sign-out.routes';
 import { errorPage } from './views';
+import { t } from '@secret-push/i18n';
 
 export interface SignInDeps {
   relyingParty: RelyingParty;
@@ -85,10 +86,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
     sendPage(
       res,
       503,
-      errorPage(
-        'Sign-in is unavailable',
-        'Signing in is not possible right now. Please try again in a moment.',
-      ),
+      errorPage(t('errors.signIn.unavailable.title'), t('errors.signIn.unavailable.signIn')),
     );
 
   const begin = beginner(deps, pendingCookie, pendingCookieOptions);
@@ -112,7 +110,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
       sendPage(
         res,
         400,
-        errorPage('Sign-in not completed', 'The sign-in could not be completed. Please sign in again.'),
+        errorPage(t('errors.signIn.notCompleted.title'), t('errors.signIn.notCompleted.text')),
       );
     if (!state || !ours || state !== ours) return refused();
     if (req.query.error === 'access_denied') return cancelled(state);
@@ -133,11 +131,7 @@ export function signInRoutes(deps: SignInDeps): Router & { begin: BeginSignIn } 
         emailVerified: person.emailVerified,
       });
       if (user.disabledAt !== null) {
-        return sendPage(
-          res,
-          403,
-          errorPage('Account disabled', 'This account is disabled on this instance.'),
-        );
+        return sendPage(res, 403, errorPage(t('errors.disabled.title'), t('errors.disabled.text')));
       }
       await store.clearRefused(user.id); // the provider vouches for the user again
       const now = Date.now();

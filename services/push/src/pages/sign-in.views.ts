@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { layout } from './layout';
 import { webHeader } from './web-header';
 
@@ -9,10 +10,10 @@ import { webHeader } from './web-header';
  */
 export function signingOutPage(endSessionUrl: string): Html {
   return layout(
-    'Signing out',
-    html`<h1>Signing out</h1>
-      <p>You are signed out of this web app. Your sign-in provider now ends your sign-in there too.</p>
-      <p><a href="${endSessionUrl}">Continue to sign out at your sign-in provider</a></p>`,
+    t('pages.signOut.signingOut.title'),
+    html`<h1>${t('pages.signOut.signingOut.title')}</h1>
+      <p>${t('pages.signOut.signingOut.text')}</p>
+      <p><a href="${endSessionUrl}">${t('pages.signOut.signingOut.continue')}</a></p>`,
     { refreshTo: endSessionUrl },
   );
 }
@@ -20,14 +21,11 @@ export function signingOutPage(endSessionUrl: string): Html {
 /** Where a sign-out ends: the provider's post-logout redirect (`/signed-out`). */
 export function signedOutPage(signInEnabled: boolean): Html {
   return layout(
-    'You are signed out',
+    t('pages.signOut.done.title'),
     html`${webHeader({ signInEnabled, user: null })}
-      <h1>You are signed out</h1>
-      <p>
-        You are signed out of this web app and of your sign-in provider. Signing in again starts at its login
-        page.
-      </p>
-      <p><a href="/sign-in">Sign in again</a></p>`,
+      <h1>${t('pages.signOut.done.title')}</h1>
+      <p>${t('pages.signOut.done.text')}</p>
+      <p><a href="/sign-in">${t('pages.signOut.done.again')}</a></p>`,
   );
 }
 
@@ -38,14 +36,16 @@ export function signedOutPage(signInEnabled: boolean): Html {
  */
 export function signInCancelledPage(options: { again: boolean }): Html {
   return layout(
-    'Sign-in cancelled',
+    t('pages.signIn.cancelled.title'),
     options.again
-      ? html`<h1>Sign-in cancelled</h1>
-          <p>You cancelled signing in again. Nothing was changed, and you are still signed in.</p>
-          <p><a href="/account">Back to your account</a></p>`
+      ? html`<h1>${t('pages.signIn.cancelled.title')}</h1>
+          <p>${t('pages.signIn.cancelled.againText')}</p>
+          <p><a href="/account">${t('pages.signIn.cancelled.account')}</a></p>`
       : html`${webHeader({ signInEnabled: true, user: null })}
-          <h1>Sign-in cancelled</h1>
-          <p>You cancelled signing in. Nothing was changed.</p>
-          <p><a href="/">Back to the start page</a> · <a href="/sign-in">Sign in</a></p>`,
+          <h1>${t('pages.signIn.cancelled.title')}</h1>
+          <p>${t('pages.signIn.cancelled.text')}</p>
+          <p>
+            <a href="/">${t('pages.signIn.cancelled.home')}</a> · <a href="/sign-in">${t('nav.signIn')}</a>
+          </p>`,
   );
 }

@@ -6,6 +6,7 @@ import { type WebSessions, webCallerOf } from '../session/web-session';
 import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { signedOutPage, signingOutPage } from './sign-in.views';
 import { errorPage } from './views';
+import { t } from '@secret-push/i18n';
 
 /** The sign-out form: its CSRF token only. */
 const readForm = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
@@ -32,10 +33,7 @@ export function signOutRoutes(deps: SignOutDeps): Router {
     sendPage(
       res,
       503,
-      errorPage(
-        'Sign-in is unavailable',
-        'Signing out is not possible right now. Please try again in a moment.',
-      ),
+      errorPage(t('errors.signIn.unavailable.title'), t('errors.signIn.unavailable.signOut')),
     );
 
   router.post('/sign-out', sameOriginPosts(publicUrl), readForm, sessions.load, async (req, res) => {
@@ -43,11 +41,7 @@ export function signOutRoutes(deps: SignOutDeps): Router {
     const caller = webCallerOf(res);
     if (caller.kind === 'unavailable') return unavailable(res); // the cookie stays: try again
     if (caller.kind === 'signed-in' && !sessions.csrfMatches(req, caller.session)) {
-      return sendPage(
-        res,
-        403,
-        errorPage('Not allowed', 'This form is out of date. Please go back, reload and try again.'),
-      );
+      return sendPage(res, 403, errorPage(t('errors.forbidden.title'), t('errors.forbidden.outOfDate')));
     }
     sessions.clearCookie(res);
     if (caller.kind !== 'signed-in') return res.redirect(303, '/');

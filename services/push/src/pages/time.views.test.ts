@@ -1,4 +1,9 @@
+import { withTranslator } from '@secret-push/i18n';
+import { pushI18n } from '../languages';
 import { exactUtc, relativeTime, timeAt } from './time.views';
+
+const i18n = pushI18n();
+const inLanguage = <T>(tag: string, fn: () => T): T => withTranslator(i18n.translator(tag), fn);
 
 const now = new Date('2026-11-27T09:00:00Z');
 const at = (ms: number) => new Date(now.getTime() + ms);
@@ -31,6 +36,17 @@ describe('timeAt', () => {
     expect(out).toContain('in 7 days');
     expect(out).toContain(`<time datetime="${when.toISOString()}" data-at="${when.toISOString()}"`);
     expect(out).toContain(`>${exactUtc(when)}</time`);
-    expect(exactUtc(when)).toBe('2026-12-04 09:00 UTC');
+    expect(exactUtc(when)).toBe('Dec 4, 2026, 09:00 UTC');
+  });
+});
+
+describe('in the page’s language', () => {
+  it('writes relative and exact times with Intl in that language', () => {
+    expect(inLanguage('de', () => relativeTime(at(7 * D), now))).toBe('in 7 Tagen');
+    expect(inLanguage('de', () => relativeTime(at(-3 * H), now))).toBe('vor 3 Stunden');
+    expect(inLanguage('de', () => relativeTime(at(0), now))).toBe('jetzt');
+    expect(inLanguage('de', () => exactUtc(at(7 * D)))).toBe('04.12.2026, 09:00 UTC');
+    expect(inLanguage('fr', () => relativeTime(at(-30 * D), now))).toBe('il y a 30 jours');
+    expect(inLanguage('pl', () => relativeTime(at(2 * D), now))).toBe('za 2 dni');
   });
 });

@@ -124,7 +124,7 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
   router.post('/users/token/:id/revoke', ...guardPost, async (req, res) => {
     const token = await ownToken(req, res);
     await users.revokeToken(signedInSession(res).userId, token.id);
-    setFlash(res, 'token-revoked', `Token “${token.name}”`, deps.publicUrl.startsWith('https:'));
+    setFlash(res, 'token-revoked', token.name, deps.publicUrl.startsWith('https:'));
     res.redirect(303, '/users/token');
   });
 

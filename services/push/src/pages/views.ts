@@ -1,34 +1,24 @@
 import type { FileLink } from '../domain/file-link';
-import type { Push, PushKind } from '../domain/push';
+import type { Push } from '../domain/push';
 import { viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { layout } from './layout';
 import { fileList } from './recipient-files.views';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 
 export type PassphraseProblem = { kind: 'wrong' } | { kind: 'too_many'; retryAfterSeconds: number };
 
-const NOUN: Record<PushKind, string> = { text: 'a secret', url: 'a link', qr: 'a QR code', file: 'files' };
-const ACTION: Record<PushKind, string> = {
-  text: 'Reveal the secret',
-  url: 'Open the link',
-  qr: 'Show the QR code',
-  file: 'Show the files',
-};
-
 /** How many more views, and when it expires: "in 6 days" and the exact time (the viewer's zone: TIMES_SCRIPT). */
 function limits(push: Push, now: Date): Html {
-  const views = viewsRemaining(push);
   return html`<p class="muted">
-    It can be opened ${views} more ${views === 1 ? 'time' : 'times'}, and it expires
-    ${timeAt(push.expiresAt, now)}.
+    ${rich('recipient.limits', { views: viewsRemaining(push), when: timeAt(push.expiresAt, now) })}
   </p>`;
 }
 
 function problemText(problem: PassphraseProblem): string {
-  if (problem.kind === 'wrong') return 'That passphrase is incorrect. Please try again.';
-  const s = problem.retryAfterSeconds;
-  return `Too many passphrase attempts. Please wait ${s} ${s === 1 ? 'second' : 'seconds'} and try again.`;
+  if (problem.kind === 'wrong') return t('recipient.passphrase.wrong');
+  return t('recipient.passphrase.tooMany', { seconds: problem.retryAfterSeconds });
 }
 
 /**
@@ -50,10 +40,8 @@ export function openPage(options: {
   const auto = options.autoSubmit && !needsPassphrase;
   const errorId = 'passphrase-error';
   const passphraseField = needsPassphrase
-    ? html`<label for="passphrase">Passphrase</label>
-        <p class="muted" id="passphrase-hint">
-          The sender protected it with a passphrase; they will have told you it separately.
-        </p>
+    ? html`<label for="passphrase">${t('recipient.passphrase.label')}</label>
+        <p class="muted" id="passphrase-hint">${t('recipient.passphrase.hint')}</p>
         ${problem ? html`<p class="error" id="${errorId}" role="alert">${problemText(problem)}</p>` : ''}
         <input
           id="passphrase"
@@ -69,14 +57,16 @@ export function openPage(options: {
         />`
     : '';
   return layout(
-    'A secret was shared with you',
-    html`<h1>Someone shared ${NOUN[push.kind]} with you</h1>
+    t('recipient.open.title'),
+    html`<h1>${t('recipient.open.heading', { kind: push.kind })}</h1>
       ${limits(push, options.now)}
-      <p>Nothing is shown until you ask for it, so that link previews cannot use it up.</p>
+      <p>${t('recipient.open.noPreview')}</p>
       <form method="post" action="/p/${token}" ${auto ? html` data-autosubmit` : ''}>
         <input type="hidden" name="reveal_id" value="${options.revealId}" />
         ${passphraseField}
-        <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>${ACTION[push.kind]}</button>
+        <button type="submit" ${needsPassphrase ? '' : html` autofocus`}>
+          ${t('recipient.open.action', { kind: push.kind })}
+        </button>
       </form>
       ${auto ? html`<p id="autosubmit-note" class="muted" role="status"></p>` : ''}`,
     { recipient: true, scripts: [TIMES_SCRIPT] },
@@ -98,35 +88,31 @@ export function revealedPage(options: {
   const last = push.expired;
   const copyable =
     payload !== null && payload !== ''
-      ? html`<pre class="secret" id="secret" tabindex="0" aria-label="The secret">${payload}</pre>
-          <button type="button" class="secondary" data-copy="secret" hidden>Copy to clipboard</button>
+      ? html`<pre class="secret" id="secret" tabindex="0" aria-label="${t('recipient.revealed.secretLabel')}">
+${payload}</pre>
+          <button type="button" class="secondary" data-copy="secret" hidden>
+            ${t('recipient.revealed.copy')}
+          </button>
           <p id="copy-status" class="muted" role="status" aria-live="polite"></p>`
       : '';
   const content = qr
-    ? html`<div class="qr" role="img" aria-label="QR code">${qr}</div>
+    ? html`<div class="qr" role="img" aria-label="${t('recipient.revealed.qrLabel')}">${qr}</div>
         <details>
-          <summary>Show the text in the QR code</summary>
+          <summary>${t('recipient.revealed.qrText')}</summary>
           ${copyable}
         </details>`
     : copyable;
-  const remaining = last
-    ? html`<p>
-        <strong>That was the last view:</strong> the secret is now deleted from the server. Save it somewhere
-        safe if you need it.
-      </p>`
-    : limits(push, options.now);
+  const remaining = last ? html`<p>${rich('recipient.revealed.lastView')}</p>` : limits(push, options.now);
   const deletion =
     !last && push.deletableByViewer === true
       ? html`<form method="post" action="/p/${token}/delete">
-          <p>Done with it? Delete it now so that nobody else can open the link.</p>
-          <button type="submit" class="danger">Delete this secret now</button>
+          <p>${t('recipient.revealed.deletePrompt')}</p>
+          <button type="submit" class="danger">${t('recipient.revealed.delete')}</button>
         </form>`
       : '';
   return layout(
-    'The shared secret',
-    html`<h1>
-        ${push.kind === 'qr' ? 'The shared QR code' : push.kind === 'file' ? 'The shared files' : 'The shared secret'}
-      </h1>
+    t('recipient.revealed.title'),
+    html`<h1>${t('recipient.revealed.heading', { kind: push.kind })}</h1>
       ${content} ${files.length > 0 ? fileList(files, archiveUrl) : ''} ${remaining} ${deletion}`,
     { recipient: true, scripts: [TIMES_SCRIPT] },
   );
@@ -135,19 +121,19 @@ export function revealedPage(options: {
 /** One page for unknown and expired links alike: it must not tell which. */
 export function gonePage(): Html {
   return layout(
-    'This link has expired',
-    html`<h1>This secret link has expired or does not exist</h1>
-      <p>Secret links work for a limited number of views or days, and the sender may delete them earlier.</p>
-      <p>If you still need the secret, ask the person who sent you the link to share it again.</p>`,
+    t('recipient.gone.title'),
+    html`<h1>${t('recipient.gone.heading')}</h1>
+      <p>${t('recipient.gone.why')}</p>
+      <p>${t('recipient.gone.again')}</p>`,
     { recipient: true },
   );
 }
 
 export function deletedPage(): Html {
   return layout(
-    'Secret deleted',
-    html`<h1>The secret has been deleted</h1>
-      <p>Nobody can open this link any more, you included.</p>`,
+    t('recipient.deleted.title'),
+    html`<h1>${t('recipient.deleted.heading')}</h1>
+      <p>${t('recipient.deleted.text')}</p>`,
     { recipient: true },
   );
 }
@@ -163,22 +149,19 @@ export function errorPage(title: string, message: string): Html {
 /** Any path that is no page (and no API): people get a page, never JSON. */
 export function notFoundPage(): Html {
   return layout(
-    'Page not found',
-    html`<h1>Page not found</h1>
-      <p>There is no page at this address. If you followed a link, check that it was copied whole.</p>
-      <p><a href="/">Go to the start page</a></p>`,
+    t('errors.notFound.title'),
+    html`<h1>${t('errors.notFound.title')}</h1>
+      <p>${t('errors.notFound.text')}</p>
+      <p><a href="/">${t('errors.notFound.home')}</a></p>`,
   );
 }
 
 /** A download link that is not good now (forged, used up, expired): it does not say which. */
 export function downloadGonePage(): Html {
   return layout(
-    'Download not available',
-    html`<h1>This download link is invalid, used up or expired</h1>
-      <p>
-        Download links work for a short time after the files are shown, and each file can be downloaded a
-        limited number of times.
-      </p>
-      <p>If you still need the files, ask the person who sent them to share them again.</p>`,
+    t('errors.downloadGone.title'),
+    html`<h1>${t('errors.downloadGone.heading')}</h1>
+      <p>${t('errors.downloadGone.why')}</p>
+      <p>${t('errors.downloadGone.again')}</p>`,
   );
 }

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { webCallerOf } from '../session/web-session';
 
 /** Who is looking, for the web app's header: `user` null when nobody is signed in. */
@@ -40,19 +41,21 @@ export function webHeader(h: WebHeader | undefined): Html {
   const link = (href: string, text: string) =>
     exact`<a href="${href}"${h.path === href ? exact` aria-current="page"` : ''}>${text}</a>`;
   const account = h.user
-    ? html`${link('/pushes', 'Your pushes')} ${h.requests ? link('/requests', 'Your requests') : ''}
-        ${link('/users/token', 'API tokens')} ${link('/users/webhooks', 'Webhooks')}
-        ${link('/account', 'Account')}
-        <span class="who">Signed in as <strong>${h.user.email ?? 'you'}</strong></span>
+    ? html`${link('/pushes', t('nav.pushes'))} ${h.requests ? link('/requests', t('nav.requests')) : ''}
+        ${link('/users/token', t('nav.tokens'))} ${link('/users/webhooks', t('nav.webhooks'))}
+        ${link('/account', t('nav.account'))}
+        <span class="who"
+          >${h.user.email ? rich('nav.signedInAs', { email: h.user.email }) : rich('nav.signedInAsYou')}</span
+        >
         <form method="post" action="/sign-out" class="inline">
           ${h.csrf ? html`<input type="hidden" name="csrf" value="${h.csrf}" />` : ''}
-          <button type="submit" class="link">Sign out</button>
+          <button type="submit" class="link">${t('nav.signOut')}</button>
         </form>`
     : h.signInEnabled
-      ? html`<a href="/sign-in">Sign in</a>`
+      ? html`<a href="/sign-in">${t('nav.signIn')}</a>`
       : '';
-  return html`<nav class="site-nav" aria-label="Site">
-    ${link('/', 'Share a secret')} ${h.user && h.requests ? link('/requests/new', 'Request a secret') : ''}
+  return html`<nav class="site-nav" aria-label="${t('nav.label')}">
+    ${link('/', t('nav.share'))} ${h.user && h.requests ? link('/requests/new', t('nav.request')) : ''}
     ${account}
   </nav>`;
 }

@@ -104,7 +104,7 @@ test('a link pasted with a full stop opens the files; "Download all" downloads o
   await page.getByRole('heading', { name: 'The shared files' }).waitFor();
   const list = page.locator('ul.files');
   expect(await list.textContent()).toContain('report.pdf');
-  expect(await list.textContent()).toContain('2.1 KB');
+  expect(await list.textContent()).toContain('2.1 kB');
   expect(await list.textContent()).toContain('10 bytes');
   expect(await page.content()).not.toContain('octet-stream');
   await checkPage(page, 'files');
