@@ -9,6 +9,7 @@ import {
 } from '../domain/webhook';
 import { layout } from './layout';
 import { TIMES_SCRIPT, timeAt } from './time.views';
+import { errorText, reasonText } from './webhooks.reasons';
 import { type WebHeader, webHeader } from './web-header';
 
 /** Text for screen readers only, inside a rich message (`<hidden>…</hidden>`). */
@@ -68,29 +69,6 @@ const typesOf = (e: WebhookEndpoint): string =>
   WEBHOOK_EVENT_TYPES.every((type) => e.eventTypes.includes(type))
     ? t('webhooks.allTypesReceived')
     : e.eventTypes.join(', ');
-
-/** Why an endpoint was disabled (the stored English reason), in the page's language. */
-function reasonText(reason: string): string {
-  if (reason === 'disabled by its owner') return t('webhooks.reason.owner');
-  if (reason === 'the receiver answered 410 Gone') return t('webhooks.reason.gone');
-  const spent = /^every attempt of a delivery failed \((\d+)\); last: (.*)$/.exec(reason);
-  if (spent) return t('webhooks.reason.spent', { attempts: Number(spent[1]), last: errorText(spent[2]!) });
-  return reason;
-}
-
-/** A delivery's last error (stored in English), in the page's language where it is one of ours. */
-function errorText(error: string): string {
-  if (error === 'the endpoint is disabled') return t('webhooks.error.disabled');
-  const gaveUp = /^gave up after (\d+) attempts: (.*)$/.exec(error);
-  if (gaveUp) return t('webhooks.error.gaveUp', { attempts: Number(gaveUp[1]), last: errorText(gaveUp[2]!) });
-  const http = /^HTTP (\d{3})( \(redirects are not followed\))?$/.exec(error);
-  if (http) {
-    return http[2]
-      ? t('webhooks.error.redirect', { status: http[1] })
-      : t('webhooks.delivery.http', { status: http[1] });
-  }
-  return error;
-}
 
 /** "Enabled." or "Disabled: why." */
 const stateOf = (e: WebhookEndpoint): Html =>
