@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import type { DeleteAccount } from '../domain/account-deletion';
 import { auditContext } from '../http/audit-context';
@@ -80,7 +81,7 @@ async function signInToDelete(beginSignIn: BeginSignIn, res: Response, session: 
   const again = { returnTo: '/account/delete', ...(session.email ? { loginHint: session.email } : {}) };
   if (await beginSignIn(res, again)) return;
   setPageHeaders(res);
-  sendPage(res, 503, errorPage('Sign-in is unavailable', 'Please try again in a moment.'));
+  sendPage(res, 503, errorPage(t('account.signInUnavailable.title'), t('account.signInUnavailable.text')));
 }
 
 /**
@@ -144,7 +145,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     const caller = signedInCaller(res);
     const ended = await deps.store.destroyAllOf(caller.session.userId, caller.sessionId);
     await show(req, res, 200, {
-      notice: ended === 1 ? '1 other session was signed out.' : `${ended} other sessions were signed out.`,
+      notice: t('account.sessions.ended', { count: ended }),
     });
   });
 
@@ -155,7 +156,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
     if (!isRecentSignIn(session.authTime)) return signInAgain(res, session);
     const minutes = Math.round(REAUTH_MAX_AGE_SECONDS / 60);
     await show(req, res, 200, {
-      notice: `You signed in again. Confirm below within ${minutes} minutes to delete your account.`,
+      notice: t('account.delete.signedInAgain', { minutes }),
     });
   });
 
@@ -171,11 +172,11 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
 
   router.post('/account/delete', ...guardPost, async (req, res) => {
     const session = signedInSession(res);
-    const expected = (session.email ?? 'delete').toLowerCase();
-    if ((formField(req.body, 'confirm') ?? '').trim().toLowerCase() !== expected) {
-      return show(req, res, 422, {
-        confirmError: `Type ${session.email ?? 'delete'} exactly to delete your account.`,
-      });
+    // Without an email, the word to type is "delete" in the page's language (English's always works).
+    const word = session.email ?? t('account.delete.word');
+    const expected = new Set([word.toLowerCase(), session.email === null ? 'delete' : word.toLowerCase()]);
+    if (!expected.has((formField(req.body, 'confirm') ?? '').trim().toLowerCase())) {
+      return show(req, res, 422, { confirmError: t('account.delete.mismatch', { word }) });
     }
     if (!isRecentSignIn(session.authTime)) return signInAgain(res, session);
     let accessToken: string | null | undefined;
@@ -187,14 +188,7 @@ export function accountPagesRoutes(deps: AccountPagesDeps): Router {
         'account not deleted: the sign-in provider did not answer',
       );
       setPageHeaders(res);
-      return sendPage(
-        res,
-        503,
-        errorPage(
-          'Account not deleted',
-          'Your sign-in provider did not answer. Nothing was deleted: try again.',
-        ),
-      );
+      return sendPage(res, 503, errorPage(t('account.notDeleted.title'), t('account.notDeleted.text')));
     }
     const expired = await deps.deleteAccount(session.userId, auditContext(req));
     await deps.store.destroyAllOf(session.userId);

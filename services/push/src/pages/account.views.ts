@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { type NoticeOffer, noticeDefaultsSection } from './email.views';
 import { layout } from './layout';
 import { type WebHeader, webHeader } from './web-header';
@@ -12,8 +13,8 @@ const hostOf = (issuer: string): string => URL.parse(issuer)?.host || issuer;
  */
 function signedInThrough(issuer: string, providerPage: string | undefined): Html {
   return providerPage
-    ? html`the secret-push sign-in service`
-    : html`your sign-in provider at ${hostOf(issuer)}`;
+    ? html`${t('account.through.ours')}`
+    : html`${t('account.through.provider', { host: hostOf(issuer) })}`;
 }
 
 /**
@@ -38,31 +39,28 @@ export function accountPage(options: {
   noticesSaved?: boolean;
 }): Html {
   const { csrf } = options;
-  const confirmWord = options.email ?? 'delete';
+  const confirmWord = options.email ?? t('account.delete.word');
   return layout(
-    'Your account',
+    t('account.title'),
     html`${webHeader(options.header)}
-      <h1>Your account</h1>
+      <h1>${t('account.title')}</h1>
       ${options.notice ? html`<p role="status" class="notice">${options.notice}</p>` : ''}
       <dl class="summary">
-        <dt>Email</dt>
-        <dd>${options.email ?? 'not given by your sign-in provider'}</dd>
-        <dt>Signed in through</dt>
+        <dt>${t('account.email')}</dt>
+        <dd>${options.email ?? t('account.noEmail')}</dd>
+        <dt>${t('account.signedInThrough')}</dt>
         <dd>${signedInThrough(options.issuer, options.providerPage)}</dd>
       </dl>
 
-      <h2>Password and two-factor authentication</h2>
+      <h2>${t('account.security.heading')}</h2>
       ${
         options.providerPage
           ? html`<p>
-              Your password, your two-factor authentication and its recovery codes are kept by the secret-push
-              sign-in service: <a href="${options.providerPage}">manage them there</a>. Its page also signs
-              you out of every application on your other devices.
+              ${rich('account.security.ours', {
+                link: (c) => html`<a href="${options.providerPage}">${c}</a>`,
+              })}
             </p>`
-          : html`<p>
-              Your password and second factor are managed by your sign-in provider
-              (${hostOf(options.issuer)}).
-            </p>`
+          : html`<p>${t('account.security.provider', { host: hostOf(options.issuer) })}</p>`
       }
       ${
         options.notices
@@ -74,23 +72,18 @@ export function accountPage(options: {
           : ''
       }
 
-      <h2>Sessions</h2>
-      <p>Sign out of this web app on your other browsers and devices, keeping this browser signed in.</p>
+      <h2>${t('account.sessions.heading')}</h2>
+      <p>${t('account.sessions.text')}</p>
       <form method="post" action="/account/sign-out-others">
         <input type="hidden" name="csrf" value="${csrf}" />
-        <button type="submit" class="secondary">Sign out other sessions</button>
+        <button type="submit" class="secondary">${t('account.sessions.submit')}</button>
       </form>
 
-      <h2>Delete your account</h2>
-      <p>
-        Every secret you created expires at once and can no longer be opened, your API tokens stop working,
-        and you are signed
-        out.${options.providerPage ? ' Your account at the sign-in service is deleted too.' : ''} This cannot
-        be undone.
-      </p>
+      <h2>${t('account.delete.heading')}</h2>
+      <p>${options.providerPage ? t('account.delete.textWithProvider') : t('account.delete.text')}</p>
       <form method="post" action="/account/delete">
         <input type="hidden" name="csrf" value="${csrf}" />
-        <label for="confirm">Type <strong>${confirmWord}</strong> to confirm</label>
+        <label for="confirm">${rich('account.delete.confirm', { word: confirmWord })}</label>
         ${options.confirmError ? html`<p class="error" id="confirm-error">${options.confirmError}</p>` : ''}
         <input
           id="confirm"
@@ -101,26 +94,24 @@ export function accountPage(options: {
           required
           ${options.confirmError ? html`aria-invalid="true" aria-describedby="confirm-error"` : ''}
         />
-        <button type="submit" class="danger">Delete my account</button>
+        <button type="submit" class="danger">${t('account.delete.submit')}</button>
       </form>`,
   );
 }
 
 /** After a deletion: what was done, and what could not be (the provider's part). */
 export function accountDeletedPage(options: { expired: number; providerNotDeleted?: string }): Html {
-  const secrets = options.expired === 1 ? '1 active secret' : `${options.expired} active secrets`;
   return layout(
-    'Account deleted',
-    html`<h1>Your account was deleted</h1>
-      <p>${secrets} expired, your API tokens were revoked and you were signed out.</p>
+    t('account.deleted.title'),
+    html`<h1>${t('account.deleted.heading')}</h1>
+      <p>${t('account.deleted.text', { count: options.expired })}</p>
       ${
         options.providerNotDeleted
           ? html`<p class="error">
-              Your sign-in account at ${options.providerNotDeleted} could not be deleted right now. Sign in
-              again later and delete your account once more to remove it.
+              ${t('account.deleted.providerNotDeleted', { provider: options.providerNotDeleted })}
             </p>`
           : ''
       }
-      <p><a href="/">Back to the start page</a></p>`,
+      <p><a href="/">${t('account.deleted.back')}</a></p>`,
   );
 }

@@ -1,5 +1,7 @@
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { RequestHandler, Response } from 'express';
+import { EMAIL_OFF, EXPIRED_PUSH } from '../domain/email-policy';
 import type { EmailSender, NoticeKind } from '../domain/email-rules';
 import type { EmailDelivery } from '../domain/ports/email-store';
 import type { AuditContext } from '../domain/push';
@@ -52,20 +54,21 @@ export const emailSenderOfSession = (
   noticeDefaults: defaults,
 });
 
+/** What each email is, as its owner reads it (catalogue keys). */
 const PURPOSE: Record<EmailDelivery['purpose'], string> = {
-  push_link: 'The link',
-  notice_viewed: 'Notice to you: viewed',
-  notice_failed_passphrase: 'Notice to you: wrong passphrase',
-  notice_expired_unseen: 'Notice to you: expired unseen',
-  notice_webhook_disabled: 'Notice to you: webhook endpoint disabled',
-  request_link: 'The request’s link',
-  notice_request_answered: 'Notice to you: request answered',
-  request_code: 'A one-time code to a responder',
+  push_link: 'owner.email.purpose.pushLink',
+  notice_viewed: 'owner.email.purpose.noticeViewed',
+  notice_failed_passphrase: 'owner.email.purpose.noticeFailedPassphrase',
+  notice_expired_unseen: 'owner.email.purpose.noticeExpiredUnseen',
+  notice_webhook_disabled: 'owner.email.purpose.noticeWebhookDisabled',
+  request_link: 'owner.email.purpose.requestLink',
+  notice_request_answered: 'owner.email.purpose.noticeRequestAnswered',
+  request_code: 'owner.email.purpose.requestCode',
 };
 
 const rowOf = (d: EmailDelivery): EmailSendRow => ({
   recipient: d.recipient,
-  purpose: PURPOSE[d.purpose],
+  purpose: t(PURPOSE[d.purpose]),
   status: d.status,
   detail: d.detail,
   attempts: d.attempts,
@@ -123,4 +126,48 @@ export function formValues(body: unknown, name: string): string[] {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   const all = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
   return all.filter((v): v is string => typeof v === 'string');
+}
+
+/** One of the API's English problems with "Send the link by email", in the page's language. */
+function notifyProblem(field: string, message: string): string {
+  if (field === 'notify_emails_to_locale') return t('owner.notify.locale');
+  if (message === "can't be blank") return t('owner.notify.blank');
+  if (message === EXPIRED_PUSH) return t('owner.notify.expired');
+  if (message === EMAIL_OFF) return t('owner.notify.off');
+  if (message.startsWith('must not have an empty address')) return t('owner.notify.emptyAddress');
+  let m = /^can name at most (\d+) recipients over the life of a push \((\d+) already\)/.exec(message);
+  if (m) return t('owner.notify.lifetime', { max: Number(m[1]), sent: Number(m[2]) });
+  m = /^can name at most (\d+) email addresses/.exec(message);
+  if (m) return t('owner.notify.tooMany', { max: Number(m[1]) });
+  m = /^contains invalid email addresses: (.*)$/.exec(message);
+  if (m) return t('owner.notify.invalid', { addresses: m[1] });
+  m = /^contains duplicate email addresses: (.*)$/.exec(message);
+  if (m) return t('owner.notify.duplicate', { addresses: m[1] });
+  return t('owner.notify.other');
+}
+
+/**
+ * The problems of a refused "Send the link by email" (the API's English texts, by field; a 429's
+ * message) as the owner's page shows them: in the page's language. The API keeps its English.
+ */
+export function notifyProblems(
+  status: number,
+  fields: Record<string, string[]> | undefined,
+  message: string,
+): Record<string, string[]> {
+  if (fields) {
+    return Object.fromEntries(
+      Object.entries(fields).map(([field, messages]) => [
+        field,
+        messages.map((m) => notifyProblem(field, m)),
+      ]),
+    );
+  }
+  if (status === 429) {
+    const daily = /limit of (\d+) emails in 24 hours/.exec(message);
+    if (daily) return { push: [t('owner.notify.daily', { limit: Number(daily[1]) })] };
+    if (message === 'Sending email is disabled on this instance.') return { push: [t('owner.notify.off')] };
+    return { push: [t('owner.notify.rate')] };
+  }
+  return { push: [t('owner.notify.other')] };
 }

@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { LANGUAGE_NAMES, t, translator } from '@secret-push/i18n';
 import { NOTICE_KINDS, type NoticeKind } from '../domain/email-rules';
 
 /*
@@ -46,11 +47,9 @@ export interface EmailFormValues {
 
 /** Why a person is not offered owner notices, in their words. */
 export function noNoticesReason(email: string | null, emailOn: boolean): string {
-  if (!emailOn) return 'This instance does not send email, so it cannot tell you when a secret is opened.';
-  if (email === null) {
-    return 'Your sign-in provider gave no email address, so you cannot be emailed about your secrets.';
-  }
-  return `Email notices need a verified address: your sign-in provider has not verified ${email}.`;
+  if (!emailOn) return t('notices.why.emailOff');
+  if (email === null) return t('notices.why.noAddress');
+  return t('notices.why.unverified', { email });
 }
 
 type Errors = Record<string, string[]>;
@@ -165,21 +164,50 @@ export function createEmailFields(rules: EmailFormRules, values: EmailFormValues
     ${to} ${notify}`;
 }
 
+/*
+ * The owner's and the account's parts (below) have their own texts (areas `notices` and `owner`),
+ * apart from the create form's helpers above.
+ */
+
+/** What an owner may be emailed about, as the account's defaults name them (catalogue keys). */
+const DEFAULT_NOTICE_LABEL: Record<OwnerNoticeKind, string> = {
+  view: 'notices.kind.view',
+  failed_passphrase: 'notices.kind.failedPassphrase',
+  expired_unseen: 'notices.kind.expiredUnseen',
+};
+
+/** The account's default notice boxes (`notices`, one per kind), `checked` checked. */
+function noticeDefaultChoices(checked: readonly string[]): Html {
+  return html`<fieldset id="notices">
+    <legend>${t('notices.legend')}</legend>
+    ${OWNER_NOTICES.map(
+      (n) =>
+        html`<div class="choice">
+          <input
+            type="checkbox"
+            id="notices-${n}"
+            name="notices"
+            value="${n}"
+            ${checked.includes(n) ? html` checked` : ''}
+          />
+          <label for="notices-${n}">${t(DEFAULT_NOTICE_LABEL[n])}</label>
+        </div>`,
+    )}
+  </fieldset>`;
+}
+
 /** The account page's "Email notices": the default boxes of new secrets, or why there are none. */
 export function noticeDefaultsSection(options: { csrf: string; offer: NoticeOffer; saved?: boolean }): Html {
   const { offer } = options;
-  return html`<h2>Email notices</h2>
-    ${options.saved ? html`<p role="status" class="notice">Your email notices were saved.</p>` : ''}
+  return html`<h2>${t('notices.heading')}</h2>
+    ${options.saved ? html`<p role="status" class="notice">${t('notices.saved')}</p>` : ''}
     ${
       offer.offered
-        ? html`<p>
-              For each new secret, email ${offer.to} when… (you can change it on each secret when you create
-              it).
-            </p>
+        ? html`<p>${t('notices.intro', { email: offer.to })}</p>
             <form method="post" action="/account/notices">
               <input type="hidden" name="csrf" value="${options.csrf}" />
-              ${noticeChoices('notices', 'Email me when a secret of mine…', offer.defaults)}
-              <button type="submit" class="secondary">Save email notices</button>
+              ${noticeDefaultChoices(offer.defaults)}
+              <button type="submit" class="secondary">${t('notices.save')}</button>
             </form>`
         : html`<p>${offer.why}</p>`
     }`;
@@ -200,37 +228,52 @@ export interface EmailSendRow {
 }
 
 const STATUS: Record<EmailSendRow['status'], string> = {
-  queued: 'Queued',
-  sent: 'Sent',
-  deferred: 'Deferred',
-  failed: 'Failed',
+  queued: 'owner.email.status.queued',
+  sent: 'owner.email.status.sent',
+  deferred: 'owner.email.status.deferred',
+  failed: 'owner.email.status.failed',
 };
 
+/** The exact time, UTC, in the page's language ("27.11.2026, 09:15 UTC"). */
 const when = (d: Date) =>
-  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+  html`<time datetime="${d.toISOString()}"
+    >${t('owner.email.utc', {
+      time: translator().date(d, {
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'UTC',
+      }),
+    })}</time
+  >`;
 
 function statusCell(row: EmailSendRow): Html {
-  const tries = row.attempts === 1 ? '1 attempt' : `${row.attempts} attempts`;
+  const tries = t('owner.email.attempts', { count: row.attempts });
   const next =
-    row.status === 'deferred' && row.nextAttemptAt ? html`; next try ${when(row.nextAttemptAt)}` : '';
-  return html`<strong>${STATUS[row.status]}</strong>
+    row.status === 'deferred' && row.nextAttemptAt
+      ? rich('owner.email.nextTry', { time: when(row.nextAttemptAt) })
+      : '';
+  return html`<strong>${t(STATUS[row.status])}</strong>
     ${row.detail ? html`<br /><span class="muted">${row.detail}</span>` : ''}
     ${row.attempts > 0 ? html`<br /><span class="muted">${tries}${next}</span>` : next}`;
 }
 
 /** The email sends of a push: each recipient with its status. */
 export function emailSendsTable(rows: readonly EmailSendRow[]): Html {
-  if (rows.length === 0) return html`<p>No email has been sent for this push.</p>`;
+  if (rows.length === 0) return html`<p>${t('owner.email.none')}</p>`;
   return html`<table class="list" id="email-sends">
     <caption>
-      Emails
+      ${t('owner.email.caption')}
     </caption>
     <thead>
       <tr>
-        <th scope="col">To</th>
-        <th scope="col">What</th>
-        <th scope="col">Status</th>
-        <th scope="col">Updated</th>
+        <th scope="col">${t('owner.email.column.to')}</th>
+        <th scope="col">${t('owner.email.column.what')}</th>
+        <th scope="col">${t('owner.email.column.status')}</th>
+        <th scope="col">${t('owner.email.column.updated')}</th>
       </tr>
     </thead>
     <tbody>
@@ -238,7 +281,7 @@ export function emailSendsTable(rows: readonly EmailSendRow[]): Html {
         (r) =>
           html`<tr>
             <td>${r.recipient}</td>
-            <td>${r.purpose ?? 'The link'}</td>
+            <td>${r.purpose ?? t('owner.email.purpose.pushLink')}</td>
             <td>${statusCell(r)}</td>
             <td>${when(r.updatedAt)}</td>
           </tr>`,
@@ -246,6 +289,10 @@ export function emailSendsTable(rows: readonly EmailSendRow[]): Html {
     </tbody>
   </table>`;
 }
+
+/** A language by its own name ("Deutsch"), as the language selector names them. */
+const ownName = (locale: string): string =>
+  (LANGUAGE_NAMES as Record<string, string | undefined>)[locale] ?? locale;
 
 /** "Send the link by email" on the owner's page of an active push. */
 export function notifyForm(options: {
@@ -258,11 +305,37 @@ export function notifyForm(options: {
 }): Html {
   const errors = options.errors ?? {};
   const values = options.values ?? {};
+  const to = 'notify_emails_to';
+  const lang = 'notify_emails_to_locale';
+  const chosen = values.locale ?? options.defaultLocale;
   return html`<form method="post" action="${options.action}" id="notify">
-    <h3>Send the link by email</h3>
+    <h3>${t('owner.notify.heading')}</h3>
     <input type="hidden" name="csrf" value="${options.csrf}" />
-    ${errorOf(errors, 'push')} ${recipientsField('notify_emails_to', 'Email the link to', values.to, errors)}
-    ${localeSelect('notify_emails_to_locale', options.locales, values.locale ?? options.defaultLocale, errors)}
-    <button type="submit">Send the link</button>
+    ${errorOf(errors, 'push')}
+    <label for="${to}">${t('owner.notify.to')}</label>
+    <p class="muted" id="${to}-hint">${t('owner.notify.toHint')}</p>
+    ${errorOf(errors, to)}
+    <input
+      id="${to}"
+      name="${to}"
+      type="text"
+      inputmode="email"
+      autocomplete="off"
+      spellcheck="false"
+      value="${values.to ?? ''}"
+      ${describedBy(errors, to)}
+    />
+    <label for="${lang}">${t('owner.notify.language')}</label>
+    <p class="muted" id="${lang}-hint">${t('owner.notify.languageHint')}</p>
+    ${errorOf(errors, lang)}
+    <select id="${lang}" name="${lang}" ${describedBy(errors, lang)}>
+      ${options.locales.map(
+        (l) =>
+          html`<option value="${l}" lang="${l}" ${l === chosen ? html` selected` : ''}>
+            ${ownName(l)}
+          </option>`,
+      )}
+    </select>
+    <button type="submit">${t('owner.notify.submit')}</button>
   </form>`;
 }

@@ -1,4 +1,5 @@
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 
 /*
  * The owner's lists (pushes, requests, API tokens): one table rendering whose rows become cards on
@@ -51,7 +52,7 @@ export function stateTabs<S extends string>(
   current: S,
   states: readonly (readonly [S, string])[],
 ): Html {
-  return html`<nav aria-label="Which ones" class="tabs">
+  return html`<nav aria-label="${t('lists.tabs')}" class="tabs">
     <ul>
       ${states.map(([s, label]) =>
         s === current
@@ -64,9 +65,9 @@ export function stateTabs<S extends string>(
 
 /** Previous and next page links of a list in one state. */
 export function pager(base: string, state: string, page: number, hasNext: boolean): Html {
-  return html`<nav aria-label="Pages" class="pager">
-    ${page > 1 ? html`<a href="${base}?state=${state}&amp;page=${page - 1}">Previous page</a>` : ''}
-    ${hasNext ? html`<a href="${base}?state=${state}&amp;page=${page + 1}">Next page</a>` : ''}
+  return html`<nav aria-label="${t('lists.pages')}" class="pager">
+    ${page > 1 ? html`<a href="${base}?state=${state}&amp;page=${page - 1}">${t('lists.previous')}</a>` : ''}
+    ${hasNext ? html`<a href="${base}?state=${state}&amp;page=${page + 1}">${t('lists.next')}</a>` : ''}
   </nav>`;
 }
 
@@ -83,14 +84,14 @@ export function eventsTable(rows: readonly EventRow[], empty: string): Html {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   return html`<table class="list">
     <caption>
-      Events
+      ${t('lists.events.caption')}
     </caption>
     <thead>
       <tr>
-        <th scope="col">When</th>
-        <th scope="col">What</th>
-        <th scope="col">IP address</th>
-        <th scope="col">Browser or client</th>
+        <th scope="col">${t('lists.events.when')}</th>
+        <th scope="col">${t('lists.events.what')}</th>
+        <th scope="col">${t('lists.events.ip')}</th>
+        <th scope="col">${t('lists.events.client')}</th>
       </tr>
     </thead>
     <tbody>

@@ -9,7 +9,8 @@ import { auditContext } from '../http/audit-context';
 import { toHttpError } from '../http/error-map';
 import { parsePage } from '../http/push.schemas';
 import { type WebSessions, signedInSession } from '../session/web-session';
-import type { WebEmail } from './email-pages';
+import { t } from '@secret-push/i18n';
+import { type WebEmail, notifyProblems } from './email-pages';
 import { type PushEmailPart, auditPage, pushesPage } from './owner.views';
 import { takeFlash } from './flash';
 import { ownerExpireRoutes } from './owner-expire.routes';
@@ -134,10 +135,10 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
         const mapped = toHttpError(err);
         if (!(mapped instanceof HttpError) || (mapped.status !== 422 && mapped.status !== 429)) throw err;
         res.set(mapped.options.headers ?? {});
-        const errors = mapped.options.fields ?? { push: [mapped.message] };
+        const errors = notifyProblems(mapped.status, mapped.options.fields, mapped.message);
         return showPush(req, res, mapped.status, {
           values: { to, ...(locale ? { locale } : {}) },
-          errors: { ...errors },
+          errors,
         });
       }
       res.redirect(303, `/pushes/${token(req)}/audit?sent=1`);
@@ -149,7 +150,7 @@ export function ownerPagesRoutes(deps: OwnerPagesDeps): Router {
   router.use('/pushes', ((err, _req, res, next) => {
     if (err instanceof PushNotFound || err instanceof NotOwner) {
       setPageHeaders(res);
-      return sendPage(res, 404, errorPage('Not found', 'There is no such push among yours.'));
+      return sendPage(res, 404, errorPage(t('owner.notFound.title'), t('owner.notFound.text')));
     }
     next(err);
   }) as express.ErrorRequestHandler);

@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditKind, Push } from '../domain/push';
 import { isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { type EmailSendRow, emailSendsTable, notifyForm } from './email.views';
 import { flashMessage } from './flash';
 import { layout } from './layout';
@@ -15,30 +16,38 @@ export interface ListedPush {
   now: Date;
 }
 
-const KIND: Record<Push['kind'], string> = { text: 'Text', url: 'Link', qr: 'QR code', file: 'Files' };
+const KIND: Record<Push['kind'], string> = {
+  text: 'owner.kind.text',
+  url: 'owner.kind.url',
+  qr: 'owner.kind.qr',
+  file: 'owner.kind.file',
+};
 
-/** How the pages name a push: its name, or "this push". */
-export const pushLabel = (push: Pick<Push, 'name'>): string => push.name ?? 'this push';
+/** How the pages name a push: its name, or "this push" (in the page's language). */
+export const pushLabel = (push: Pick<Push, 'name'>): string => push.name ?? t('owner.thisPush');
+
+/** Text for screen readers only, inside a rich message (`<hidden>…</hidden>`). */
+const hidden = (c: Html) => html`<span class="visually-hidden">${c}</span>`;
 
 /** A push's row: name, kind, views left, when it expires (or expired), created, its actions. */
 function pushRow({ push, urlToken, now }: ListedPush): Cell[] {
   const live = !isEffectivelyExpired(push, now);
   const label = pushLabel(push);
   return [
-    { content: push.name ?? html`<span class="muted">(no name)</span>`, title: true },
-    { content: KIND[push.kind] },
+    { content: push.name ?? html`<span class="muted">${t('owner.noName')}</span>`, title: true },
+    { content: t(KIND[push.kind]) },
     { content: live ? viewsRemaining(push) : 0 },
     { content: live ? timeAt(push.expiresAt, now) : timeAt(push.expiredOn ?? push.updatedAt, now) },
     { content: timeAt(push.createdAt, now) },
     {
       actions: true,
       content: html`<a href="/pushes/${urlToken}/audit"
-          >Audit log<span class="visually-hidden"> of ${label}</span></a
+          >${rich('owner.row.audit', { name: label, hidden })}</a
         >
         ${
           live
             ? html`<a class="button secondary small" href="/pushes/${urlToken}/expire"
-                >Expire<span class="visually-hidden"> ${label}</span></a
+                >${rich('owner.row.expire', { name: label, hidden })}</a
               >`
             : ''
         }`,
@@ -59,47 +68,52 @@ export function pushesPage(options: {
   flash?: string;
 }): Html {
   const { state, page, items } = options;
-  const caption = `${state === 'active' ? 'Active pushes' : 'Expired pushes'}, page ${page}`;
+  const caption = t('owner.list.caption', { state, page });
   const columns = [
-    'Name',
-    'Kind',
-    'Views left',
-    state === 'active' ? 'Expires' : 'Expired',
-    'Created',
-    'Actions',
+    t('owner.column.name'),
+    t('owner.column.kind'),
+    t('owner.column.viewsLeft'),
+    state === 'active' ? t('owner.column.expires') : t('owner.column.expired'),
+    t('owner.column.created'),
+    t('owner.column.actions'),
   ];
+  const empty =
+    state === 'active'
+      ? page > 1
+        ? t('owner.list.noneActiveOnPage')
+        : t('owner.list.noneActive')
+      : page > 1
+        ? t('owner.list.noneExpiredOnPage')
+        : t('owner.list.noneExpired');
   return layout(
-    'Your pushes',
+    t('owner.list.title'),
     html`${webHeader(options.header)}
-      <h1>Your pushes</h1>
+      <h1>${t('owner.list.title')}</h1>
       ${flashMessage(options.flash)}
       ${stateTabs('/pushes', state, [
-        ['active', 'Active'],
-        ['expired', 'Expired'],
+        ['active', t('lists.state.active')],
+        ['expired', t('lists.state.expired')],
       ])}
-      ${
-        items.length === 0
-          ? html`<p>No ${state} pushes${page > 1 ? ' on this page' : ''}.</p>`
-          : cardTable(caption, columns, items.map(pushRow))
-      }
+      ${items.length === 0 ? html`<p>${empty}</p>` : cardTable(caption, columns, items.map(pushRow))}
       ${pager('/pushes', state, page, options.hasNext)}`,
     { scripts: [TIMES_SCRIPT] },
   );
 }
 
+/** The audit log's events as people read them (catalogue keys). */
 const EVENT: Record<AuditKind, string> = {
-  creation: 'Created',
-  view: 'Viewed',
-  failed_view: 'View refused (expired)',
-  failed_passphrase: 'Wrong passphrase',
-  expire: 'Expired by hand',
-  expire_by_views: 'Expired: last view',
-  expire_by_time: 'Expired: time ran out',
-  link_opened: 'Link opened (no view used)',
-  file_download: 'File downloaded',
-  view_refunded: 'View given back (not delivered)',
-  creation_email_send: 'Link emailed to recipients',
-  expire_by_receipt: 'Expired by the sender (status link)',
+  creation: 'owner.event.creation',
+  view: 'owner.event.view',
+  failed_view: 'owner.event.failedView',
+  failed_passphrase: 'owner.event.failedPassphrase',
+  expire: 'owner.event.expire',
+  expire_by_views: 'owner.event.expireByViews',
+  expire_by_time: 'owner.event.expireByTime',
+  link_opened: 'owner.event.linkOpened',
+  file_download: 'owner.event.fileDownload',
+  view_refunded: 'owner.event.viewRefunded',
+  creation_email_send: 'owner.event.creationEmailSend',
+  expire_by_receipt: 'owner.event.expireByReceipt',
 };
 
 /** The owner's email part of a push's page, where the instance sends email. */
@@ -119,8 +133,8 @@ export interface PushEmailPart {
 
 function emailPart(email: PushEmailPart): Html {
   const { form } = email;
-  return html`<h2>Emails</h2>
-    ${email.sent ? html`<p role="status" class="notice">The link will be emailed; its status shows below.</p>` : ''}
+  return html`<h2>${t('owner.email.heading')}</h2>
+    ${email.sent ? html`<p role="status" class="notice">${t('owner.email.sent')}</p>` : ''}
     ${emailSendsTable(email.sends)}
     ${
       form
@@ -132,7 +146,7 @@ function emailPart(email: PushEmailPart): Html {
             ...(form.values ? { values: form.values } : {}),
             ...(form.errors ? { errors: form.errors } : {}),
           })
-        : html`<p class="muted">This push has expired: its link can no longer be emailed.</p>`
+        : html`<p class="muted">${t('owner.email.expired')}</p>`
     }`;
 }
 
@@ -147,22 +161,22 @@ export function auditPage(options: {
 }): Html {
   const { push, entries, now } = options;
   return layout(
-    'Audit log',
+    t('owner.audit.title'),
     html`${webHeader(options.header)}
-      <h1>Audit log${push.name ? html`: ${push.name}` : ''}</h1>
-      <p><a href="/pushes">Back to your pushes</a></p>
+      <h1>${push.name ? t('owner.audit.titleNamed', { name: push.name }) : t('owner.audit.title')}</h1>
+      <p><a href="/pushes">${t('owner.audit.back')}</a></p>
       ${options.email ? emailPart(options.email) : ''}
-      <h2>Events</h2>
+      <h2>${t('owner.audit.events')}</h2>
       ${eventsTable(
         entries.map((e) => ({
           when: timeAt(e.createdAt, now),
-          what: EVENT[e.kind],
+          what: t(EVENT[e.kind]),
           ip: e.ip,
           userAgent: e.userAgent,
         })),
-        'Nothing has happened to this push yet.',
+        t('owner.audit.nothing'),
       )}
-      ${options.dropped > 0 ? html`<p class="muted">${options.dropped} older entries were not kept.</p>` : ''}`,
+      ${options.dropped > 0 ? html`<p class="muted">${t('owner.audit.dropped', { count: options.dropped })}</p>` : ''}`,
     { scripts: [TIMES_SCRIPT] },
   );
 }

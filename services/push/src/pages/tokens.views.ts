@@ -1,5 +1,6 @@
 import type { PersonalToken } from '../domain/user';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { flashMessage } from './flash';
 import { layout } from './layout';
 import { type Cell, cardTable } from './list.views';
@@ -7,28 +8,39 @@ import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
 function tokenTable(tokens: readonly PersonalToken[], now: Date): Html {
-  if (tokens.length === 0) return html`<p>You have no API tokens yet.</p>`;
+  if (tokens.length === 0) return html`<p>${t('tokens.none')}</p>`;
   const at = (d: Date | null, none: string) => (d ? timeAt(d, now) : none);
-  const rows = tokens.map((t): Cell[] => [
-    { content: t.name, title: true },
-    { content: t.scopes.join(' ') },
-    { content: at(t.createdAt, '') },
-    { content: at(t.lastUsedAt, 'never') },
-    { content: at(t.expiresAt, 'no expiry') },
+  const rows = tokens.map((token): Cell[] => [
+    { content: token.name, title: true },
+    { content: token.scopes.join(' ') },
+    { content: at(token.createdAt, '') },
+    { content: at(token.lastUsedAt, t('tokens.never')) },
+    { content: at(token.expiresAt, t('tokens.noExpiry')) },
     {
       actions: true,
       content: html`<a
           class="button secondary small"
-          href="/users/token/${t.id}/regenerate"
-          aria-label="Regenerate ${t.name}"
-          >Regenerate</a
+          href="/users/token/${token.id}/regenerate"
+          aria-label="${t('tokens.regenerateNamed', { name: token.name })}"
+          >${t('tokens.regenerate')}</a
         >
-        <a class="button secondary small" href="/users/token/${t.id}/revoke" aria-label="Revoke ${t.name}"
-          >Revoke</a
+        <a
+          class="button secondary small"
+          href="/users/token/${token.id}/revoke"
+          aria-label="${t('tokens.revokeNamed', { name: token.name })}"
+          >${t('tokens.revoke')}</a
         >`,
     },
   ]);
-  return cardTable('Your API tokens', ['Name', 'Scopes', 'Created', 'Last used', 'Expires', 'Actions'], rows);
+  const columns = [
+    t('tokens.column.name'),
+    t('tokens.column.scopes'),
+    t('tokens.column.created'),
+    t('tokens.column.lastUsed'),
+    t('tokens.column.expires'),
+    t('tokens.column.actions'),
+  ];
+  return cardTable(t('tokens.caption'), columns, rows);
 }
 
 /**
@@ -50,11 +62,9 @@ export function tokensPage(options: {
     errors[name]?.length ? html`<p class="error" id="${name}-error">${errors[name].join(' ')}</p>` : '';
   const shown = issued
     ? html`<section class="issued" aria-labelledby="issued-title">
-        <h2 id="issued-title">Token "${issued.name}"</h2>
-        <label for="new-token">Your new API token</label>
-        <p class="muted" id="new-token-hint">
-          Copy it now: it is shown only once, and stored only as a hash.
-        </p>
+        <h2 id="issued-title">${t('tokens.issued.title', { name: issued.name })}</h2>
+        <label for="new-token">${t('tokens.issued.label')}</label>
+        <p class="muted" id="new-token-hint">${t('tokens.issued.hint')}</p>
         <input
           id="new-token"
           type="text"
@@ -64,25 +74,30 @@ export function tokensPage(options: {
           autocomplete="off"
           spellcheck="false"
         />
-        <button type="button" class="secondary" data-copy="new-token" hidden>Copy the token</button>
+        <button type="button" class="secondary" data-copy="new-token" hidden>
+          ${t('tokens.issued.copy')}
+        </button>
         <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
         <p class="muted">
-          Use it as <code>Authorization: Bearer &lt;token&gt;</code>, or with Password Pusher's clients as
-          <code>X-User-Token</code> with your email in <code>X-User-Email</code>.
+          ${rich('tokens.issued.usage', {
+            bearer: html`<code>Authorization: Bearer &lt;token&gt;</code>`,
+            userToken: html`<code>X-User-Token</code>`,
+            userEmail: html`<code>X-User-Email</code>`,
+          })}
         </p>
       </section>`
     : '';
   return layout(
-    'API tokens',
+    t('tokens.title'),
     html`${webHeader(options.header)}
-      <h1>API tokens</h1>
-      <p>Personal API tokens let your scripts and tools use the API as you.</p>
+      <h1>${t('tokens.title')}</h1>
+      <p>${t('tokens.intro')}</p>
       ${flashMessage(options.flash)} ${shown} ${tokenTable(tokens, new Date())}
-      <h2>Create a token</h2>
+      <h2>${t('tokens.create.heading')}</h2>
       <form method="post" action="/users/token" class="create">
         <input type="hidden" name="csrf" value="${csrf}" />
-        <label for="name">Name (optional)</label>
-        <p class="muted" id="name-hint">To tell your tokens apart, e.g. "CI pipeline".</p>
+        <label for="name">${t('tokens.create.name')}</label>
+        <p class="muted" id="name-hint">${t('tokens.create.nameHint')}</p>
         ${problem('name')}
         <input
           id="name"
@@ -93,19 +108,19 @@ export function tokensPage(options: {
           aria-describedby="name-hint${errors.name?.length ? ' name-error' : ''}"
         />
         <fieldset>
-          <legend>Scopes</legend>
+          <legend>${t('tokens.create.scopes')}</legend>
           ${problem('scopes')}
           <div class="choice">
             <input type="checkbox" id="scope-read" name="scopes" value="pushes:read" checked />
-            <label for="scope-read">pushes:read (list your pushes and their audit logs)</label>
+            <label for="scope-read">${t('tokens.create.scopeRead', { scope: 'pushes:read' })}</label>
           </div>
           <div class="choice">
             <input type="checkbox" id="scope-write" name="scopes" value="pushes:write" checked />
-            <label for="scope-write">pushes:write (create and expire pushes)</label>
+            <label for="scope-write">${t('tokens.create.scopeWrite', { scope: 'pushes:write' })}</label>
           </div>
         </fieldset>
-        <label for="expires_days">Expires after days (optional)</label>
-        <p class="muted" id="expires_days-hint">Empty: the token does not expire; revoke it when done.</p>
+        <label for="expires_days">${t('tokens.create.expires')}</label>
+        <p class="muted" id="expires_days-hint">${t('tokens.create.expiresHint')}</p>
         ${problem('expires_days')}
         <input
           id="expires_days"
@@ -117,7 +132,7 @@ export function tokensPage(options: {
           value="${options.values?.expires_days ?? ''}"
           aria-describedby="expires_days-hint${errors.expires_days?.length ? ' expires_days-error' : ''}"
         />
-        <button type="submit">Create token</button>
+        <button type="submit">${t('tokens.create.submit')}</button>
       </form>`,
     { scripts: [TIMES_SCRIPT] },
   );

@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { InvalidWebhookUrl, WebhookLimitReached, WebhookNotFound } from '../domain/errors';
 import { userPrincipalId } from '../domain/user';
@@ -59,14 +60,31 @@ function readCreateForm(body: unknown): { values: EndpointFormValues; types?: We
   return types.length > 0 ? { values, types } : { values };
 }
 
-/** The domain's reason as a sentence ("the URL must be https" → "The URL must be https."). */
-const sentence = (reason: string) => `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+/** Why a URL was refused (the domain's English reason), in the page's language. */
+function urlProblem(reason: string): string {
+  const long = /longer than (\d+) characters/.exec(reason);
+  if (long) return t('webhooks.problem.tooLong', { max: Number(long[1]) });
+  switch (reason) {
+    case 'not an absolute URL':
+      return t('webhooks.problem.notAbsolute');
+    case 'the URL must be http(s)':
+      return t('webhooks.problem.httpOrHttps');
+    case 'the URL must be https':
+      return t('webhooks.problem.https');
+    case 'the URL must not carry credentials':
+      return t('webhooks.problem.credentials');
+    case 'the URL must not have a fragment':
+      return t('webhooks.problem.fragment');
+    default:
+      return t('webhooks.problem.url');
+  }
+}
 
-/** The create's refusals as the form's field problems (undefined: not a refusal). */
+/** The create's refusals as the form's field problems, in the page's language (undefined: not a refusal). */
 function refusalOf(err: unknown): Record<string, string[]> | undefined {
-  if (err instanceof InvalidWebhookUrl) return { url: [sentence(err.reason)] };
+  if (err instanceof InvalidWebhookUrl) return { url: [urlProblem(err.reason)] };
   if (err instanceof WebhookLimitReached) {
-    return { webhooks: [`You have ${err.limit} endpoints, the most allowed: delete one first.`] };
+    return { webhooks: [t('webhooks.problem.limit', { limit: err.limit })] };
   }
   return undefined;
 }
@@ -102,8 +120,8 @@ export function webhookPagesRoutes(deps: WebhookPagesDeps): Router {
   router.post('/users/webhooks', ...guardPost, async (req, res) => {
     const { values, types } = readCreateForm(req.body);
     const errors: Record<string, string[]> = {};
-    if (!values.url) errors.url = ['Give the URL your receiver listens on.'];
-    if (!types) errors.event_types = ['Choose at least one event type, or "All event types".'];
+    if (!values.url) errors.url = [t('webhooks.problem.noUrl')];
+    if (!types) errors.event_types = [t('webhooks.problem.noTypes')];
     if (!values.url || !types) return list(res, 422, { errors, values });
     try {
       const made = await webhooks.create(ownerOf(res), { url: values.url, eventTypes: types });
@@ -131,12 +149,11 @@ export function webhookPagesRoutes(deps: WebhookPagesDeps): Router {
     setPageHeaders(res);
     const page = confirmPage({
       header: headerOf(res, true)!,
-      question: `Delete the endpoint ${endpoint.url}?`,
-      consequence:
-        'Its delivery log goes with it, and messages not sent yet are never sent. It cannot be undone.',
+      question: t('webhooks.ask.question', { url: endpoint.url }),
+      consequence: t('webhooks.ask.consequence'),
       action: `/users/webhooks/${endpoint.id}/delete`,
       csrf: signedInSession(res).csrf,
-      confirm: 'Delete this endpoint',
+      confirm: t('webhooks.ask.confirm'),
       cancel: '/users/webhooks',
     });
     sendPage(res, 200, page);
@@ -207,10 +224,6 @@ function notFound(router: Router): void {
   router.use('/users/webhooks', ((err, _req, res, next) => {
     if (!(err instanceof WebhookNotFound)) return next(err);
     setPageHeaders(res);
-    sendPage(
-      res,
-      404,
-      errorPage('No such webhook', 'That webhook endpoint or delivery does not exist, or was deleted.'),
-    );
+    sendPage(res, 404, errorPage(t('webhooks.notFound.title'), t('webhooks.notFound.text')));
   }) as express.ErrorRequestHandler);
 }

@@ -1,5 +1,9 @@
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhook';
+import { pushI18n } from '../languages';
 import { webhooksPage } from './webhooks.views';
+
+// The views speak the default language (English) outside a request: the catalogues load first.
+pushI18n();
 
 describe('webhooksPage: the event types of the form', () => {
   const page = webhooksPage({

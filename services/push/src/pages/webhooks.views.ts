@@ -1,4 +1,5 @@
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t, translator } from '@secret-push/i18n';
 import {
   type DeliveryStatus,
   WEBHOOK_EVENT_TYPES,
@@ -8,38 +9,41 @@ import {
 } from '../domain/webhook';
 import { layout } from './layout';
 import { TIMES_SCRIPT, timeAt } from './time.views';
+import { errorText, reasonText } from './webhooks.reasons';
 import { type WebHeader, webHeader } from './web-header';
+
+/** Text for screen readers only, inside a rich message (`<hidden>…</hidden>`). */
+const hidden = (c: Html) => html`<span class="visually-hidden">${c}</span>`;
 
 /** A time relative to the page's render, with the exact time (time.views.ts). */
 const when = (d: Date) => timeAt(d, new Date());
 
 /** What each event type means, for the form (a new type must say it here: this does not compile without it). */
 const TYPE_HINTS: Record<WebhookEventType, string> = {
-  'push.created': 'a push of yours is created',
-  'push.viewed': 'it is viewed',
-  'push.view_refunded': 'a view is given back (the secret did not reach the viewer)',
-  'push.failed_passphrase': 'a wrong passphrase is tried',
-  'push.expired': 'it expires (views used up, time up, or deleted)',
-  'push.file_downloaded': 'a file of it is downloaded',
-  'email.delivery_failed':
-    "an email about a push or request of yours could not be delivered (a push's link to a recipient, a request's link to the responder, or a notice to you)",
-  'request.answered': 'a request of yours is answered (the answer waits for you; never in the message)',
-  'request.closed': 'a request of yours is closed (by you, or when its time is up)',
+  'push.created': 'webhooks.type.pushCreated',
+  'push.viewed': 'webhooks.type.pushViewed',
+  'push.view_refunded': 'webhooks.type.pushViewRefunded',
+  'push.failed_passphrase': 'webhooks.type.pushFailedPassphrase',
+  'push.expired': 'webhooks.type.pushExpired',
+  'push.file_downloaded': 'webhooks.type.pushFileDownloaded',
+  'email.delivery_failed': 'webhooks.type.emailDeliveryFailed',
+  'request.answered': 'webhooks.type.requestAnswered',
+  'request.closed': 'webhooks.type.requestClosed',
 };
 
 /** The flashes of the list after a redirect: fixed texts chosen by the `done` key. */
 export const LIST_FLASHES = {
-  deleted: 'The endpoint was deleted, with its delivery log.',
-  disabled: 'The endpoint was disabled: nothing is sent to it until you enable it again.',
-  enabled: 'The endpoint was enabled.',
+  deleted: 'webhooks.flash.deleted',
+  disabled: 'webhooks.flash.disabled',
+  enabled: 'webhooks.flash.enabled',
 } as const;
 export type ListFlash = keyof typeof LIST_FLASHES;
 
 /** The flashes of the delivery log after a redirect. */
 export const LOG_FLASHES = {
-  test: 'A test event was queued: it shows below.',
-  replayed: 'The delivery was queued again: it is sent again shortly, with the same webhook-id.',
-  busy: 'That delivery is being sent right now: replay it once this attempt has finished.',
+  test: 'webhooks.flash.test',
+  replayed: 'webhooks.flash.replayed',
+  busy: 'webhooks.flash.busy',
 } as const;
 export type LogFlash = keyof typeof LOG_FLASHES;
 
@@ -57,23 +61,36 @@ export interface ShownSecret {
   secret: string;
 }
 
-const flash = (text: string | undefined) => (text ? html`<p role="status" class="notice">${text}</p>` : '');
+/** A flash by its catalogue key (one of LIST_FLASHES' or LOG_FLASHES'). */
+const flash = (key: string | undefined) => (key ? html`<p role="status" class="notice">${t(key)}</p>` : '');
 
-const typesOf = (e: WebhookEndpoint) =>
-  WEBHOOK_EVENT_TYPES.every((t) => e.eventTypes.includes(t)) ? 'all event types' : e.eventTypes.join(', ');
+/** What an endpoint receives: "all event types", or its types. */
+const typesOf = (e: WebhookEndpoint): string =>
+  WEBHOOK_EVENT_TYPES.every((type) => e.eventTypes.includes(type))
+    ? t('webhooks.allTypesReceived')
+    : e.eventTypes.join(', ');
+
+/** "Enabled." or "Disabled: why." */
+const stateOf = (e: WebhookEndpoint): Html =>
+  e.enabled
+    ? html`${t('webhooks.enabled')}`
+    : e.disabledReason
+      ? rich('webhooks.disabledBecause', { reason: reasonText(e.disabledReason) })
+      : rich('webhooks.disabled');
 
 function secretSection(shown: ShownSecret): Html {
   const { endpoint } = shown;
   const until = endpoint.previousSecretUntil;
   return html`<section class="issued" aria-labelledby="secret-title">
-    <h2 id="secret-title">${shown.kind === 'created' ? 'Endpoint added' : 'Secret rotated'}</h2>
-    <p>For <code>${endpoint.url}</code></p>
+    <h2 id="secret-title">
+      ${shown.kind === 'created' ? t('webhooks.secret.added') : t('webhooks.secret.rotated')}
+    </h2>
+    <p>${rich('webhooks.secret.for', { url: html`<code>${endpoint.url}</code>` })}</p>
     <label for="new-secret"
-      >${shown.kind === 'created' ? 'Its signing secret' : 'Its new signing secret'}</label
+      >${shown.kind === 'created' ? t('webhooks.secret.label') : t('webhooks.secret.newLabel')}</label
     >
     <p class="muted" id="new-secret-hint">
-      Copy it now and store it with your receiver: it is shown only once. Your receiver checks each message's
-      <code>webhook-signature</code> with it (Standard Webhooks).
+      ${rich('webhooks.secret.hint', { header: html`<code>webhook-signature</code>` })}
     </p>
     <input
       id="new-secret"
@@ -84,50 +101,59 @@ function secretSection(shown: ShownSecret): Html {
       autocomplete="off"
       spellcheck="false"
     />
-    <button type="button" class="secondary" data-copy="new-secret" hidden>Copy the secret</button>
+    <button type="button" class="secondary" data-copy="new-secret" hidden>
+      ${t('webhooks.secret.copy')}
+    </button>
     <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
     ${
       shown.kind === 'rotated' && until
-        ? html`<p>
-            The previous secret keeps signing too until ${when(until)} (both signatures are sent until then):
-            update your receiver before that.
-          </p>`
+        ? html`<p>${rich('webhooks.secret.previousUntil', { time: when(until) })}</p>`
         : ''
     }
   </section>`;
 }
 
 function endpointActions(e: WebhookEndpoint, csrf: string): Html {
-  const post = (action: string, label: string, cls = 'secondary') =>
+  const post = (action: string, label: Html, cls = 'secondary') =>
     html`<form method="post" action="/users/webhooks/${e.id}/${action}" class="inline">
       <input type="hidden" name="csrf" value="${csrf}" />
-      <button type="submit" class="${cls}">${label}<span class="visually-hidden"> ${e.url}</span></button>
+      <button type="submit" class="${cls}">${label}</button>
     </form>`;
+  const url = e.url;
   return html`<p>
-      <a href="/users/webhooks/${e.id}">Deliveries<span class="visually-hidden"> to ${e.url}</span></a>
+      <a href="/users/webhooks/${e.id}">${rich('webhooks.action.deliveries', { url, hidden })}</a>
     </p>
     <p>
-      ${e.enabled ? post('disable', 'Disable') : post('enable', 'Enable')} ${post('rotate', 'Rotate secret')}
-      ${post('test', 'Send a test event')}
+      ${
+        e.enabled
+          ? post('disable', rich('webhooks.action.disable', { url, hidden }))
+          : post('enable', rich('webhooks.action.enable', { url, hidden }))
+      }
+      ${post('rotate', rich('webhooks.action.rotate', { url, hidden }))}
+      ${post('test', rich('webhooks.action.test', { url, hidden }))}
     </p>
     <p>
       <a class="button secondary small" href="/users/webhooks/${e.id}/delete"
-        >Delete<span class="visually-hidden"> ${e.url}</span></a
+        >${rich('webhooks.action.delete', { url, hidden })}</a
       >
     </p>`;
 }
 
 function endpointList(endpoints: readonly WebhookEndpoint[], csrf: string): Html {
-  if (endpoints.length === 0) return html`<p>You have no webhook endpoints yet.</p>`;
-  return html`<h2>Your endpoints</h2>
+  if (endpoints.length === 0) return html`<p>${t('webhooks.none')}</p>`;
+  return html`<h2>${t('webhooks.yours')}</h2>
     ${endpoints.map(
       (e) =>
         html`<section aria-labelledby="endpoint-${e.id}" class="endpoint">
           <h3 id="endpoint-${e.id}"><code>${e.url}</code></h3>
           <p>
-            ${e.enabled ? 'Enabled' : html`<strong>Disabled</strong>${e.disabledReason ? `: ${e.disabledReason}` : ''}`}.
-            Receives ${typesOf(e)}. Added ${when(e.createdAt)}.
-            ${e.previousSecretUntil ? html`The previous secret signs too until ${when(e.previousSecretUntil)}.` : ''}
+            ${stateOf(e)} ${rich('webhooks.receives', { types: typesOf(e) })}
+            ${rich('webhooks.added', { time: when(e.createdAt) })}
+            ${
+              e.previousSecretUntil
+                ? rich('webhooks.previousSigns', { time: when(e.previousSecretUntil) })
+                : ''
+            }
           </p>
           ${endpointActions(e, csrf)}
         </section>`,
@@ -144,15 +170,15 @@ function typeChoices(values: EndpointFormValues | undefined): Html {
         value="true"
         ${values?.allTypes ? html`checked` : ''}
       />
-      <label for="all-types">All event types</label>
-      <p class="muted">Checked: every type below, whatever else is checked.</p>
+      <label for="all-types">${t('webhooks.form.allTypes')}</label>
+      <p class="muted">${t('webhooks.form.allTypesHint')}</p>
     </div>
-    ${WEBHOOK_EVENT_TYPES.map((t) => {
-      const id = `type-${t.replace('.', '-')}`;
-      const hint = TYPE_HINTS[t];
+    ${WEBHOOK_EVENT_TYPES.map((type) => {
+      const id = `type-${type.replace('.', '-')}`;
+      const hint = t(TYPE_HINTS[type]);
       return html`<div class="choice">
-        <input type="checkbox" id="${id}" name="event_types" value="${t}" ${checked(t)} />
-        <label for="${id}"><code>${t}</code>${hint ? `: ${hint}` : ''}</label>
+        <input type="checkbox" id="${id}" name="event_types" value="${type}" ${checked(type)} />
+        <label for="${id}">${rich('webhooks.type.label', { type: html`<code>${type}</code>`, hint })}</label>
       </div>`;
     })}`;
 }
@@ -165,13 +191,13 @@ function createForm(
   const problem = (name: string) =>
     errors[name]?.length ? html`<p class="error" id="${name}-error">${errors[name].join(' ')}</p>` : '';
   const invalid = (name: string) => (errors[name]?.length ? html`aria-invalid="true"` : '');
-  return html`<h2 id="add-title">Add an endpoint</h2>
+  return html`<h2 id="add-title">${t('webhooks.form.heading')}</h2>
     <form method="post" action="/users/webhooks" class="create" aria-labelledby="add-title">
       <input type="hidden" name="csrf" value="${csrf}" />
       ${problem('webhooks')}
-      <label for="url">URL</label>
+      <label for="url">${t('webhooks.form.url')}</label>
       <p class="muted" id="url-hint">
-        Where your receiver listens, e.g. https://example.com/hooks/secret-push.
+        ${t('webhooks.form.urlHint', { example: 'https://example.com/hooks/secret-push' })}
       </p>
       ${problem('url')}
       <input
@@ -187,10 +213,10 @@ function createForm(
         aria-describedby="url-hint${errors.url?.length ? ' url-error' : ''}"
       />
       <fieldset ${errors.event_types?.length ? html`aria-describedby="event_types-error"` : ''}>
-        <legend>Send these events</legend>
+        <legend>${t('webhooks.form.types')}</legend>
         ${problem('event_types')} ${typeChoices(values)}
       </fieldset>
-      <button type="submit">Add endpoint</button>
+      <button type="submit">${t('webhooks.form.submit')}</button>
     </form>`;
 }
 
@@ -209,14 +235,10 @@ export function webhooksPage(options: {
 }): Html {
   const { csrf } = options;
   return layout(
-    'Webhooks',
+    t('webhooks.title'),
     html`${webHeader(options.header)}
-      <h1>Webhooks</h1>
-      <p>
-        Webhooks tell your own server when something happens to your pushes and requests: each message is
-        signed (Standard Webhooks) and never carries a secret, only the push's or request's reference and
-        public facts.
-      </p>
+      <h1>${t('webhooks.title')}</h1>
+      <p>${t('webhooks.intro')}</p>
       ${flash(options.flash && LIST_FLASHES[options.flash])}
       ${options.shown ? secretSection(options.shown) : ''} ${endpointList(options.endpoints, csrf)}
       ${createForm(csrf, options.values, options.errors ?? {})}`,
@@ -225,21 +247,30 @@ export function webhooksPage(options: {
 }
 
 const STATUS: Record<DeliveryStatus, string> = {
-  pending: 'Pending',
-  delivering: 'Sending',
-  succeeded: 'Delivered',
-  failed: 'Failed',
+  pending: 'webhooks.status.pending',
+  delivering: 'webhooks.status.delivering',
+  succeeded: 'webhooks.status.succeeded',
+  failed: 'webhooks.status.failed',
 };
 
 /** Status, attempts and the last answer's code, latency and error (or when it is tried next). */
 function statusCell(d: WebhookDelivery): Html {
-  const tries = `${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}`;
+  const tries = t('webhooks.delivery.attempts', { count: d.attempts });
   const answered = d.lastStatus !== null || d.latencyMs !== null || d.lastError !== null;
-  const code = d.lastStatus === null ? 'no answer' : `HTTP ${d.lastStatus}`;
-  return html`<strong>${STATUS[d.status]}</strong><br />${tries}
-    ${answered ? html`<br />${code}${d.latencyMs === null ? '' : `, ${d.latencyMs} ms`}` : ''}
-    ${d.lastError ? html`<br />${d.lastError}` : ''}
-    ${d.status === 'pending' && d.nextAttemptAt ? html`<br />next ${when(d.nextAttemptAt)}` : ''}`;
+  const code =
+    d.lastStatus === null
+      ? t('webhooks.delivery.noAnswer')
+      : t('webhooks.delivery.http', { status: d.lastStatus });
+  const latency =
+    d.latencyMs === null ? '' : t('webhooks.delivery.latency', { ms: translator().number(d.latencyMs) });
+  return html`<strong>${t(STATUS[d.status])}</strong><br />${tries}
+    ${answered ? html`<br />${latency ? t('webhooks.delivery.codeAndLatency', { code, latency }) : code}` : ''}
+    ${d.lastError ? html`<br />${errorText(d.lastError)}` : ''}
+    ${
+      d.status === 'pending' && d.nextAttemptAt
+        ? html`<br />${rich('webhooks.delivery.next', { time: when(d.nextAttemptAt) })}`
+        : ''
+    }`;
 }
 
 function replayForm(d: WebhookDelivery, csrf: string, endpointId: string, page: number): Html {
@@ -251,7 +282,7 @@ function replayForm(d: WebhookDelivery, csrf: string, endpointId: string, page: 
     <input type="hidden" name="csrf" value="${csrf}" />
     <input type="hidden" name="page" value="${page}" />
     <button type="submit" class="secondary">
-      Replay<span class="visually-hidden"> ${d.type} of ${d.createdAt.toISOString()}</span>
+      ${rich('webhooks.delivery.replay', { type: d.type, at: d.createdAt.toISOString(), hidden })}
     </button>
   </form>`;
 }
@@ -270,9 +301,7 @@ function deliveryRows(d: WebhookDelivery, csrf: string, endpointId: string, page
             <td colspan="3">
               <details>
                 <summary>
-                  The receiver's answer<span class="visually-hidden">
-                    to ${d.type} of ${d.createdAt.toISOString()}</span
-                  >
+                  ${rich('webhooks.delivery.answer', { type: d.type, at: d.createdAt.toISOString(), hidden })}
                 </summary>
                 <pre class="secret">${d.response}</pre>
               </details>
@@ -291,13 +320,13 @@ function deliveryTable(
 ): Html {
   return html`<table class="list">
     <caption>
-      Deliveries, newest first, page ${page}
+      ${t('webhooks.log.caption', { page })}
     </caption>
     <thead>
       <tr>
-        <th scope="col">Event</th>
-        <th scope="col">Status and answer</th>
-        <th scope="col">Replay</th>
+        <th scope="col">${t('webhooks.log.event')}</th>
+        <th scope="col">${t('webhooks.log.status')}</th>
+        <th scope="col">${t('webhooks.log.replay')}</th>
       </tr>
     </thead>
     ${deliveries.map((d) => deliveryRows(d, csrf, endpointId, page))}
@@ -319,32 +348,32 @@ export function deliveriesPage(options: {
 }): Html {
   const { endpoint, deliveries, page, csrf } = options;
   const base = `/users/webhooks/${endpoint.id}`;
-  const pager = html`<nav aria-label="Pages" class="pager">
-    ${page > 1 ? html`<a href="${base}?page=${page - 1}">Previous page</a>` : ''}
-    ${options.hasNext ? html`<a href="${base}?page=${page + 1}">Next page</a>` : ''}
+  const pager = html`<nav aria-label="${t('lists.pages')}" class="pager">
+    ${page > 1 ? html`<a href="${base}?page=${page - 1}">${t('lists.previous')}</a>` : ''}
+    ${options.hasNext ? html`<a href="${base}?page=${page + 1}">${t('lists.next')}</a>` : ''}
   </nav>`;
   return layout(
-    'Webhook deliveries',
+    t('webhooks.log.title'),
     html`${webHeader(options.header)}
-      <p><a href="/users/webhooks">Back to your webhooks</a></p>
-      <h1>Webhook deliveries</h1>
-      <p>To <code>${endpoint.url}</code>, which receives ${typesOf(endpoint)}.</p>
+      <p><a href="/users/webhooks">${t('webhooks.log.back')}</a></p>
+      <h1>${t('webhooks.log.title')}</h1>
+      <p>${rich('webhooks.log.to', { url: html`<code>${endpoint.url}</code>`, types: typesOf(endpoint) })}</p>
       ${
         endpoint.enabled
           ? ''
           : html`<p>
-              <strong>Disabled</strong>${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}.
-              Nothing is sent to it until you enable it on <a href="/users/webhooks">your webhooks</a>.
+              ${stateOf(endpoint)}
+              ${rich('webhooks.log.disabledHint', { link: (c) => html`<a href="/users/webhooks">${c}</a>` })}
             </p>`
       }
       ${flash(options.flash && LOG_FLASHES[options.flash])}
       <form method="post" action="${base}/test">
         <input type="hidden" name="csrf" value="${csrf}" />
-        <button type="submit" class="secondary">Send a test event</button>
+        <button type="submit" class="secondary">${t('webhooks.log.test')}</button>
       </form>
       ${
         deliveries.length === 0
-          ? html`<p>No deliveries${page > 1 ? ' on this page' : ' yet'}.</p>`
+          ? html`<p>${page > 1 ? t('webhooks.log.noneOnPage') : t('webhooks.log.none')}</p>`
           : deliveryTable(deliveries, csrf, endpoint.id, page)
       }
       ${pager}`,
