@@ -1,7 +1,8 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { PersonalTokenNotFound, UserDisabled, UserInputRejected } from '../domain/errors';
-import type { PersonalToken } from '../domain/user';
+import { type PersonalToken, TOKEN_NAME_MAX_LENGTH } from '../domain/user';
 import type { UserTokenService } from '../domain/user-tokens';
 import { type WebSessions, signedInSession } from '../session/web-session';
 import { formField, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
@@ -14,23 +15,37 @@ import { errorPage } from './views';
 
 /** What Revoke's and Regenerate's confirmation pages say. */
 const ASK = {
-  revoke: (t: PersonalToken) => ({
-    question: `Revoke the token “${t.name}”?`,
-    consequence:
-      'Scripts and tools that use it stop working at once, and it cannot be undone: you would create a new token.',
-    action: `/users/token/${t.id}/revoke`,
-    confirm: `Revoke “${t.name}”`,
+  revoke: (token: PersonalToken) => ({
+    question: t('tokens.ask.revoke.question', { name: token.name }),
+    consequence: t('tokens.ask.revoke.consequence'),
+    action: `/users/token/${token.id}/revoke`,
+    confirm: t('tokens.ask.revoke.confirm', { name: token.name }),
     cancel: '/users/token',
   }),
-  regenerate: (t: PersonalToken) => ({
-    question: `Regenerate the token “${t.name}”?`,
-    consequence:
-      'Its current value stops working at once; the new one is shown once, on the next page, for you to copy.',
-    action: `/users/token/${t.id}/regenerate`,
-    confirm: `Regenerate “${t.name}”`,
+  regenerate: (token: PersonalToken) => ({
+    question: t('tokens.ask.regenerate.question', { name: token.name }),
+    consequence: t('tokens.ask.regenerate.consequence'),
+    action: `/users/token/${token.id}/regenerate`,
+    confirm: t('tokens.ask.regenerate.confirm', { name: token.name }),
     cancel: '/users/token',
   }),
 };
+
+/** The domain's English problems with a new token (by field), in the page's language. */
+function tokenProblems(fields: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(fields)) {
+    if (field === 'name') {
+      out.name = messages.map((m) =>
+        m.includes('control characters')
+          ? t('tokens.problem.nameControl')
+          : t('tokens.problem.nameLength', { max: TOKEN_NAME_MAX_LENGTH }),
+      );
+    } else if (field === 'scopes') out.scopes = [t('tokens.problem.scopes')];
+    else out.expires_days = [t('tokens.problem.days')];
+  }
+  return out;
+}
 
 export interface TokenPagesDeps {
   sessions: WebSessions;
@@ -79,12 +94,12 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
         : [];
     const name =
       formField(req.body, 'name')?.trim() ||
-      `API token ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`;
+      t('tokens.defaultName', { at: new Date().toISOString().slice(0, 19).replace('T', ' ') });
     const days = formField(req.body, 'expires_days')?.trim();
     const values = { name: formField(req.body, 'name') ?? '', expires_days: days ?? '' };
     if (days && !/^\d{1,4}$/.test(days)) {
       return page(req, res, 422, {
-        errors: { expires_days: ['Give a whole number of days, or leave it empty.'] },
+        errors: { expires_days: [t('tokens.problem.days')] },
         values,
       });
     }
@@ -93,7 +108,9 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
       const issued = await users.createToken(session.userId, { name, scopes, expiresAt });
       await page(req, res, 201, { issued: { name: issued.token.name, value: issued.value } });
     } catch (err) {
-      if (err instanceof UserInputRejected) return page(req, res, 422, { errors: err.fields, values });
+      if (err instanceof UserInputRejected) {
+        return page(req, res, 422, { errors: tokenProblems(err.fields), values });
+      }
       throw err;
     }
   });
@@ -131,11 +148,11 @@ export function tokenPagesRoutes(deps: TokenPagesDeps): Router {
   router.use('/users/token', ((err, _req, res, next) => {
     if (err instanceof PersonalTokenNotFound) {
       setPageHeaders(res);
-      return sendPage(res, 404, errorPage('No such token', 'That token does not exist or was revoked.'));
+      return sendPage(res, 404, errorPage(t('tokens.notFound.title'), t('tokens.notFound.text')));
     }
     if (err instanceof UserDisabled) {
       setPageHeaders(res);
-      return sendPage(res, 403, errorPage('Account disabled', 'This account is disabled on this instance.'));
+      return sendPage(res, 403, errorPage(t('tokens.disabled.title'), t('tokens.disabled.text')));
     }
     next(err);
   }) as express.ErrorRequestHandler);

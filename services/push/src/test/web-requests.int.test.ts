@@ -618,7 +618,7 @@ describe('file answers on the page', () => {
     expectPageHeaders(res);
     const html = await res.text();
     expect(html).toContain('id="files-error"');
-    expect(html).toContain('The files together exceed 1 MiB.');
+    expect(html).toContain('The files together exceed 1 MB.');
     expect(html).toContain('kept text</textarea');
     await expectNothingStored(before);
     expect((await requestRow(token)).state).toBe('open');
@@ -694,7 +694,7 @@ describe("the requester's files on the page", () => {
     const html = await (await new Browser().fetch(`${push.url}/respond/${token}`)).text();
     expect(html).toContain('Files from the requester');
     expect(html).toContain('form &lt;v2&gt;.pdf');
-    expect(html).toContain('1.5 KB');
+    expect(html).toContain('1.5 kB');
     expect(html).toContain('1 download left');
     const href = /<a href="(\/respond\/[\w-]+\/files\/[\w-]+)" download=/.exec(html)![1]!;
     const got = await new Browser().fetch(`${push.url}${href}`);
