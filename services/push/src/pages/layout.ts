@@ -23,7 +23,13 @@ const SITE_NAV = /<nav class="site-nav"[\s\S]*?<\/nav>/;
 export function layout(
   title: string,
   body: Html,
-  options: { scripts?: readonly string[]; refreshTo?: string; recipient?: boolean } = {},
+  options: {
+    scripts?: readonly string[];
+    refreshTo?: string;
+    recipient?: boolean;
+    /** Texts the page's scripts show, in its language (the frame's `#sp-messages`). */
+    clientMessages?: Record<string, string>;
+  } = {},
 ): Html {
   const nav = SITE_NAV.exec(body.value);
   const content = nav ? trusted(body.value.replace(SITE_NAV, '')) : body;
@@ -43,5 +49,6 @@ export function layout(
         content="Open the link to see it. It expires after a set number of views or days."
       />`,
     scripts: ['/static/pages.js', ...(options.scripts ?? [])],
+    clientMessages: options.clientMessages,
   });
 }
