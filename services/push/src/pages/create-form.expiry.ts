@@ -180,7 +180,10 @@ export function expiryFields(options: {
         name: 'views',
         legend: text.viewsLegend,
         ...(text.viewsHint ? { hint: text.viewsHint } : {}),
-        options: presets.views.map((n) => ({ value: String(n), label: t('create.expiry.views', { count: n }) })),
+        options: presets.views.map((n) => ({
+          value: String(n),
+          label: t('create.expiry.views', { count: n }),
+        })),
         chosen: chosenOf(values.views, values.expire_after_views, offered ? String(defaultViews) : CUSTOM),
         custom: {
           name: 'expire_after_views',

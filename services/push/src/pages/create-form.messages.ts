@@ -32,7 +32,10 @@ export function pluralTemplates(
   for (const category of rules.resolvedOptions().pluralCategories) {
     const sample = SAMPLES.find((n) => rules.select(n) === category);
     if (sample === undefined) continue;
-    out[`${name}.${category}`] = tr.t(id, { ...values, [arg]: sample }).split(tr.number(sample)).join(`{${arg}}`);
+    out[`${name}.${category}`] = tr
+      .t(id, { ...values, [arg]: sample })
+      .split(tr.number(sample))
+      .join(`{${arg}}`);
   }
   return out;
 }

@@ -31,7 +31,10 @@ type Rule = readonly [RegExp, (m: RegExpExecArray) => string];
 
 /** The API's and the upload step's English messages, and the page's message for each. */
 const RULES: readonly Rule[] = [
-  [/^must be an integer from (\d+) to (\d+)$/, (m) => t('create.problem.range', { min: +m[1]!, max: +m[2]! })],
+  [
+    /^must be an integer from (\d+) to (\d+)$/,
+    (m) => t('create.problem.range', { min: +m[1]!, max: +m[2]! }),
+  ],
   [/^Payload is required\.$/, () => t('create.problem.payloadRequired')],
   [
     /^The QR code payload is too large\. You can only push up to (\d+) characters\.$/,
@@ -53,7 +56,10 @@ const RULES: readonly Rule[] = [
   [/^can't be blank$/, () => t('create.problem.blank')],
   [/^must not have an empty address/, () => t('create.problem.emptyAddress')],
   [/^contains invalid email addresses: (.*)$/, (m) => t('create.problem.badAddresses', { list: m[1]! })],
-  [/^contains duplicate email addresses: (.*)$/, (m) => t('create.problem.duplicateAddresses', { list: m[1]! })],
+  [
+    /^contains duplicate email addresses: (.*)$/,
+    (m) => t('create.problem.duplicateAddresses', { list: m[1]! }),
+  ],
   [/^is not available$/, () => t('create.problem.localeUnavailable')],
   [/^must be a list of /, () => t('create.problem.notices')],
   [/^You can only attach up to (\d+) files per /, (m) => t('create.problem.tooManyFiles', { max: +m[1]! })],
@@ -61,7 +67,10 @@ const RULES: readonly Rule[] = [
   [/^The files together exceed (.+)\.$/, (m) => t('create.problem.filesTooLarge', { size: size(m[1]!) })],
   [/^Send (each file as a file part|files in the field)/, () => t('create.problem.fileParts')],
   [/^The form field .* exceeds (.+)\.$/, (m) => t('create.problem.fieldTooLarge', { size: size(m[1]!) })],
-  [/^The form fields together exceed (.+)\.$/, (m) => t('create.problem.fieldsTooLarge', { size: size(m[1]!) })],
+  [
+    /^The form fields together exceed (.+)\.$/,
+    (m) => t('create.problem.fieldsTooLarge', { size: size(m[1]!) }),
+  ],
   [/^The form has (more than \d+ fields|too many parts)\.$/, () => t('create.problem.tooManyFields')],
 ];
 

@@ -94,7 +94,9 @@ export function formVisitor(deps: FormVisitorDeps): FormVisitor {
     const notices = await noticeOfferFor(caller, email);
     if (!notices) return undefined;
     return {
-      ...(email ? { recipients: { locales: email.locales, defaultLocale: emailLocaleOfPage(email.locales) } } : {}),
+      ...(email
+        ? { recipients: { locales: email.locales, defaultLocale: emailLocaleOfPage(email.locales) } }
+        : {}),
       ...(email && notices.offered ? { senderAddress: notices.to } : {}),
       notices,
     };

@@ -93,11 +93,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
   const { createFromForm, createWithUploads, formProblems } = formSubmission({ ...deps, presets }, visitor);
   const load: RequestHandler[] = sessions ? [sessions.load] : [];
   const unavailable = (res: Response) =>
-    sendPage(
-      res,
-      503,
-      errorPage(t('create.unavailable.title'), t('create.unavailable.text')),
-    );
+    sendPage(res, 503, errorPage(t('create.unavailable.title'), t('create.unavailable.text')));
 
   router.get('/', ...load, async (req, res) => {
     setPageHeaders(res, FORM_PAGE);

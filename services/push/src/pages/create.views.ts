@@ -255,11 +255,7 @@ function moreOpen(errors: Record<string, string[]>, values: FormValues): boolean
  * create cannot go ahead without the passphrase the person asked for.
  */
 function passphraseField(values: FormValues, errors: Record<string, string[]>): Html {
-  return passphraseInput(
-    t('create.passphraseHint'),
-    values.passphraseRequired === true,
-    errors,
-  );
+  return passphraseInput(t('create.passphraseHint'), values.passphraseRequired === true, errors);
 }
 
 /** A yes/no option: the hidden "false" is sent when the box is unchecked. */

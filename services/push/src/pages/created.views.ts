@@ -52,9 +52,7 @@ export function createdPage(options: {
       </p>
       ${options.receipt ? receiptPart(options.receipt) : ''}
       <h2 id="qr-title">${t('created.qrTitle')}</h2>
-      <p class="muted">
-        ${t('created.qrHint')} ${push.kind === 'qr' ? t('created.qrOwn') : ''}
-      </p>
+      <p class="muted">${t('created.qrHint')} ${push.kind === 'qr' ? t('created.qrOwn') : ''}</p>
       <div class="qr" role="img" aria-labelledby="qr-title">${qr}</div>
       ${
         options.expireHref

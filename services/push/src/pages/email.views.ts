@@ -98,7 +98,9 @@ function localeSelect(name: string, locales: readonly string[], value: string, e
     <select id="${name}" name="${name}" ${describedBy(errors, name)}>
       ${locales.map(
         (l) =>
-          html`<option value="${l}" lang="${l}" ${l === value ? html` selected` : ''}>${localeName(l)}</option>`,
+          html`<option value="${l}" lang="${l}" ${l === value ? html` selected` : ''}>
+            ${localeName(l)}
+          </option>`,
       )}
     </select>`;
 }
@@ -163,9 +165,7 @@ export function createEmailFields(rules: EmailFormRules, values: EmailFormValues
             values.notify_owner_on ?? notices.defaults,
             errors,
           )}
-          <p class="muted">
-            ${t('create.email.notices.to', { email: notices.to })}
-          </p>`
+          <p class="muted">${t('create.email.notices.to', { email: notices.to })}</p>`
       : html`<p class="muted" id="notify_owner_on">${notices.why}</p>`;
   return html`<h2>${t('create.email.title')}</h2>
     ${to} ${notify}`;

@@ -80,12 +80,16 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 const GIB = 1024 * MIB;
 
-/** A size as the forms state limits (`5 MiB`, as fmtBytes of uploads/form.ts), in the page's language. */
+/**
+ * A size as the forms state limits, in the page's language: in the largest unit that gives it
+ * with at most one decimal (`5 MiB`, `1,5 GiB`), else in bytes.
+ */
 export function sizeText(bytes: number): string {
-  const n = (value: number) => translator().number(value);
-  if (bytes > 0 && bytes % GIB === 0) return t('create.size.gib', { n: n(bytes / GIB) });
-  if (bytes > 0 && bytes % MIB === 0) return t('create.size.mib', { n: n(bytes / MIB) });
-  if (bytes > 0 && bytes % KIB === 0) return t('create.size.kib', { n: n(bytes / KIB) });
+  const n = (value: number) => translator().number(value, { maximumFractionDigits: 1 });
+  const exact = (unit: number) => bytes >= unit && (bytes * 10) % unit === 0;
+  if (exact(GIB)) return t('create.size.gib', { n: n(bytes / GIB) });
+  if (exact(MIB)) return t('create.size.mib', { n: n(bytes / MIB) });
+  if (exact(KIB)) return t('create.size.kib', { n: n(bytes / KIB) });
   return t('create.size.bytes', { count: bytes });
 }
 
@@ -113,9 +117,7 @@ export function filesField(
   });
   return html`<div class="files-field" id="files-field">
     <label for="files">${text.label}</label>
-    <p class="muted" id="files-hint">
-      ${text.lead ? `${text.lead} ` : ''}${limitsText}
-    </p>
+    <p class="muted" id="files-hint">${text.lead ? `${text.lead} ` : ''}${limitsText}</p>
     ${fieldError(errors, 'files')}
     <input
       id="files"

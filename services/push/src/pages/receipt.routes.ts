@@ -61,10 +61,14 @@ export function receiptPagesRoutes(deps: ReceiptPagesDeps): Router {
     const h = header(res);
     const page = confirmPage({
       ...(h ? { header: h } : {}),
-      question: push.name ? t('receipt.confirm.questionNamed', { name: push.name }) : t('receipt.confirm.question'),
+      question: push.name
+        ? t('receipt.confirm.questionNamed', { name: push.name })
+        : t('receipt.confirm.question'),
       consequence: t('receipt.confirm.consequence'),
       action: `/receipt/${receipt(req)}/expire`,
-      confirm: push.name ? t('receipt.confirm.actionNamed', { name: push.name }) : t('receipt.confirm.action'),
+      confirm: push.name
+        ? t('receipt.confirm.actionNamed', { name: push.name })
+        : t('receipt.confirm.action'),
       cancel: `/receipt/${receipt(req)}`,
     });
     sendPage(res, 200, page);

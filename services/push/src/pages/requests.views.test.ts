@@ -1,4 +1,10 @@
 import { type OwnedRequest, requestDetailPage } from './requests.views';
+import { pushI18n } from '../languages';
+
+// The catalogues (form-parts.views): outside a request, the default language (English).
+beforeAll(() => {
+  pushI18n();
+});
 
 describe('requestDetailPage', () => {
   const request: OwnedRequest = {

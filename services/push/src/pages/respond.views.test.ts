@@ -1,4 +1,10 @@
 import { readableSize, respondPage } from './respond.views';
+import { pushI18n } from '../languages';
+
+// The catalogues (form-parts.views): outside a request, the default language (English).
+beforeAll(() => {
+  pushI18n();
+});
 
 describe('readableSize', () => {
   it.each([

@@ -1,5 +1,11 @@
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhook';
 import { webhooksPage } from './webhooks.views';
+import { pushI18n } from '../languages';
+
+// The catalogues (form-parts.views): outside a request, the default language (English).
+beforeAll(() => {
+  pushI18n();
+});
 
 describe('webhooksPage: the event types of the form', () => {
   const page = webhooksPage({

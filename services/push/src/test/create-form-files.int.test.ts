@@ -284,7 +284,7 @@ describe('POST / with files', () => {
       new URLSearchParams([['csrf', csrf], ['kind', 'text'], ...FIELDS.slice(1), ['name', 'a\u0000b']]),
     );
     expect(nul.status).toBe(422);
-    expect(nul.text).toContain('name must not contain NUL characters');
+    expect(nul.text).toContain('This text contains a character that cannot be stored (NUL).');
     await expectNothingStored(before);
   });
 
