@@ -14,6 +14,28 @@ export const DROP_SCRIPT = '/static/file-drop.js';
 
 export const DROP_JS = `(function () {
   'use strict';
+  // The page's texts in its language (#sp-messages, create-form.messages.ts); English as a last resort.
+  var M = {};
+  try { M = JSON.parse(document.getElementById('sp-messages').textContent) || {}; } catch (e) { M = {}; }
+  var lang = document.documentElement.lang || 'en';
+  function fill(text, values) {
+    Object.keys(values).forEach(function (k) { text = text.split('{' + k + '}').join(values[k]); });
+    return text;
+  }
+  function num(n, digits) {
+    try {
+      return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+    } catch (e) { return n.toFixed(digits); }
+  }
+  /** A plural text: the template of n's plural category in the page's language, n in it. */
+  function plural(name, arg, n, one, other) {
+    var category = n === 1 ? 'one' : 'other';
+    try { category = new Intl.PluralRules(lang).select(n); } catch (e) { /* English rules */ }
+    var text = M[name + '.' + category] || M[name + '.other'] || (n === 1 ? one : other);
+    var values = {};
+    values[arg] = num(n, 0);
+    return fill(text, values);
+  }
   function init() {
   var input = document.getElementById('files');
   var block = document.getElementById('files-field');
@@ -25,7 +47,7 @@ export const DROP_JS = `(function () {
   list.id = 'file-list';
   var note = document.createElement('p');
   note.className = 'drop-note muted';
-  note.textContent = 'Or drop files here.';
+  note.textContent = M.dropNote || 'Or drop files here.';
   input.insertAdjacentElement('afterend', note);
   note.insertAdjacentElement('afterend', list);
   var status = document.getElementById('upload-status');
@@ -35,11 +57,12 @@ export const DROP_JS = `(function () {
   var ours = false;
 
   function size(n) {
-    if (n < 1000) { return n + ' bytes'; }
-    if (n < 1000000) { return (n / 1000).toFixed(n < 10000 ? 1 : 0) + ' KB'; }
-    if (n < 1000000000) { return (n / 1000000).toFixed(n < 10000000 ? 1 : 0) + ' MB'; }
-    return (n / 1000000000).toFixed(1) + ' GB';
+    if (n < 1000) { return plural('bytes', 'n', n, '{n} byte', '{n} bytes'); }
+    if (n < 1000000) { return fill(M.kb || '{n} KB', { n: num(n / 1000, n < 10000 ? 1 : 0) }); }
+    if (n < 1000000000) { return fill(M.mb || '{n} MB', { n: num(n / 1000000, n < 10000000 ? 1 : 0) }); }
+    return fill(M.gb || '{n} GB', { n: num(n / 1000000000, 1) });
   }
+  function chosen(count) { return plural('chosen', 'count', count, '{count} file chosen.', '{count} files chosen.'); }
   function same(a, b) { return a.name === b.name && a.size === b.size && a.lastModified === b.lastModified; }
   function say(text) { if (status) { status.textContent = text; status.className = ''; } }
   function apply() {
@@ -64,12 +87,12 @@ export const DROP_JS = `(function () {
       var remove = document.createElement('button');
       remove.type = 'button';
       remove.className = 'secondary small';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', 'Remove ' + f.name);
+      remove.textContent = M.remove || 'Remove';
+      remove.setAttribute('aria-label', fill(M.removeLabel || 'Remove {name}', { name: f.name }));
       remove.addEventListener('click', function () {
         files.splice(i, 1);
         apply();
-        say(f.name + ' removed. ' + files.length + (files.length === 1 ? ' file' : ' files') + ' chosen.');
+        say(fill(M.removed || '{name} removed.', { name: f.name }) + ' ' + chosen(files.length));
         input.focus();
       });
       item.appendChild(name);
@@ -83,7 +106,7 @@ export const DROP_JS = `(function () {
       if (!files.some(function (g) { return same(f, g); })) { files.push(f); }
     });
     apply();
-    say(files.length + (files.length === 1 ? ' file' : ' files') + ' chosen.');
+    say(chosen(files.length));
   }
   // Picked with the input: the browser's choice replaces the list, as without this script.
   input.addEventListener('change', function () {

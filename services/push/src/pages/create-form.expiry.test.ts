@@ -1,5 +1,6 @@
 import { HttpError } from '@secret-push/http-kit';
 import { DEFAULT_WEB_FORM } from '../config/web-form';
+import { pushI18n } from '../languages';
 import { durationLabel, expiryOf } from './create-form.expiry';
 
 const refusal = (f: () => unknown) => {
@@ -10,6 +11,11 @@ const refusal = (f: () => unknown) => {
   }
   throw new Error('not refused');
 };
+
+// The catalogues: outside a request, the default language (English).
+beforeAll(() => {
+  pushI18n();
+});
 
 describe('the forms\u2019 expiry', () => {
   it('names presets as people read them', () => {

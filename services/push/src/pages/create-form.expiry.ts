@@ -1,7 +1,8 @@
-import { HttpError } from '@secret-push/http-kit';
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import type { WebFormPresets } from '../config/web-form';
 import { DURATIONS } from '../http/push.schemas';
+import { formRefusal } from './create-form.problems';
 import { type FieldErrors, described, fieldError } from './form-parts.views';
 
 /*
@@ -28,22 +29,20 @@ export interface ExpiryBounds {
   views: { min: number; max: number };
 }
 
-const UNIT: Record<string, [string, string]> = {
-  m: ['minute', 'minutes'],
-  h: ['hour', 'hours'],
-  d: ['day', 'days'],
-  w: ['week', 'weeks'],
+/** The presets' units: their messages (ICU plurals). */
+const UNIT: Record<string, string> = {
+  m: 'create.expiry.minutes',
+  h: 'create.expiry.hours',
+  d: 'create.expiry.days',
+  w: 'create.expiry.weeks',
 };
 
-/** `1h` → "1 hour", `30d` → "30 days". */
+/** `1h` → "1 hour", `30d` → "30 days" (in the page's language). */
 export function durationLabel(name: string): string {
   const count = Number(name.slice(0, -1));
-  const [one, many] = UNIT[name.slice(-1)] ?? ['', ''];
-  return `${count} ${count === 1 ? one : many}`;
+  const unit = UNIT[name.slice(-1)];
+  return unit ? t(unit, { count }) : name;
 }
-
-const CHOOSE_DURATION = 'Choose how long the link works.';
-const CHOOSE_VIEWS = 'Choose how many views it allows.';
 
 /**
  * The API's expiry fields of what the form sent: a preset duration as `expire_after_duration`,
@@ -59,7 +58,7 @@ export function expiryOf(values: ExpiryValues, presets: WebFormPresets): Record<
   } else {
     const preset = presets.durations.find((d) => d.name === duration);
     const index = preset ? DURATIONS.findIndex((s) => s === preset.seconds) : -1;
-    if (index < 0) errors.duration = [CHOOSE_DURATION];
+    if (index < 0) errors.duration = [t('create.expiry.chooseDuration')];
     else out.expire_after_duration = index;
   }
   if (views === undefined || views === CUSTOM) {
@@ -67,9 +66,9 @@ export function expiryOf(values: ExpiryValues, presets: WebFormPresets): Record<
   } else if (/^\d{1,5}$/.test(views) && presets.views.includes(Number(views))) {
     out.expire_after_views = Number(views);
   } else {
-    errors.views = [CHOOSE_VIEWS];
+    errors.views = [t('create.expiry.chooseViews')];
   }
-  if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
+  if (Object.keys(errors).length > 0) throw formRefusal(errors);
   return out;
 }
 
@@ -83,7 +82,8 @@ interface PresetGroup {
   chosen: string;
   custom: {
     name: 'expire_after_days' | 'expire_after_views';
-    unit: string;
+    /** The custom field's label ("Number of days"). */
+    label: string;
     bounds: { min: number; max: number };
     value: string | undefined;
   };
@@ -101,7 +101,7 @@ function presetGroup(g: PresetGroup, errors: FieldErrors): Html {
     <legend>${g.legend}</legend>
     ${g.hint ? html`<p class="muted" id="${g.name}-hint">${g.hint}</p>` : ''} ${fieldError(errors, g.name)}
     <div class="preset-list">
-      ${[...g.options, { value: CUSTOM, label: 'Custom' }].map(
+      ${[...g.options, { value: CUSTOM, label: t('create.expiry.custom') }].map(
         (o) =>
           html`<span class="preset">
             <input
@@ -116,8 +116,10 @@ function presetGroup(g: PresetGroup, errors: FieldErrors): Html {
       )}
     </div>
     <div class="preset-custom" data-custom-of="${g.name}">
-      <label for="${custom.name}">Number of ${custom.unit}</label>
-      <p class="muted" id="${custom.name}-hint">With Custom: ${custom.bounds.min} to ${custom.bounds.max}.</p>
+      <label for="${custom.name}">${custom.label}</label>
+      <p class="muted" id="${custom.name}-hint">
+        ${t('create.expiry.customHint', { min: custom.bounds.min, max: custom.bounds.max })}
+      </p>
       ${fieldError(errors, custom.name)}
       <input
         id="${custom.name}"
@@ -166,7 +168,7 @@ export function expiryFields(options: {
         chosen: chosenOf(values.duration, values.expire_after_days, presets.defaultDuration),
         custom: {
           name: 'expire_after_days',
-          unit: 'days',
+          label: t('create.expiry.customDays'),
           bounds: bounds.days,
           value: values.expire_after_days,
         },
@@ -178,11 +180,14 @@ export function expiryFields(options: {
         name: 'views',
         legend: text.viewsLegend,
         ...(text.viewsHint ? { hint: text.viewsHint } : {}),
-        options: presets.views.map((n) => ({ value: String(n), label: n === 1 ? '1 view' : `${n} views` })),
+        options: presets.views.map((n) => ({
+          value: String(n),
+          label: t('create.expiry.views', { count: n }),
+        })),
         chosen: chosenOf(values.views, values.expire_after_views, offered ? String(defaultViews) : CUSTOM),
         custom: {
           name: 'expire_after_views',
-          unit: 'views',
+          label: t('create.expiry.customViews'),
           bounds: bounds.views,
           value: viewsValue,
         },

@@ -24,6 +24,9 @@ export const GENERATOR_JS = `(function () {
   var out = $('gen-output');
   var status = $('gen-status');
   var mode = $('gen-mode');
+  // The page's texts in its language (#sp-messages, create-form.messages.ts); English as a last resort.
+  var M = {};
+  try { M = JSON.parse($('sp-messages').textContent) || {}; } catch (e) { M = {}; }
 
   /** A uniform integer in [0, n), without modulo bias. */
   function below(n) {
@@ -66,7 +69,7 @@ export const GENERATOR_JS = `(function () {
     $('gen-chars-options').hidden = wordsMode;
     $('gen-words-options').hidden = !wordsMode;
     out.value = wordsMode ? words() : chars();
-    status.textContent = out.value ? '' : 'Choose at least one kind of character.';
+    status.textContent = out.value ? '' : (M.genNoSet || 'Choose at least one kind of character.');
   }
 
   // Only a text secret is a password: the generator shows while "Text" is chosen (or no choice is offered).
@@ -88,7 +91,7 @@ export const GENERATOR_JS = `(function () {
     var payload = document.getElementById('payload');
     if (!payload || !out.value) { return; }
     payload.value = out.value;
-    status.textContent = 'Put in the Secret field.';
+    status.textContent = M.genUsed || 'Put in the Secret field.';
     payload.focus();
   });
   make();

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { WORDS } from './create-form.words';
 
 /*
@@ -36,7 +37,7 @@ const output = (id: string, label: string, value: string) =>
   html`<div class="gen-output">
     <label for="${id}">${label}</label>
     <input id="${id}" type="text" readonly value="${value}" autocomplete="off" spellcheck="false" />
-    <button type="button" class="secondary" data-copy="${id}" hidden>Copy</button>
+    <button type="button" class="secondary" data-copy="${id}" hidden>${t('create.generator.copy')}</button>
   </div>`;
 
 /**
@@ -45,29 +46,27 @@ const output = (id: string, label: string, value: string) =>
  */
 export function generatorPart(): Html {
   return html`<details class="generator" id="generator">
-    <summary>Generate a password</summary>
+    <summary>${t('create.generator.summary')}</summary>
     <div id="gen-suggestions">
-      <p class="muted">
-        Made for you just now. Copy one into the Secret field, or reload the page for others.
-      </p>
-      ${output('gen-password', '20 random characters', suggestPassword())}
-      ${output('gen-passphrase', '6 random words', suggestPassphrase())}
+      <p class="muted">${t('create.generator.suggested')}</p>
+      ${output('gen-password', t('create.generator.randomChars', { count: 20 }), suggestPassword())}
+      ${output('gen-passphrase', t('create.generator.randomWords', { count: 6 }), suggestPassphrase())}
     </div>
     <div id="gen-controls" hidden>
-      <label for="gen-mode">Made of</label>
+      <label for="gen-mode">${t('create.generator.mode')}</label>
       <select id="gen-mode">
-        <option value="chars" selected>Characters</option>
-        <option value="words">Words (a passphrase)</option>
+        <option value="chars" selected>${t('create.generator.chars')}</option>
+        <option value="words">${t('create.generator.words')}</option>
       </select>
       <div id="gen-chars-options">
-        <label for="gen-length">Length</label>
+        <label for="gen-length">${t('create.generator.length')}</label>
         <input id="gen-length" type="number" inputmode="numeric" min="8" max="128" value="20" />
         <div class="gen-sets">
           ${[
-            ['upper', 'Upper case (A–Z)'],
-            ['lower', 'Lower case (a–z)'],
-            ['digits', 'Digits (2–9)'],
-            ['symbols', 'Symbols (!#$…)'],
+            ['upper', t('create.generator.upper')],
+            ['lower', t('create.generator.lower')],
+            ['digits', t('create.generator.digits')],
+            ['symbols', t('create.generator.symbols')],
           ].map(
             ([set, label]) =>
               html`<div class="choice">
@@ -78,13 +77,13 @@ export function generatorPart(): Html {
         </div>
       </div>
       <div id="gen-words-options" hidden>
-        <label for="gen-words">Number of words</label>
+        <label for="gen-words">${t('create.generator.wordCount')}</label>
         <input id="gen-words" type="number" inputmode="numeric" min="3" max="12" value="6" />
       </div>
-      ${output('gen-output', 'Generated', '')}
+      ${output('gen-output', t('create.generator.generated'), '')}
       <div class="gen-actions">
-        <button type="button" class="secondary" id="gen-make">Generate another</button>
-        <button type="button" id="gen-use">Use it as the secret</button>
+        <button type="button" class="secondary" id="gen-make">${t('create.generator.another')}</button>
+        <button type="button" id="gen-use">${t('create.generator.use')}</button>
       </div>
     </div>
     <p id="gen-status" role="status" aria-live="polite"></p>

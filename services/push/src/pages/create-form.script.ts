@@ -20,12 +20,13 @@ export const CREATE_FORM_JS = `(function () {
   'use strict';
   if (!window.FormData || !window.XMLHttpRequest || !window.DOMParser) { return; }
 
-  /** As the server words sizes (fmtBytes in uploads/form.ts). */
-  function bytes(n) {
-    if (n % 1073741824 === 0) { return (n / 1073741824) + ' GiB'; }
-    if (n % 1048576 === 0) { return (n / 1048576) + ' MiB'; }
-    if (n % 1024 === 0) { return (n / 1024) + ' KiB'; }
-    return n + ' bytes';
+  // The page's texts in its language, formatted by the server with the instance's limits
+  // (#sp-messages, create-form.messages.ts); English as a last resort.
+  var M = {};
+  try { M = JSON.parse(document.getElementById('sp-messages').textContent) || {}; } catch (e) { M = {}; }
+  function fill(text, values) {
+    Object.keys(values).forEach(function (k) { text = text.split('{' + k + '}').join(values[k]); });
+    return text;
   }
 
   /** The form's kind of secret. */
@@ -40,13 +41,17 @@ export const CREATE_FORM_JS = `(function () {
     var maxCount = Number(input.getAttribute('data-max-count'));
     var maxFile = Number(input.getAttribute('data-max-file-bytes'));
     var maxTotal = Number(input.getAttribute('data-max-total-bytes'));
-    if (files.length > maxCount) { return 'You can only attach up to ' + maxCount + ' files per push.'; }
+    if (files.length > maxCount) {
+      return M.tooManyFiles || 'You can only attach up to ' + maxCount + ' files per push.';
+    }
     var total = 0;
     for (var i = 0; i < files.length; i++) {
-      if (files[i].size > maxFile) { return files[i].name + ' exceeds the limit of ' + bytes(maxFile) + '.'; }
+      if (files[i].size > maxFile) {
+        return fill(M.fileTooLarge || '{name} exceeds the limit of ' + maxFile + ' bytes.', { name: files[i].name });
+      }
       total += files[i].size;
     }
-    if (total > maxTotal) { return 'The files together exceed ' + bytes(maxTotal) + '.'; }
+    if (total > maxTotal) { return M.filesTooLarge || 'The files together exceed ' + maxTotal + ' bytes.'; }
     return '';
   }
 
@@ -124,13 +129,13 @@ export const CREATE_FORM_JS = `(function () {
       if (button) { button.disabled = true; }
       progress(0);
       upload.hidden = false;
-      say('Uploading…');
+      say(M.uploading || 'Uploading…');
       xhr.upload.addEventListener('progress', function (e) {
         if (e.lengthComputable && e.total > 0) { progress(Math.floor((e.loaded * 100) / e.total)); }
       });
       xhr.upload.addEventListener('load', function () {
         progress(100);
-        say('Uploaded. Creating the secret link…');
+        say(M.uploaded || 'Uploaded. Creating the secret link…');
       });
       xhr.addEventListener('load', function () {
         done();
@@ -158,7 +163,8 @@ export const CREATE_FORM_JS = `(function () {
           // The passphrase is kept here (the server never echoes it): its "enter it again" goes.
           var kept = fresh.querySelector('#passphrase');
           var again = fresh.querySelector('#passphrase-error');
-          if (kept && kept.value && again && again.textContent.indexOf('Enter the passphrase again') === 0) {
+          var againText = M.passphraseAgain || 'Enter the passphrase again';
+          if (kept && kept.value && again && again.textContent.trim().indexOf(againText) === 0) {
             again.remove();
             var item = problems && problems.querySelector('a[href="#passphrase"]');
             if (item && item.closest('li')) { item.closest('li').remove(); }
@@ -172,13 +178,16 @@ export const CREATE_FORM_JS = `(function () {
           return;
         }
         upload.hidden = true;
-        say(pageMessage(doc, 'The secret could not be created (' + xhr.status + ').') +
-          ' What you typed is still here.', true);
+        var notCreated = fill(M.notCreated || 'The secret could not be created ({status}).', {
+          status: String(xhr.status)
+        });
+        say(pageMessage(doc, notCreated) + ' ' + (M.stillHere || 'What you typed is still here.'), true);
       });
       function failed() {
         done();
         upload.hidden = true;
-        say('The upload did not complete: the connection failed. What you typed is still here; please try again.', true);
+        say(M.connectionFailed ||
+          'The upload did not complete: the connection failed. What you typed is still here; please try again.', true);
       }
       xhr.addEventListener('error', failed);
       xhr.addEventListener('timeout', failed);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { translator } from '@secret-push/i18n';
+import { t, translator } from '@secret-push/i18n';
 import { preselectedLocale } from '../domain/email-rules';
 import { type CreateFeatures, mayCreate } from '../domain/create-policy';
 import type { PushKind } from '../domain/push';
@@ -17,7 +17,8 @@ const FORM_KINDS: readonly PushKind[] = ['text', 'url', 'qr', 'file'];
 /** The form's pages: its script sends a Files secret to us with XMLHttpRequest. */
 export const FORM_PAGE = { connectsToSelf: true };
 
-export const CSRF_REFUSED = 'This form is out of date. Please go back, reload the page and try again.';
+/** Why a form without its session's token is refused (a page's message, in its language). */
+export const csrfRefusedMessage = (): string => t('create.csrf');
 
 export interface FormVisitorDeps {
   rules: CreateRules;
@@ -47,6 +48,21 @@ export interface FormVisitor {
   csrfOf: (caller: WebCaller) => string | undefined;
   /** A signed-in person's form must carry their session's token; an anonymous one has none to carry. */
   csrfRefused: (req: Request, res: Response) => boolean;
+}
+
+/**
+ * The language an email is written in by default: the page's, where email is written in it (by
+ * its tag, else its primary language: `pt-BR`, `pt`), else the instance's first.
+ */
+export function emailLocaleOfPage(locales: readonly string[]): string {
+  const page = translator().locale.toLowerCase();
+  const primary = page.split('-')[0];
+  return (
+    locales.find((l) => l.toLowerCase() === page) ??
+    locales.find((l) => l.toLowerCase().split('-')[0] === primary) ??
+    locales[0] ??
+    'en'
+  );
 }
 
 export function formVisitor(deps: FormVisitorDeps): FormVisitor {
@@ -102,11 +118,9 @@ export function formVisitor(deps: FormVisitorDeps): FormVisitor {
     },
     noticesOffered: (caller) => noticesOffered(caller, deps.email),
     noticeFor(caller) {
-      if (kindsFor(caller).length === 0) return 'This instance does not offer any kind of secret to share.';
+      if (kindsFor(caller).length === 0) return t('create.notice.noKinds');
       if (caller.kind === 'signed-in' || deps.features.anonymousCreate) return undefined;
-      return signInEnabled
-        ? 'Sign in to share a secret on this instance.'
-        : 'Creating a secret on this instance needs an account; sign-in is not configured. Use the API with a token.';
+      return signInEnabled ? t('create.notice.signIn') : t('create.notice.noSignIn');
     },
     csrfOf: (caller) => (caller.kind === 'signed-in' ? caller.session.csrf : undefined),
     csrfRefused(req, res) {

@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { DEFAULT_WEB_FORM, type WebFormPresets } from '../config/web-form';
 import type { CreateFeatures } from '../domain/create-policy';
@@ -15,7 +16,7 @@ import { DROP_JS, DROP_SCRIPT } from './create-form.drop.script';
 import { GENERATOR_SCRIPT } from './create-form.generator';
 import { GENERATOR_JS } from './create-form.generator.script';
 import { PRESETS_JS, PRESETS_SCRIPT } from './create-form.presets.script';
-import { CSRF_REFUSED, FORM_PAGE, formVisitor } from './create-form.visitor';
+import { csrfRefusedMessage, FORM_PAGE, formVisitor } from './create-form.visitor';
 import { CREATED_PATH, formSubmission } from './create.submit';
 import { showCreated } from './created.routes';
 import { createFormPage } from './create.views';
@@ -92,14 +93,7 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
   const { createFromForm, createWithUploads, formProblems } = formSubmission({ ...deps, presets }, visitor);
   const load: RequestHandler[] = sessions ? [sessions.load] : [];
   const unavailable = (res: Response) =>
-    sendPage(
-      res,
-      503,
-      errorPage(
-        'Temporarily unavailable',
-        'Your session cannot be read right now. Please try again in a moment.',
-      ),
-    );
+    sendPage(res, 503, errorPage(t('create.unavailable.title'), t('create.unavailable.text')));
 
   router.get('/', ...load, async (req, res) => {
     setPageHeaders(res, FORM_PAGE);
@@ -147,9 +141,9 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     payloadField: 'payload',
     admitFiles(req, res) {
       if (!kindsFor(webCallerOf(res)).includes('file')) {
-        return new HttpError(403, 'forbidden', 'You may not share files on this instance.');
+        return new HttpError(403, 'forbidden', t('create.refused.files'));
       }
-      if (csrfRefused(req, res)) return new HttpError(403, 'forbidden', CSRF_REFUSED);
+      if (csrfRefused(req, res)) return new HttpError(403, 'forbidden', csrfRefusedMessage());
       return undefined;
     },
   };

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { t, translator } from '@secret-push/i18n';
 import { mayCreate, ownerOf } from '../domain/create-policy';
 import { IdempotencyKeyReused } from '../domain/errors';
 import type { FileService } from '../domain/file-service';
@@ -14,10 +15,13 @@ import { webActor, webCallerOf } from '../session/web-session';
 import { discardStored } from '../uploads/cleanup';
 import { uploadsOf } from '../uploads/upload-state';
 import { expiryOf } from './create-form.expiry';
-import { CSRF_REFUSED, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
+import { csrfRefusedMessage, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
 import { DEFAULT_LOCALE, senderLocaleOf } from '../domain/email-rules';
 import { translator } from '@secret-push/i18n';
+import { DEFAULT_LOCALE, isSupportedLocale } from '../domain/email-rules';
+import { PASSPHRASE_AGAIN } from './create-form.messages';
+import { formRefusal, pageProblems } from './create-form.problems';
 import { emailSenderOfSession, formValues } from './email-pages';
 import { formField, sendPage, setPageHeaders } from './page-security';
 import { giveReceipt } from './receipt.cookie';
@@ -46,10 +50,11 @@ export const CREATED_PATH = '/created';
 export const CREATED_COOKIE = 'sp_created';
 export const CREATED_PAGE_SECONDS = 600;
 
-const FORM_REUSED =
-  'This form already created a secret, and it has changed since. Send it again to create another secret.';
-const PASSPHRASE_AGAIN =
-  'Enter the passphrase again: it is never sent back to the page. (To share without one, start from a new form.)';
+/** The language of the page the form was sent from, as the emails' (the sender's language), if they have it. */
+function senderLocale() {
+  const locale = translator().locale;
+  return isSupportedLocale(locale) ? locale : DEFAULT_LOCALE;
+}
 
 /**
  * The email fields as the API's: the addresses and their language when some are given, the sender
@@ -79,15 +84,13 @@ function pushOf(
 ): Record<string, unknown> {
   const { kind } = values;
   if (values.passphraseRequired && !passphrase) {
-    throw HttpError.validation({ passphrase: [PASSPHRASE_AGAIN] });
+    throw formRefusal({ passphrase: [t(PASSPHRASE_AGAIN)] });
   }
   if (kind === 'file' && uploadCount === 0) {
-    throw HttpError.validation({ files: ['Choose at least one file.'] });
+    throw formRefusal({ files: [t('create.problem.noFile')] });
   }
   if (kind !== 'file' && uploadCount > 0) {
-    throw HttpError.validation({
-      files: ['Only a Files secret carries files: choose Files, or remove them.'],
-    });
+    throw formRefusal({ files: [t('create.problem.filesNotFiles')] });
   }
   return {
     kind,
@@ -139,12 +142,12 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     const actor = webActor(caller);
     const stored = files ? uploadsOf(res) : undefined;
     const uploads = stored?.uploads ?? [];
-    if (csrfRefused(req, res)) throw new HttpError(403, 'forbidden', CSRF_REFUSED);
+    if (csrfRefused(req, res)) throw new HttpError(403, 'forbidden', csrfRefusedMessage());
     const values = valuesOf(req.body);
     const key = values.idempotencyKey ?? newIdempotencyKey(); // a form of an older page has none
-    if (!isAcceptableKey(key, true)) throw new HttpError(400, 'bad_request', CSRF_REFUSED);
+    if (!isAcceptableKey(key, true)) throw new HttpError(400, 'bad_request', csrfRefusedMessage());
     if (!kindsFor(caller).includes(values.kind as PushKind)) {
-      throw HttpError.validation({ kind: ['Choose what you want to share.'] });
+      throw formRefusal({ kind: [t('create.problem.chooseKind')] });
     }
     const input = parseCreateBody(
       {
@@ -159,7 +162,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       deps.rules,
     );
     const decision = mayCreate(actor, input.kind, deps.features);
-    if (!decision.ok) throw new HttpError(403, 'forbidden', 'You may not create this kind of secret here.');
+    if (!decision.ok) throw new HttpError(403, 'forbidden', t('create.refused.kind'));
     const owner = ownerOf(actor);
     const created = await deps.pushes.create(input, {
       owner,
@@ -204,11 +207,12 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
     const values = valuesOf(req.body);
     // This form already made a secret, and was changed since: sending it again makes another one.
     const reused = err instanceof IdempotencyKeyReused;
+    // The API's problems (English, for its clients) are said in the page's language.
     const errors: Record<string, string[]> = reused
-      ? { push: [FORM_REUSED] }
-      : { ...(mapped.options.fields ?? { push: [mapped.message] }) };
+      ? { push: [t('create.problem.formReused')] }
+      : pageProblems(mapped);
     // The passphrase typed is not sent back: the form says so, and will not create without one.
-    if (values.passphraseRequired && !errors.passphrase) errors.passphrase = [PASSPHRASE_AGAIN];
+    if (values.passphraseRequired && !errors.passphrase) errors.passphrase = [t(PASSPHRASE_AGAIN)];
     setPageHeaders(res, FORM_PAGE);
     sendPage(
       res,

@@ -1,5 +1,6 @@
 import type { PushKind } from '../domain/push';
 import { type Html, html } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import type { UploadLimits } from '../uploads/form';
 import { MAX_LABEL } from '../http/push.schemas';
 import type { WebFormPresets } from '../config/web-form';
@@ -15,6 +16,7 @@ import {
   passphraseInput,
   problemSummary as summaryOf,
 } from './form-parts.views';
+import { createFormMessages } from './create-form.messages';
 import { layout } from './layout';
 import { type WebHeader, webHeader as header } from './web-header';
 
@@ -57,33 +59,34 @@ export interface FormValues extends EmailFormValues, ExpiryValues {
   idempotencyKey?: string;
 }
 
+/** The kinds' labels (catalogue keys). */
 const KIND_LABEL: Record<PushKind, string> = {
-  text: 'Text',
-  url: 'A link (URL)',
-  qr: 'A QR code',
-  file: 'Files',
+  text: 'create.kind.text',
+  url: 'create.kind.url',
+  qr: 'create.kind.qr',
+  file: 'create.kind.file',
 };
 
-/** Field names as the form and the API's errors name them, and how the summary names them. */
+/** Field names as the form and the API's errors name them: how the summary names them (catalogue keys). */
 const FIELD_LABEL: Record<string, string> = {
-  kind: 'Kind',
-  payload: 'Secret',
-  duration: 'Expires after',
-  views: 'Views',
-  expire_after_duration: 'Expires after',
-  expire_after_days: 'Number of days',
-  expire_after_views: 'Number of views',
-  passphrase: 'Passphrase',
-  retrieval_step: 'Click to reveal',
-  deletable_by_viewer: 'Recipients may delete it',
-  name: 'Name',
-  note: 'Note',
-  files: 'Files',
-  notify_emails_to: 'Email the link to',
-  notify_emails_to_locale: 'Language of the email',
-  notify_emails_include_sender: 'Show my email address',
-  notify_owner_on: 'Email me when',
-  push: 'The form',
+  kind: 'create.field.kind',
+  payload: 'create.field.payload',
+  duration: 'create.field.duration',
+  views: 'create.field.views',
+  expire_after_duration: 'create.field.duration',
+  expire_after_days: 'create.field.days',
+  expire_after_views: 'create.field.viewsNumber',
+  passphrase: 'create.field.passphrase',
+  retrieval_step: 'create.field.retrievalStep',
+  deletable_by_viewer: 'create.field.deletable',
+  name: 'create.field.name',
+  note: 'create.field.note',
+  files: 'create.field.files',
+  notify_emails_to: 'create.field.emailTo',
+  notify_emails_to_locale: 'create.field.emailLocale',
+  notify_emails_include_sender: 'create.field.includeSender',
+  notify_owner_on: 'create.field.notices',
+  push: 'create.field.push',
 };
 
 /** Where the summary's link for a problem leads, when not to the field of that name. */
@@ -95,7 +98,11 @@ const FIELD_ANCHOR: Record<string, string> = {
 
 /** The problems of a refused create, above the form, each linked to its field. */
 const problemSummary = (errors: Record<string, string[]>): Html =>
-  summaryOf(errors, FIELD_LABEL, FIELD_ANCHOR);
+  summaryOf(
+    errors,
+    Object.fromEntries(Object.entries(FIELD_LABEL).map(([name, key]) => [name, t(key)])),
+    FIELD_ANCHOR,
+  );
 
 /** The kinds offered, as radio buttons, `kind` checked. */
 function kindChoices(
@@ -104,13 +111,13 @@ function kindChoices(
   errors: Record<string, string[]>,
 ): Html {
   return html`<fieldset id="kind" class="presets">
-    <legend>What do you want to share?</legend>
+    <legend>${t('create.kind.legend')}</legend>
     <div class="preset-list">
       ${kinds.map(
         (k) =>
           html`<span class="preset">
             <input type="radio" id="kind-${k}" name="kind" value="${k}" ${k === kind ? html` checked` : ''} />
-            <label for="kind-${k}">${KIND_LABEL[k]}</label>
+            <label for="kind-${k}">${t(KIND_LABEL[k])}</label>
           </span>`,
       )}
     </div>
@@ -140,8 +147,8 @@ export function createFormPage(options: {
   const errors = options.errors ?? {};
   if (notice) {
     return layout(
-      'Share a secret',
-      html`<h1>Share a secret</h1>
+      t('create.title'),
+      html`<h1>${t('create.title')}</h1>
         <p>${notice}</p>`,
     );
   }
@@ -150,12 +157,10 @@ export function createFormPage(options: {
   const deletable = values.deletable_by_viewer ?? rules.deletableByViewerDefault;
   const summary = problemSummary(errors);
   return layout(
-    'Share a secret',
+    t('create.title'),
     html`${top}
-      <h1>Share a secret</h1>
-      <p>
-        The link works until the time or the views run out, whichever comes first; then the secret is deleted.
-      </p>
+      <h1>${t('create.title')}</h1>
+      <p>${t('create.intro')}</p>
       ${summary}
       <form method="post" action="/" class="create" ${multipart}>
         ${options.csrf ? html`<input type="hidden" name="csrf" value="${options.csrf}" />` : ''}
@@ -166,10 +171,9 @@ export function createFormPage(options: {
         }
         ${kindChoices(rules.kinds, kind, errors)}
 
-        <label for="payload">Secret</label>
+        <label for="payload">${t('create.payload.label')}</label>
         <p class="muted" id="payload-hint">
-          A password, a note, a link or a QR code's
-          content${files ? '; with files, an optional message' : ''}. Encrypted on the server.
+          ${files ? t('create.payload.hintFiles') : t('create.payload.hint')}
         </p>
         ${fieldError(errors, 'payload')}
         <textarea
@@ -189,24 +193,24 @@ ${values.payload ?? ''}</textarea>
           values,
           errors,
           text: {
-            durationLegend: 'Expires after',
-            viewsLegend: 'Views',
+            durationLegend: t('create.expiry.durationLegend'),
+            viewsLegend: t('create.expiry.viewsLegend'),
           },
         })}
         ${passphraseField(values, errors)}
         <details class="more" id="more-options" ${moreOpen(errors, values) ? html` open` : ''}>
-          <summary>More options</summary>
+          <summary>${t('create.more')}</summary>
           ${choiceField(
             'retrieval_step',
-            'Click to reveal',
-            'The recipient clicks a button before the secret shows, so link previews in chats cannot use a view.',
+            t('create.retrievalStep.label'),
+            t('create.retrievalStep.hint'),
             retrievalStep,
             errors,
           )}
           ${choiceField(
             'deletable_by_viewer',
-            'Recipients may delete it',
-            'They get a button to delete the secret once they have it.',
+            t('create.deletable.label'),
+            t('create.deletable.hint'),
             deletable,
             errors,
           )}
@@ -215,9 +219,12 @@ ${values.payload ?? ''}</textarea>
         </details>
         ${files ? fileFields(files, errors) : ''}
 
-        <button type="submit">Create the secret link</button>
+        <button type="submit">${t('create.submit')}</button>
       </form>`,
-    { scripts: [PRESETS_SCRIPT, GENERATOR_SCRIPT, ...(files ? [CREATE_FORM_SCRIPT, DROP_SCRIPT] : [])] },
+    {
+      scripts: [PRESETS_SCRIPT, GENERATOR_SCRIPT, ...(files ? [CREATE_FORM_SCRIPT, DROP_SCRIPT] : [])],
+      clientMessages: createFormMessages(files),
+    },
   );
 }
 
@@ -248,11 +255,7 @@ function moreOpen(errors: Record<string, string[]>, values: FormValues): boolean
  * create cannot go ahead without the passphrase the person asked for.
  */
 function passphraseField(values: FormValues, errors: Record<string, string[]>): Html {
-  return passphraseInput(
-    'The recipient types it to see the secret: tell it to them another way.',
-    values.passphraseRequired === true,
-    errors,
-  );
+  return passphraseInput(t('create.passphraseHint'), values.passphraseRequired === true, errors);
 }
 
 /** A yes/no option: the hidden "false" is sent when the box is unchecked. */
@@ -281,8 +284,8 @@ function choiceField(
 /** Name and note: the owner's own labels, never shown to the recipient. */
 function labelFields(values: FormValues, errors: Record<string, string[]>): Html {
   const field = (name: 'name' | 'note', label: string, hint: string) => html`
-    <label for="${name}">${label} (optional)</label>
-    <p class="muted" id="${name}-hint">${hint} At most ${MAX_LABEL} characters.</p>
+    <label for="${name}">${label}</label>
+    <p class="muted" id="${name}-hint">${hint} ${t('create.labelMax', { max: MAX_LABEL })}</p>
     ${fieldError(errors, name)}
     <input
       id="${name}"
@@ -293,8 +296,8 @@ function labelFields(values: FormValues, errors: Record<string, string[]>): Html
       ${described(errors, name)}
     />
   `;
-  return html`${field('name', 'Name', 'To find it in Your pushes; the recipient never sees it.')}
-  ${field('note', 'Note', 'A reminder for you, kept encrypted until the secret expires; the recipient never sees it.')}`;
+  return html`${field('name', t('create.name.label'), t('create.name.hint'))}
+  ${field('note', t('create.note.label'), t('create.note.hint'))}`;
 }
 
 /**
@@ -303,5 +306,5 @@ function labelFields(values: FormValues, errors: Record<string, string[]>): Html
  * last: a form refused for a file (too large, too many) still has every other field it sent.
  */
 function fileFields(limits: UploadLimits, errors: Record<string, string[]>): Html {
-  return filesField({ label: 'Choose the files', lead: 'For a Files secret.' }, limits, errors);
+  return filesField({ label: t('create.files.label'), lead: t('create.files.lead') }, limits, errors);
 }

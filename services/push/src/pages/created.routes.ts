@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { t } from '@secret-push/i18n';
 import { PushNotFound } from '../domain/errors';
 import { parseCookie as parseCookies } from 'cookie';
 import { ownerOf } from '../domain/create-policy';
@@ -30,8 +31,7 @@ export function showCreated(
     setPageHeaders(res);
     const header = headerOf(res, signInEnabled);
     if (!header) {
-      const why = 'Your session cannot be read right now. Please try again in a moment.';
-      return sendPage(res, 503, errorPage('Temporarily unavailable', why));
+      return sendPage(res, 503, errorPage(t('create.unavailable.title'), t('create.unavailable.text')));
     }
     const caller = webCallerOf(res);
     const key = parseCookies(req.headers.cookie ?? '')[CREATED_COOKIE];

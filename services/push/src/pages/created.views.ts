@@ -1,6 +1,7 @@
 import type { Push } from '../domain/push';
 import { viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { layout } from './layout';
 import { receiptPart } from './receipt.views';
 import { TIMES_SCRIPT, timeAt } from './time.views';
@@ -27,14 +28,11 @@ export function createdPage(options: {
   const { link, qr, push, now } = options;
   const views = viewsRemaining(push);
   return layout(
-    'Your secret link',
+    t('created.title'),
     html`${header(options.header)}
-      <h1>Your secret link</h1>
-      <p id="link-hint">
-        Send this link to the recipient. It is shown only for a few minutes: reloading this page shows the
-        same link, and then no more.
-      </p>
-      <label for="link">Secret link</label>
+      <h1>${t('created.title')}</h1>
+      <p id="link-hint">${t('created.hint')}</p>
+      <label for="link">${t('created.linkLabel')}</label>
       <div class="link-field">
         <input
           id="link"
@@ -45,26 +43,23 @@ export function createdPage(options: {
           autocomplete="off"
           spellcheck="false"
         />
-        <button type="button" data-copy="link" hidden>Copy the link</button>
+        <button type="button" data-copy="link" hidden>${t('created.copy')}</button>
       </div>
       <p id="copy-status" class="muted" role="status" aria-live="polite"></p>
       <p id="link-limits">
-        It can be opened ${views} ${views === 1 ? 'time' : 'times'}, until ${timeAt(push.expiresAt, now)},
-        whichever comes first.${push.passphraseProtected ? ' The recipient also needs the passphrase.' : ''}
+        ${rich('created.limits', { count: views, until: timeAt(push.expiresAt, now) })}
+        ${push.passphraseProtected ? t('created.needsPassphrase') : ''}
       </p>
       ${options.receipt ? receiptPart(options.receipt) : ''}
-      <h2 id="qr-title">QR code of the link — not the secret</h2>
-      <p class="muted">
-        To open the link on a phone, scan
-        this.${push.kind === 'qr' ? ' Your QR code appears only once the link is opened.' : ''}
-      </p>
+      <h2 id="qr-title">${t('created.qrTitle')}</h2>
+      <p class="muted">${t('created.qrHint')} ${push.kind === 'qr' ? t('created.qrOwn') : ''}</p>
       <div class="qr" role="img" aria-labelledby="qr-title">${qr}</div>
       ${
         options.expireHref
-          ? html`<p><a class="button secondary" href="${options.expireHref}">Expire now</a></p>`
+          ? html`<p><a class="button secondary" href="${options.expireHref}">${t('created.expire')}</a></p>`
           : ''
       }
-      <p><a href="/">Share another secret</a></p>`,
+      <p><a href="/">${t('created.another')}</a></p>`,
     { scripts: [TIMES_SCRIPT] },
   );
 }
@@ -75,21 +70,15 @@ export function createdPage(options: {
  */
 export function createdGonePage(options: { header?: WebHeader; signedIn: boolean }): Html {
   return layout(
-    'Link no longer shown',
+    t('created.gone.title'),
     html`${header(options.header)}
-      <h1>Link no longer shown</h1>
-      <p>
-        The secret link was shown when the secret was created, and for a few minutes after. Reloading this
-        page did not create another secret.
-      </p>
+      <h1>${t('created.gone.title')}</h1>
+      <p>${t('created.gone.text')}</p>
       ${
         options.signedIn
-          ? html`<p>You find it, and can expire it, in <a href="/pushes">Your pushes</a>.</p>`
-          : html`<p>
-              If you lost the link, nobody can open it through this page: the secret expires by itself after
-              its days or views. Create a new one for the recipient.
-            </p>`
+          ? html`<p>${rich('created.gone.signedIn', { link: (c) => html`<a href="/pushes">${c}</a>` })}</p>`
+          : html`<p>${t('created.gone.anonymous')}</p>`
       }
-      <p><a href="/">Share another secret</a></p>`,
+      <p><a href="/">${t('created.another')}</a></p>`,
   );
 }

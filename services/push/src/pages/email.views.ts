@@ -13,10 +13,11 @@ import { NOTICE_KINDS, type NoticeKind } from '../domain/email-rules';
 export const OWNER_NOTICES = NOTICE_KINDS;
 export type OwnerNoticeKind = NoticeKind;
 
+/** The notices' labels (catalogue keys), after "Email me when…". */
 const NOTICE_LABEL: Record<OwnerNoticeKind, string> = {
-  view: 'it is viewed',
-  failed_passphrase: 'a wrong passphrase is tried',
-  expired_unseen: 'it expires without being viewed',
+  view: 'create.email.notice.view',
+  failed_passphrase: 'create.email.notice.failedPassphrase',
+  expired_unseen: 'create.email.notice.expiredUnseen',
 };
 
 /** The notices among `values` (a form's checked boxes), in order, each once. */
@@ -83,34 +84,35 @@ export function noticeChoices(
             value="${n}"
             ${checked.includes(n) ? html` checked` : ''}
           />
-          <label for="${name}-${n}">…${NOTICE_LABEL[n]}</label>
+          <label for="${name}-${n}">${t(NOTICE_LABEL[n])}</label>
         </div>`,
     )}
   </fieldset>`;
 }
 
-/** The language of an email, as a select of the instance's locales. */
+/** The language of an email, as a select of the instance's locales, each by its own name. */
 function localeSelect(name: string, locales: readonly string[], value: string, errors: Errors): Html {
-  return html`<label for="${name}">Language of the email</label>
-    <p class="muted" id="${name}-hint">The email is written in this language.</p>
+  return html`<label for="${name}">${t('create.email.locale.label')}</label>
+    <p class="muted" id="${name}-hint">${t('create.email.locale.hint')}</p>
     ${errorOf(errors, name)}
     <select id="${name}" name="${name}" ${describedBy(errors, name)}>
       ${locales.map(
-        (l) => html`<option value="${l}" ${l === value ? html` selected` : ''}>${localeName(l)}</option>`,
+        (l) =>
+          html`<option value="${l}" lang="${l}" ${l === value ? html` selected` : ''}>
+            ${localeName(l)}
+          </option>`,
       )}
     </select>`;
 }
 
-const LOCALE_NAMES: Record<string, string> = { en: 'English' };
-const localeName = (locale: string) => LOCALE_NAMES[locale] ?? locale;
+/** A language's own name ("Deutsch"), as the language selector shows it; the tag if it has none. */
+const localeName = (locale: string): string =>
+  Object.hasOwn(LANGUAGE_NAMES, locale) ? LANGUAGE_NAMES[locale as keyof typeof LANGUAGE_NAMES] : locale;
 
 /** The addresses field of the create form and of the owner's "Send the link by email". */
 function recipientsField(name: string, label: string, value: string | undefined, errors: Errors): Html {
   return html`<label for="${name}">${label}</label>
-    <p class="muted" id="${name}-hint">
-      Up to 5 addresses, separated by commas. The email carries the link, never the passphrase: tell the
-      passphrase another way.
-    </p>
+    <p class="muted" id="${name}-hint">${t('create.email.to.hint', { max: 5 })}</p>
     ${errorOf(errors, name)}
     <input
       id="${name}"
@@ -138,14 +140,14 @@ export function createEmailFields(rules: EmailFormRules, values: EmailFormValues
           aria-describedby="notify_emails_include_sender-hint"
           ${values.notify_emails_include_sender ? html` checked` : ''}
         />
-        <label for="notify_emails_include_sender">Show my email address to the recipients</label>
+        <label for="notify_emails_include_sender">${t('create.email.sender.label')}</label>
         <p class="muted" id="notify_emails_include_sender-hint">
-          The email then says that ${rules.senderAddress} sent the secret; otherwise it does not name you.
+          ${t('create.email.sender.hint', { email: rules.senderAddress })}
         </p>
       </div>`
     : '';
   const to = recipients
-    ? html`${recipientsField('notify_emails_to', 'Email the link to (optional)', values.notify_emails_to, errors)}
+    ? html`${recipientsField('notify_emails_to', t('create.email.to.label'), values.notify_emails_to, errors)}
       ${localeSelect(
         'notify_emails_to_locale',
         recipients.locales,
@@ -157,10 +159,15 @@ export function createEmailFields(rules: EmailFormRules, values: EmailFormValues
   const notify = !notices
     ? ''
     : notices.offered
-      ? html`${noticeChoices('notify_owner_on', 'Email me when…', values.notify_owner_on ?? notices.defaults, errors)}
-          <p class="muted">Notices go to ${notices.to}. Your defaults are on your account page.</p>`
+      ? html`${noticeChoices(
+            'notify_owner_on',
+            t('create.email.notices.legend'),
+            values.notify_owner_on ?? notices.defaults,
+            errors,
+          )}
+          <p class="muted">${t('create.email.notices.to', { email: notices.to })}</p>`
       : html`<p class="muted" id="notify_owner_on">${notices.why}</p>`;
-  return html`<h2>Email</h2>
+  return html`<h2>${t('create.email.title')}</h2>
     ${to} ${notify}`;
 }
 

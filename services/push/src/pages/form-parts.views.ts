@@ -1,5 +1,5 @@
 import { type Html, html } from '@secret-push/html';
-import { fmtBytes } from '../uploads/form';
+import { t, translator } from '@secret-push/i18n';
 
 /*
  * Small pieces shared by the request pages' forms (the requester's create form and the
@@ -31,12 +31,13 @@ export function problemSummary(
   const problems = Object.entries(errors);
   if (problems.length === 0) return html``;
   return html`<div class="error-summary" role="alert" tabindex="-1" id="problems">
-    <h2>Please correct ${problems.length === 1 ? 'this' : 'these'}:</h2>
+    <h2>${t('create.parts.correct', { count: problems.length })}</h2>
     <ul>
       ${problems.map(
         ([name, messages]) =>
           html`<li>
-            <a href="#${anchors[name] ?? name}">${labels[name] ?? name}</a>: ${messages.join(' ')}
+            <a href="#${anchors[name] ?? name}">${labels[name] ?? name}</a>${t('create.parts.colon')}
+            ${messages.join(' ')}
           </li>`,
       )}
     </ul>
@@ -67,9 +68,30 @@ export function checkbox(
   </div>`;
 }
 
-/** A date as the pages show it: minutes, UTC, in a `<time>`. */
+/** A date as the pages show it: minutes, UTC, in a `<time>`, in the page's language. */
 export const when = (d: Date): Html =>
-  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+  html`<time datetime="${d.toISOString()}"
+    >${t('create.parts.utc', {
+      time: translator().date(d, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+    })}</time
+  >`;
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const GIB = 1024 * MIB;
+
+/**
+ * A size as the forms state limits, in the page's language: in the largest unit that gives it
+ * with at most one decimal (`5 MiB`, `1,5 GiB`), else in bytes.
+ */
+export function sizeText(bytes: number): string {
+  const n = (value: number) => translator().number(value, { maximumFractionDigits: 1 });
+  const exact = (unit: number) => bytes >= unit && (bytes * 10) % unit === 0;
+  if (exact(GIB)) return t('create.size.gib', { n: n(bytes / GIB) });
+  if (exact(MIB)) return t('create.size.mib', { n: n(bytes / MIB) });
+  if (exact(KIB)) return t('create.size.kib', { n: n(bytes / KIB) });
+  return t('create.size.bytes', { count: bytes });
+}
 
 /** The file limits a files field states and its upload script checks before sending. */
 export interface FilesFieldLimits {
@@ -88,13 +110,14 @@ export function filesField(
   limits: FilesFieldLimits,
   errors: FieldErrors,
 ): Html {
-  const count = limits.maxCount === 1 ? 'One file' : `Up to ${limits.maxCount} files`;
-  const sizes = `each at most ${fmtBytes(limits.maxFileBytes)}, ${fmtBytes(limits.maxTotalBytes)} together`;
+  const limitsText = t('create.parts.filesLimits', {
+    count: limits.maxCount,
+    file: sizeText(limits.maxFileBytes),
+    total: sizeText(limits.maxTotalBytes),
+  });
   return html`<div class="files-field" id="files-field">
     <label for="files">${text.label}</label>
-    <p class="muted" id="files-hint">
-      ${text.lead ? `${text.lead} ` : ''}${count}, ${sizes}. They are encrypted on the server.
-    </p>
+    <p class="muted" id="files-hint">${text.lead ? `${text.lead} ` : ''}${limitsText}</p>
     ${fieldError(errors, 'files')}
     <input
       id="files"
@@ -107,7 +130,7 @@ export function filesField(
       ${described(errors, 'files')}
     />
     <div class="upload" id="upload" hidden>
-      <label for="upload-progress">Upload</label>
+      <label for="upload-progress">${t('create.parts.upload')}</label>
       <progress id="upload-progress" max="100" value="0"></progress>
       <span id="upload-percent" aria-hidden="true">0 %</span>
     </div>
@@ -121,7 +144,7 @@ export function filesField(
  * `passphrase_required`, so that nothing is created without the passphrase the person asked for.
  */
 export function passphraseInput(hint: string, required: boolean, errors: FieldErrors): Html {
-  return html`<label for="passphrase">Passphrase (optional)</label>
+  return html`<label for="passphrase">${t('create.parts.passphrase')}</label>
     <p class="muted" id="passphrase-hint">${hint}</p>
     ${fieldError(errors, 'passphrase')}
     ${required ? html`<input type="hidden" name="passphrase_required" value="true" />` : ''}

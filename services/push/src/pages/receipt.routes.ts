@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler, Router } from 'express';
+import { t } from '@secret-push/i18n';
 import type { Logger } from '@secret-push/logger';
 import { PushNotFound } from '../domain/errors';
 import type { PushService } from '../domain/push-service';
@@ -60,10 +61,14 @@ export function receiptPagesRoutes(deps: ReceiptPagesDeps): Router {
     const h = header(res);
     const page = confirmPage({
       ...(h ? { header: h } : {}),
-      question: push.name ? `Expire “${push.name}”?` : 'Expire this secret?',
-      consequence: 'Its secret is deleted now: nobody can open the link after this, and it cannot be undone.',
+      question: push.name
+        ? t('receipt.confirm.questionNamed', { name: push.name })
+        : t('receipt.confirm.question'),
+      consequence: t('receipt.confirm.consequence'),
       action: `/receipt/${receipt(req)}/expire`,
-      confirm: push.name ? `Expire “${push.name}”` : 'Expire this secret',
+      confirm: push.name
+        ? t('receipt.confirm.actionNamed', { name: push.name })
+        : t('receipt.confirm.action'),
       cancel: `/receipt/${receipt(req)}`,
     });
     sendPage(res, 200, page);
@@ -84,8 +89,7 @@ export function receiptPagesRoutes(deps: ReceiptPagesDeps): Router {
   router.use('/receipt', ((err, _req, res, next) => {
     if (!(err instanceof PushNotFound)) return next(err);
     setPageHeaders(res);
-    const why = 'This status link does not exist. Check that it was copied whole.';
-    sendPage(res, 404, errorPage('No such status link', why));
+    sendPage(res, 404, errorPage(t('receipt.missing.title'), t('receipt.missing.text')));
   }) as express.ErrorRequestHandler);
   router.use('/receipt', pageErrors(deps.logger, 'a receipt page'));
   return router;

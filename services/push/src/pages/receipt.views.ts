@@ -1,12 +1,19 @@
 import type { Push } from '../domain/push';
 import { isEffectivelyExpired, viewsRemaining } from '../domain/view-policy';
-import { type Html, html } from '@secret-push/html';
+import { type Html, html, rich } from '@secret-push/html';
+import { t } from '@secret-push/i18n';
 import { flashMessage } from './flash';
 import { layout } from './layout';
 import { TIMES_SCRIPT, timeAt } from './time.views';
 import { type WebHeader, webHeader } from './web-header';
 
-const KIND: Record<Push['kind'], string> = { text: 'Text', url: 'Link', qr: 'QR code', file: 'Files' };
+/** The kinds' names (catalogue keys). */
+const KIND: Record<Push['kind'], string> = {
+  text: 'receipt.kind.text',
+  url: 'receipt.kind.url',
+  qr: 'receipt.kind.qr',
+  file: 'receipt.kind.file',
+};
 
 /**
  * `/receipt/:receipt`: an anonymous sender's status page of their push: its state, views left and
@@ -23,47 +30,42 @@ export function receiptPage(options: {
   const live = !isEffectivelyExpired(push, now);
   const views = viewsRemaining(push);
   return layout(
-    'Your secret’s status',
+    t('receipt.title'),
     html`${webHeader(options.header)}
-      <h1>Your secret’s status</h1>
+      <h1>${t('receipt.title')}</h1>
       ${flashMessage(options.flash)}
-      <p class="muted">
-        This private page shows what happened to the secret you shared. It never shows the secret; keep its
-        link to yourself.
-      </p>
+      <p class="muted">${t('receipt.intro')}</p>
       <dl class="facts">
         ${
           push.name
-            ? html`<dt>Name</dt>
+            ? html`<dt>${t('receipt.name')}</dt>
                 <dd>${push.name}</dd>`
             : ''
         }
-        <dt>Kind</dt>
-        <dd>${KIND[push.kind]}</dd>
-        <dt>State</dt>
-        <dd id="receipt-state">
-          ${live ? html`<strong>Active</strong>: it can still be opened` : html`<strong>Expired</strong>`}
-        </dd>
-        <dt>Views</dt>
+        <dt>${t('receipt.kind.label')}</dt>
+        <dd>${t(KIND[push.kind])}</dd>
+        <dt>${t('receipt.state')}</dt>
+        <dd id="receipt-state">${live ? rich('receipt.active') : rich('receipt.expired')}</dd>
+        <dt>${t('receipt.views')}</dt>
         <dd>
-          ${push.views} of ${push.expireAfterViews}
-          used${live ? html`, ${views} ${views === 1 ? 'view' : 'views'} left` : ''}
+          ${
+            live
+              ? t('receipt.viewsUsedLeft', { used: push.views, total: push.expireAfterViews, left: views })
+              : t('receipt.viewsUsed', { used: push.views, total: push.expireAfterViews })
+          }
         </dd>
-        <dt>${live ? 'Expires' : 'Expired'}</dt>
+        <dt>${live ? t('receipt.expires') : t('receipt.expiredOn')}</dt>
         <dd>${live ? timeAt(push.expiresAt, now) : timeAt(push.expiredOn ?? push.updatedAt, now)}</dd>
-        <dt>Created</dt>
+        <dt>${t('receipt.created')}</dt>
         <dd>${timeAt(push.createdAt, now)}</dd>
       </dl>
       ${
         live
-          ? html`<p>
-                If you sent the link to the wrong person, or it is no longer needed, expire it: nobody can
-                open it after that.
-              </p>
-              <p><a class="button secondary" href="/receipt/${receipt}/expire">Expire now</a></p>`
-          : html`<p>Nobody can open its link any more: its secret has been deleted.</p>`
+          ? html`<p>${t('receipt.expireHint')}</p>
+              <p><a class="button secondary" href="/receipt/${receipt}/expire">${t('receipt.expire')}</a></p>`
+          : html`<p>${t('receipt.gone')}</p>`
       }
-      <p><a href="/">Share another secret</a></p>`,
+      <p><a href="/">${t('receipt.another')}</a></p>`,
     { scripts: [TIMES_SCRIPT] },
   );
 }
@@ -71,12 +73,9 @@ export function receiptPage(options: {
 /** The receipt part of the created page: the private status link beside the secret link. */
 export function receiptPart(receiptUrl: string): Html {
   return html`<section class="receipt" aria-labelledby="receipt-title">
-    <h2 id="receipt-title">Your private status link</h2>
-    <p class="muted" id="receipt-hint">
-      For you, not the recipient: it shows whether the secret was opened, and lets you expire it. Keep it: it
-      is shown only here.
-    </p>
-    <label for="receipt">Status link</label>
+    <h2 id="receipt-title">${t('receipt.part.title')}</h2>
+    <p class="muted" id="receipt-hint">${t('receipt.part.hint')}</p>
+    <label for="receipt">${t('receipt.part.label')}</label>
     <div class="link-field">
       <input
         id="receipt"
@@ -88,7 +87,7 @@ export function receiptPart(receiptUrl: string): Html {
         spellcheck="false"
       />
       <button type="button" class="secondary" data-copy="receipt" hidden>
-        Copy<span class="visually-hidden"> the status link</span>
+        ${rich('receipt.part.copy', { hidden: (c) => html`<span class="visually-hidden">${c}</span>` })}
       </button>
     </div>
   </section>`;

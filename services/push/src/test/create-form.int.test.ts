@@ -94,9 +94,9 @@ describe('GET /', () => {
     expect(page).toMatch(/id="duration-3d"[^>]*value="3d"\s+checked/);
     expect(page).toMatch(/id="views-2"[^>]*value="2"\s+checked/);
     expect(page).toMatch(
-      /<label for="expire_after_days">Number of days<\/label>\s*<p class="muted" id="expire_after_days-hint">With Custom: 1 to 90\.<\/p>/,
+      /<label for="expire_after_days">Number of days<\/label>\s*<p class="muted" id="expire_after_days-hint">\s*With Custom: 1 to 90\.\s*<\/p>/,
     );
-    expect(page).toMatch(/id="expire_after_views-hint">With Custom: 1 to 100\./);
+    expect(page).toMatch(/id="expire_after_views-hint">\s*With Custom: 1 to 100\./);
     expect(page).toContain('<form method="post" action="/"');
   });
 
@@ -373,7 +373,7 @@ describe('expiry presets and the password suggestion (no JavaScript needed)', ()
     });
     expect(far.status).toBe(422);
     expect(far.text).toMatch(
-      /<a href="#expire_after_days">Number of days<\/a>:\s*must be an integer from 1 to 90/,
+      /<a href="#expire_after_days">Number of days<\/a>:\s*Enter a whole number from 1 to 90\./,
     );
     expect(far.text).toMatch(/id="duration-custom"[^>]*value="custom"\s+checked/);
     expect(far.text).toMatch(/id="expire_after_days"[^>]*value="91"/s);

@@ -77,7 +77,7 @@ it('offers the email fields to a signed-in person with a verified address, and n
   expect(page).toContain('<label for="notify_emails_to">Email the link to (optional)</label>');
   expect(page).toContain('never the passphrase');
   expect(page).toMatch(
-    /<select id="notify_emails_to_locale" name="notify_emails_to_locale"[^>]*>\s*<option value="en"\s+selected/,
+    /<select id="notify_emails_to_locale" name="notify_emails_to_locale"[^>]*>\s*<option value="en" lang="en"\s+selected/,
   );
   expect(page).toContain('Show my email address to the recipients');
   for (const n of ['view', 'failed_passphrase', 'expired_unseen']) {
