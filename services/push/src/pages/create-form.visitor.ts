@@ -50,21 +50,6 @@ export interface FormVisitor {
   csrfRefused: (req: Request, res: Response) => boolean;
 }
 
-/**
- * The language an email is written in by default: the page's, where email is written in it (by
- * its tag, else its primary language: `pt-BR`, `pt`), else the instance's first.
- */
-export function emailLocaleOfPage(locales: readonly string[]): string {
-  const page = translator().locale.toLowerCase();
-  const primary = page.split('-')[0];
-  return (
-    locales.find((l) => l.toLowerCase() === page) ??
-    locales.find((l) => l.toLowerCase().split('-')[0] === primary) ??
-    locales[0] ??
-    'en'
-  );
-}
-
 export function formVisitor(deps: FormVisitorDeps): FormVisitor {
   const { sessions, fileLimits } = deps;
   const signInEnabled = sessions !== undefined;

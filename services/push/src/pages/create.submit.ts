@@ -18,8 +18,6 @@ import { expiryOf } from './create-form.expiry';
 import { csrfRefusedMessage, FORM_PAGE, type FormVisitor, type FormVisitorDeps } from './create-form.visitor';
 import { type FormValues, createFormPage } from './create.views';
 import { DEFAULT_LOCALE, senderLocaleOf } from '../domain/email-rules';
-import { translator } from '@secret-push/i18n';
-import { DEFAULT_LOCALE, isSupportedLocale } from '../domain/email-rules';
 import { PASSPHRASE_AGAIN } from './create-form.messages';
 import { formRefusal, pageProblems } from './create-form.problems';
 import { emailSenderOfSession, formValues } from './email-pages';
@@ -51,11 +49,6 @@ export const CREATED_COOKIE = 'sp_created';
 export const CREATED_PAGE_SECONDS = 600;
 
 /** The language of the page the form was sent from, as the emails' (the sender's language), if they have it. */
-function senderLocale() {
-  const locale = translator().locale;
-  return isSupportedLocale(locale) ? locale : DEFAULT_LOCALE;
-}
-
 /**
  * The email fields as the API's: the addresses and their language when some are given, the sender
  * named when asked, and the notices checked (none checked is none) where the form offers them.
