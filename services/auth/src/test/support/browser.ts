@@ -129,7 +129,7 @@ export function hiddenInput(body: string, name: string): string | undefined {
   return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(body)?.[1];
 }
 
-/** The action of the page's (first) form. */
+/** The action of the page's (first) form; the frame's language selector (`/language`) is not one. */
 export function formAction(body: string): string | undefined {
-  return /<form method="post" action="([^"]*)"/.exec(body)?.[1];
+  return /<form method="post" action="(?!\/language")([^"]*)"/.exec(body)?.[1];
 }

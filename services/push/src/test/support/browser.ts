@@ -51,9 +51,14 @@ export class Browser {
     return { res, url: at, body: await res.text() };
   }
 
-  /** Submits the page's first form (its action, its hidden fields, plus `fields`) and follows. */
+  /**
+   * Submits the page's first form (its action, its hidden fields, plus `fields`) and follows; the
+   * frame's language selector (`action="/language"`, in the header) is not the page's form.
+   */
   async submit(page: { url: string; body: string }, fields: Record<string, string> = {}) {
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)!;
+    const form = [...page.body.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find(
+      (f) => f[1] !== '/language',
+    )!;
     const values = new URLSearchParams();
     for (const m of form[2]!.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
       values.set(m[1]!, m[2]!);
