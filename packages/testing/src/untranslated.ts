@@ -35,9 +35,16 @@ export function readableTexts(page: string): string[] {
     out.push(decode(m[1]!));
   }
   for (const m of body.matchAll(
-    /\b(?:title|alt|placeholder|aria-label|aria-description|data-label-[a-z]+)="([^"]*)"/g,
+    /\s(?:title|alt|placeholder|aria-label|aria-description|data-label-[a-z]+)="([^"]*)"/g,
   )) {
     out.push(decode(m[1]!));
+  }
+  // A meta's content is read where it describes the page (description, og:, twitter:), not where
+  // it is a setting (viewport, robots, referrer, refresh).
+  for (const meta of body.matchAll(/<meta\b[^>]*>/gi)) {
+    if (!/\b(?:name|property)="(?:description|og:[\w:]+|twitter:[\w:]+)"/i.test(meta[0])) continue;
+    const content = /\bcontent="([^"]*)"/.exec(meta[0])?.[1];
+    if (content !== undefined) out.push(decode(content));
   }
   for (const m of body.matchAll(/<input\b[^>]*\btype="(?:submit|button)"[^>]*\bvalue="([^"]*)"/g)) {
     out.push(decode(m[1]!));
