@@ -28,12 +28,6 @@ export function readableTexts(page: string): string[] {
     // The language selector's names are each language's own name, on purpose.
     .replace(/<option\b[^>]*\blang="[^"]*"[^>]*>[\s\S]*?<\/option>/gi, ' ');
   const out: string[] = [];
-  // The meta tags people read (link previews); the others (viewport, robots, referrer) are settings.
-  for (const m of body.matchAll(
-    /<meta\s+(?:property|name)="(?:og:[a-z]+|description)"\s+content="([^"]*)"/g,
-  )) {
-    out.push(decode(m[1]!));
-  }
   for (const m of body.matchAll(
     /\s(?:title|alt|placeholder|aria-label|aria-description|data-label-[a-z]+)="([^"]*)"/g,
   )) {
