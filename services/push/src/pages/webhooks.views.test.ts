@@ -1,12 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhook';
 import { pushI18n } from '../languages';
 import { webhooksPage } from './webhooks.views';
-import { pushI18n } from '../languages';
-
-// The catalogues (form-parts.views): outside a request, the default language (English).
-beforeAll(() => {
-  pushI18n();
-});
 
 // The views speak the default language (English) outside a request: the catalogues load first.
 pushI18n();
