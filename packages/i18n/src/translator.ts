@@ -1,6 +1,7 @@
 import { type IntlShape, createIntl, createIntlCache } from '@formatjs/intl';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { directionOf } from './locales';
+import { PSEUDO_LOCALE, directionOf } from './locales';
+import { accent } from './pseudo';
 
 /** A value a message's argument takes: text, a number (plurals), a date; anything else for rich text. */
 export type MessageValues = Record<string, string | number | Date | null | undefined>;
@@ -34,6 +35,11 @@ export class Translator {
     );
   }
 
+  /** Intl's output in the pseudo-locale is accented too, so that only hand-made text stays plain. */
+  private pseudo(text: string): string {
+    return this.locale === PSEUDO_LOCALE ? accent(text) : text;
+  }
+
   /** Whether the catalogue has the key (in this language, or in English as the fallback). */
   has(id: string): boolean {
     return Object.hasOwn(this.intl.messages, id);
@@ -57,12 +63,12 @@ export class Translator {
 
   /** A date and/or time in this language (`Intl.DateTimeFormat`). */
   date(value: Date | number, options?: Intl.DateTimeFormatOptions): string {
-    return this.intl.formatDate(value, options);
+    return this.pseudo(this.intl.formatDate(value, options));
   }
 
   /** A number in this language (`Intl.NumberFormat`). */
   number(value: number, options?: Parameters<IntlShape['formatNumber']>[1]): string {
-    return this.intl.formatNumber(value, options);
+    return this.pseudo(this.intl.formatNumber(value, options));
   }
 
   /** "in 3 days", "vor 2 Stunden" (`Intl.RelativeTimeFormat`). */
@@ -71,11 +77,11 @@ export class Translator {
     unit: Intl.RelativeTimeFormatUnit,
     options?: Intl.RelativeTimeFormatOptions,
   ): string {
-    return this.intl.formatRelativeTime(value, unit, options);
+    return this.pseudo(this.intl.formatRelativeTime(value, unit, options));
   }
 
   /** "a, b and c" (`Intl.ListFormat`). */
   list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
-    return this.intl.formatList<string>(items, { type }) as string;
+    return this.pseudo(this.intl.formatList<string>(items, { type }) as string);
   }
 }

@@ -1,3 +1,4 @@
+import { ACCOUNT_CONSOLE_CLIENT_ID } from '../provider/account-console-client';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Context, DefaultState } from 'koa';
 import { type Provider, errors } from 'oidc-provider';
@@ -101,4 +102,7 @@ export const formTargets = ({ details }: PendingLogin) => [formTarget(text(detai
  * it is), or, without one, "the application" in the page's language (never its client id).
  */
 export const clientName = ({ client }: PendingLogin): string =>
-  client.clientName?.trim() || t('signin.unnamedClient');
+  // The built-in account console is ours: its name in the page's language, not its registered one.
+  client.clientId === ACCOUNT_CONSOLE_CLIENT_ID
+    ? t('signin.accountSettingsClient')
+    : client.clientName?.trim() || t('signin.unnamedClient');

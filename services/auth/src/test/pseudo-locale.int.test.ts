@@ -67,6 +67,10 @@ const ALLOW: (string | RegExp)[] = [
   /^(?:TOTP|QR)$/, // technical tokens kept as they are in every language
   /^[A-Z2-7]{4}(?:\s?[A-Z2-7]{4})*$/, // a TOTP secret in base32 groups
   /^[a-z0-9x]{5}-[a-z0-9x]{5}$/, // a recovery code (and the field's xxxxx-xxxxx pattern)
+  // The provider's refusal as it gives it (OAuth's error code and its English description), shown
+  // on purpose as a technical detail for the application's developers (provider/pages.ts).
+  /^invalid_[a-z_]+$/,
+  'client is invalid',
 ];
 
 /** Intl's output in `en-XA` is English (values): `<time>` elements and date phrases are taken out. */

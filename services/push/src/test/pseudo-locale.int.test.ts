@@ -96,6 +96,7 @@ const ALLOW: (string | RegExp)[] = [
   'X-User-Email',
   'webhook-signature',
   'Password Pusher',
+  'Authorization: Bearer <token>', // the header a token goes in, shown as code
 ];
 
 /**
