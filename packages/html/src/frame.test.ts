@@ -8,6 +8,10 @@ import {
   pageFrame,
   useBranding,
 } from './index';
+import { FRAME_CATALOGUES, I18n } from '@secret-push/i18n';
+
+// The frame's texts: English, the default language outside a request.
+new I18n({ dirs: [FRAME_CATALOGUES], languages: ['en'], defaultLanguage: 'en' });
 
 const page = (recipient = false) =>
   pageFrame({

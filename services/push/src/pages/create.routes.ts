@@ -20,7 +20,7 @@ import { csrfRefusedMessage, FORM_PAGE, formVisitor } from './create-form.visito
 import { CREATED_PATH, formSubmission } from './create.submit';
 import { showCreated } from './created.routes';
 import { createFormPage } from './create.views';
-import { sameOriginPosts, sendPage, setPageHeaders } from './page-security';
+import { pageRefusal, sameOriginPosts, sendPage, setPageHeaders } from './page-security';
 import { pageErrors } from './pages.routes';
 import type { WebEmail } from './email-pages';
 import { errorPage } from './views';
@@ -141,9 +141,9 @@ export function createPagesRoutes(deps: CreatePagesDeps): Router {
     payloadField: 'payload',
     admitFiles(req, res) {
       if (!kindsFor(webCallerOf(res)).includes('file')) {
-        return new HttpError(403, 'forbidden', t('create.refused.files'));
+        return pageRefusal(t('create.refused.files'));
       }
-      if (csrfRefused(req, res)) return new HttpError(403, 'forbidden', csrfRefusedMessage());
+      if (csrfRefused(req, res)) return pageRefusal(csrfRefusedMessage());
       return undefined;
     },
   };

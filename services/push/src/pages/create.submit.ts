@@ -21,7 +21,7 @@ import { DEFAULT_LOCALE, senderLocaleOf } from '../domain/email-rules';
 import { PASSPHRASE_AGAIN } from './create-form.messages';
 import { formRefusal, pageProblems } from './create-form.problems';
 import { emailSenderOfSession, formValues } from './email-pages';
-import { formField, sendPage, setPageHeaders } from './page-security';
+import { formField, pageRefusal, sendPage, setPageHeaders } from './page-security';
 import { giveReceipt } from './receipt.cookie';
 import { headerOf } from './web-header';
 
@@ -155,7 +155,7 @@ export function formSubmission(deps: FormSubmissionDeps, visitor: FormVisitor): 
       deps.rules,
     );
     const decision = mayCreate(actor, input.kind, deps.features);
-    if (!decision.ok) throw new HttpError(403, 'forbidden', t('create.refused.kind'));
+    if (!decision.ok) throw pageRefusal(t('create.refused.kind'));
     const owner = ownerOf(actor);
     const created = await deps.pushes.create(input, {
       owner,

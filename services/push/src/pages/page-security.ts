@@ -30,6 +30,10 @@ export function pageCsp(options: PageCspOptions = {}): string {
   ].join('; ');
 }
 
+/** A 403 of a page route whose message is already in the page's language (shown as it is). */
+export const pageRefusal = (message: string): HttpError =>
+  new HttpError(403, 'forbidden', message, { extra: { pageText: true } });
+
 /** Answers with a rendered page. */
 export function sendPage(res: Response, status: number, page: Html): void {
   res.status(status).type('html').send(page.value);

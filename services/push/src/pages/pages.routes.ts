@@ -169,6 +169,8 @@ const FORBIDDEN_TEXTS: Readonly<Record<string, () => string>> = {
 
 function forbiddenText(mapped: unknown): string {
   const message = mapped instanceof HttpError ? mapped.message : '';
+  // A page's own refusal, already in the page's language (pageRefusal).
+  if (mapped instanceof HttpError && mapped.options.extra?.pageText === true) return message;
   if (message.startsWith('This form is out of date')) return t('errors.forbidden.outOfDate');
   return Object.hasOwn(FORBIDDEN_TEXTS, message) ? FORBIDDEN_TEXTS[message]!() : t('errors.forbidden.text');
 }

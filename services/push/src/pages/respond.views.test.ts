@@ -90,7 +90,7 @@ describe('respondPage', () => {
     const page = respondPage({ token: 'T', request, files: false, now }).value;
     expect(page).toMatch(/You can answer once\. The request closes\s+<span class="when"\s*>in 6 days\s/);
     expect(page).toContain('<time datetime="2030-01-01T00:00:00.000Z" data-at="2030-01-01T00:00:00.000Z"');
-    expect(page).toContain('2030-01-01 00:00 UTC</time');
+    expect(page).toContain('Jan 1, 2030, 00:00 UTC</time');
     expect(page).toContain('<script src="/static/times.js" defer></script>');
   });
 

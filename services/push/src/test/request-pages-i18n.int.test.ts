@@ -54,6 +54,7 @@ const ALLOW: (string | RegExp)[] = [
   // Intl's size units ("512 bytes", "1.5 kB", "1 MB") and the browser the events table names.
   /^(bytes?|kB|MB|GB)$/,
   /^(node|undici)$/,
+  'UTC', // a time zone's name beside an exact time: a value
 ];
 
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
