@@ -122,7 +122,7 @@ test('add an endpoint, copy its secret, send a test event, see it delivered, rep
   });
   const row = page.getByRole('row', { name: /webhook\.test/ }).first();
   await expect(row.textContent()).resolves.toMatch(/Delivered\s*1 attempt\s*HTTP 200, \d+ ms/);
-  await page.getByText("The receiver's answer").click();
+  await page.getByText('The receiver’s answer').click();
   await page.getByText('<em>received</em>').waitFor(WAIT); // the receiver's text, escaped
   await expectAccessibleAtWidths(page, 'webhook deliveries');
   await page.screenshot({ path: path.join(SHOTS, '71-webhook-deliveries.png'), fullPage: true });
