@@ -53,7 +53,12 @@ export function deadlineFor(target: Target | 'none'): { ms: number; what: string
         what: 'PostgreSQL connect timeout 1000 ms + query timeout 2500 ms (statement timeout 2000 ms)',
       };
     case 'redis':
-      return { ms: REDIS_COMMAND_TIMEOUT_MS, what: 'Redis command timeout' };
+      // A passphrase retrieve waits on two Redis commands one after the other (the retrieve rate
+      // limit, then its passphrase attempts): both can time out in one request.
+      return {
+        ms: 2 * REDIS_COMMAND_TIMEOUT_MS,
+        what: 'two Redis command timeouts (rate limit, then passphrase attempts)',
+      };
     case 's3':
       return { ms: Math.max(S3_CONNECT_TIMEOUT_MS, S3_REQUEST_TIMEOUT_MS), what: 'S3 request timeout' };
     case 'auth':
