@@ -11,7 +11,10 @@ import { Translator } from './translator';
 
 /** The cookie that remembers the language chosen with the selector (a year; not a secret). */
 export const LANGUAGE_COOKIE = 'sp_lang';
-const COOKIE_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
+
+/** The cookie's attributes, one definition for both services (Express here, Koa in the auth service). */
+export const languageCookieOptions = (secure: boolean) =>
+  ({ path: '/', sameSite: 'lax', secure, httpOnly: true, maxAge: 365 * 24 * 3600 * 1000 }) as const;
 
 export interface I18nOptions {
   /** Catalogue directories (catalogue.ts): the shared frame's and the service's own. */
@@ -147,13 +150,7 @@ export class I18n {
 }
 
 export function setLanguageCookie(res: Response, lang: string, secure: boolean): void {
-  res.cookie(LANGUAGE_COOKIE, lang, {
-    path: '/',
-    sameSite: 'lax',
-    secure,
-    httpOnly: true,
-    maxAge: COOKIE_MAX_AGE_MS,
-  });
+  res.cookie(LANGUAGE_COOKIE, lang, languageCookieOptions(secure));
 }
 
 /** A same-site path to return to: one slash, no scheme, no backslash, no control characters. */

@@ -23,6 +23,7 @@ export {
   I18n,
   type I18nOptions,
   LANGUAGE_COOKIE,
+  languageCookieOptions,
   type OfferedLanguage,
   safeReturnPath,
   setLanguageCookie,

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import type { Middleware } from 'koa';
-import { FRAME_CATALOGUES, I18n, LANGUAGE_COOKIE, safeReturnPath } from '@secret-push/i18n';
+import {
+  FRAME_CATALOGUES,
+  I18n,
+  LANGUAGE_COOKIE,
+  languageCookieOptions,
+  safeReturnPath,
+} from '@secret-push/i18n';
 import { FormError, readForm } from './interactions/form-body';
 import { isApiPath } from './interactions/page-not-found';
 
@@ -72,14 +78,7 @@ async function chooseLanguage(
     ctx.body = { error: 'invalid_request', error_description: 'That language is not offered here.' };
     return;
   }
-  ctx.cookies.set(LANGUAGE_COOKIE, lang, {
-    path: '/',
-    sameSite: 'lax',
-    secure: options.secureCookies,
-    httpOnly: true,
-    maxAge: 365 * 24 * 3600 * 1000,
-    signed: false,
-  });
+  ctx.cookies.set(LANGUAGE_COOKIE, lang, { ...languageCookieOptions(options.secureCookies), signed: false });
   ctx.status = 303;
   ctx.redirect(safeReturnPath(form.get('back') ?? '/'));
 }
