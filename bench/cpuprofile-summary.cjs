@@ -3,6 +3,10 @@
 // inclusive time by function (each sample counted once per function on its stack), as percentages
 // of the non-idle samples.
 //   node bench/cpuprofile-summary.cjs file.cpuprofile [top=25]
+// Start-up (module loading: samples under the entry script's top level) is left out, so the
+// figures are the load's. Two more views: "by our function" (each sample counted for the innermost
+// frame of our own code, services/ or packages/, on its stack: what a middleware or step costs
+// beyond its callees in libraries) and "by library under writes" (who asked for each socket write).
 'use strict';
 const { readFileSync } = require('node:fs');
 
@@ -42,6 +46,18 @@ const incl = new Map();
 let total = 0;
 let idle = 0;
 const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+const ours = (n) =>
+  /\/(services|packages)\//.test(n.callFrame.url) && !n.callFrame.url.includes('node_modules');
+const isStartup = (id) => {
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const f = byId.get(cur).callFrame;
+    if (f.functionName === 'executeUserEntryPoint' || f.functionName === 'wrapModuleLoad') return true;
+  }
+  return false;
+};
+const byOurs = new Map();
+const writers = new Map();
+let startup = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
   const node = byId.get(id);
@@ -50,7 +66,35 @@ profile.samples.forEach((id, i) => {
     idle += dt;
     return;
   }
+  if (isStartup(id)) {
+    startup += dt;
+    return;
+  }
   total += dt;
+  let owner = '(no frame of ours: node/http/libraries)';
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    if (ours(byId.get(cur))) {
+      owner = label(byId.get(cur));
+      break;
+    }
+  }
+  add(byOurs, owner, dt);
+  if (
+    name === 'writeUtf8String' ||
+    name === 'writev' ||
+    name === 'writeBuffer' ||
+    name === 'writeLatin1String'
+  ) {
+    let lib = '(node only)';
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const url = byId.get(cur).callFrame.url;
+      if (url && !url.startsWith('node:')) {
+        lib = moduleOf(url);
+        break;
+      }
+    }
+    add(writers, `${name} ← ${lib}`, dt);
+  }
   add(selfFn, label(node), dt);
   add(selfMod, name.startsWith('(') ? name : moduleOf(node.callFrame.url), dt);
   const seen = new Set();
@@ -69,8 +113,10 @@ const print = (title, m) => {
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${k}`);
 };
 console.log(
-  `${file}: ${(total / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle (${((100 * total) / (total + idle)).toFixed(0)}% busy)`,
+  `${file}: ${(total / 1e6).toFixed(1)} s busy after start-up (${(startup / 1e6).toFixed(1)} s start-up left out), ${(idle / 1e6).toFixed(1)} s idle`,
 );
 print('self time by module', selfMod);
 print('self time by function', selfFn);
 print('inclusive time by function', incl);
+print('by our function (innermost frame of services/ or packages/)', byOurs);
+print('socket writes by the library that asked', writers);

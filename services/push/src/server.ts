@@ -41,6 +41,7 @@ import {
   createInvalidTokenLimiter,
   createPassphraseLimiter,
   notifyEmailsRateLimit,
+  localFirstRateLimit,
   perIpRateLimit,
 } from './http/rate-limits';
 import { createEmailRepository } from './storage/email.repository';
@@ -243,7 +244,7 @@ function wireReadiness({ db, redis }: Stores, objectStore: Services['objectStore
   );
 }
 
-/** The request-path limits counted in Redis (they fail open without it). */
+/** The request-path limits: create and retrieve counted locally first, the others in Redis (they fail open without it). */
 function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
   const { prefix } = config.redis;
   const perMinute = config.rateLimits;
@@ -253,8 +254,13 @@ function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
       { prefix, perMinute: perMinute.invalidTokensPerMinute },
       logger,
     ),
-    create: perIpRateLimit(redis, { prefix, name: 'create', perMinute: perMinute.createPerMinute }, logger),
-    retrieve: perIpRateLimit(
+    // The general limits on the hot paths: counted locally, shared through Redis in batches.
+    create: localFirstRateLimit(
+      redis,
+      { prefix, name: 'create', perMinute: perMinute.createPerMinute },
+      logger,
+    ),
+    retrieve: localFirstRateLimit(
       redis,
       { prefix, name: 'retrieve', perMinute: perMinute.retrievePerMinute },
       logger,

@@ -7,8 +7,17 @@ import type { Logger } from '@secret-push/logger';
 import { DependencyDown, TooManyAttempts } from '../domain/errors';
 import type { AttemptLimiter } from '../domain/ports/attempt-limiter';
 import { type InvalidTokenLimiter, principalOf } from './bearer-auth';
+import { SharedWindowCounter } from './shared-window-counter';
 
 const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+/** The caller a general limit counts: the principal when a token was presented, else the client IP. */
+const callerKey = (req: Request, res: Response) => principalOf(res)?.id ?? `ip:${req.ip ?? 'unknown'}`;
+
+const tooMany = (wait: number) =>
+  new HttpError(429, 'rate_limited', `Too many requests. Please retry in ${wait} seconds.`, {
+    headers: { 'Retry-After': String(wait) },
+  });
 
 /**
  * Passphrase attempts per push and per IP, counted atomically in Redis *before* verification, so
@@ -62,20 +71,41 @@ export function perIpRateLimit(
   });
   return async (req, res, next) => {
     try {
-      await limiter.consume(options.keyOf?.(req) ?? principalOf(res)?.id ?? `ip:${req.ip ?? 'unknown'}`);
+      await limiter.consume(options.keyOf?.(req) ?? callerKey(req, res));
     } catch (err) {
-      if (err instanceof RateLimiterRes) {
-        const wait = retryAfter(err);
-        throw new HttpError(429, 'rate_limited', `Too many requests. Please retry in ${wait} seconds.`, {
-          headers: { 'Retry-After': String(wait) },
-        });
-      }
+      if (err instanceof RateLimiterRes) throw tooMany(retryAfter(err));
       logger.warn(
         { limiter: options.name, err: (err as Error).message },
         'rate limiter unavailable, failing open',
       );
     }
     next();
+  };
+}
+
+/**
+ * The general create and retrieve limits (per principal, else per IP), counted locally first and
+ * shared across replicas through Redis every 100 ms (shared-window-counter.ts states the
+ * tolerance): no Redis round trip on the request path, and without Redis each replica still
+ * enforces the limit for what it sees.
+ */
+export function localFirstRateLimit(
+  redis: Redis,
+  options: { prefix: string; name: string; perMinute: number; syncMs?: number },
+  logger: Logger,
+): RequestHandler {
+  const counter = new SharedWindowCounter(
+    redis,
+    {
+      prefix: `${options.prefix}rl2:${options.name}:`,
+      perMinute: options.perMinute,
+      ...(options.syncMs !== undefined ? { syncMs: options.syncMs } : {}),
+    },
+    logger,
+  );
+  return (req, res, next) => {
+    const admitted = counter.take(callerKey(req, res));
+    next(admitted.ok ? undefined : tooMany(admitted.retryAfterSeconds));
   };
 }
 

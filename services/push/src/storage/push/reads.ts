@@ -3,7 +3,7 @@ import { type AuditEntry, type AuditKind, PAGE_SIZE } from '../../domain/push';
 import type { StoredPush } from '../../domain/ports/push-store';
 import type { PushDatabase } from '../database';
 import { NOW, viewable } from '../view-rule.sql';
-import { stored } from './rows';
+import { PUSH_COLUMNS, stored } from './rows';
 
 type Db = Kysely<PushDatabase>;
 
@@ -11,7 +11,7 @@ type Db = Kysely<PushDatabase>;
 export async function findByTokenHash(db: Db, tokenHash: Buffer): Promise<StoredPush | undefined> {
   const row = await db
     .selectFrom('push')
-    .selectAll()
+    .select(PUSH_COLUMNS)
     .select(NOW.as('db_now'))
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -28,7 +28,7 @@ export async function listOwned(
   const filter = state === 'active' ? viewable() : sql<boolean>`not ${viewable()}`;
   const rows = await db
     .selectFrom('push')
-    .selectAll()
+    .select(PUSH_COLUMNS)
     .select(NOW.as('db_now'))
     .where('owner', '=', owner)
     .where(filter)

@@ -6,8 +6,42 @@ import type { PushRow } from '../push.table';
 /** A push row read with the database's clock (`now() as db_now`), the only clock. */
 export type RowWithNow = PushRow & { db_now: Date };
 
+/**
+ * The columns a push is read with (its domain fields and sealed secrets): never the sealed payload,
+ * which only the claim of a view returns (lists of 50 pushes read 50 KB less of it per page).
+ */
+export const PUSH_COLUMNS = [
+  'id',
+  'kind',
+  'owner',
+  'name',
+  'expire_after_days',
+  'expire_after_views',
+  'views',
+  'expires_at',
+  'expired',
+  'expired_on',
+  'deleted',
+  'deletable_by_viewer',
+  'retrieval_step',
+  'passphrase_protected',
+  'files_purge_after',
+  'audit_dropped',
+  'notify_owner_on',
+  'email_locale',
+  'created_at',
+  'updated_at',
+  'key_id',
+  'token_sealed',
+  'note_sealed',
+  'passphrase_hash',
+] as const satisfies readonly (keyof PushRow)[];
+
+/** A push row as read with PUSH_COLUMNS. */
+export type PushFields = Pick<PushRow, (typeof PUSH_COLUMNS)[number]>;
+
 /** A row in the domain's terms. */
-export function toPush(row: PushRow): Push {
+export function toPush(row: PushFields): Push {
   return {
     id: row.id,
     kind: row.kind as PushKind,
@@ -35,7 +69,7 @@ export function toPush(row: PushRow): Push {
 export const snapshot = (row: RowWithNow): PushSnapshot => ({ push: toPush(row), now: row.db_now });
 
 /** A row with its sealed secrets, read at `now`. */
-export const stored = (row: PushRow, now: Date): StoredPush => ({
+export const stored = (row: PushFields, now: Date): StoredPush => ({
   push: toPush(row),
   now,
   secrets: {
