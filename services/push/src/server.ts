@@ -247,25 +247,18 @@ function wireReadiness({ db, redis }: Stores, objectStore: Services['objectStore
 /** The request-path limits: create and retrieve counted locally first, the others in Redis (they fail open without it). */
 function wireRateLimits(config: PushConfig, redis: Redis, logger: Logger) {
   const { prefix } = config.redis;
-  const perMinute = config.rateLimits;
+  const limits = config.rateLimits;
+  const general = (name: string, perMinute: number) => ({ prefix, name, perMinute });
   return {
     invalidTokens: createInvalidTokenLimiter(
       redis,
-      { prefix, perMinute: perMinute.invalidTokensPerMinute },
+      { prefix, perMinute: limits.invalidTokensPerMinute },
       logger,
     ),
-    // The general limits on the hot paths: counted locally, shared through Redis in batches.
-    create: localFirstRateLimit(
-      redis,
-      { prefix, name: 'create', perMinute: perMinute.createPerMinute },
-      logger,
-    ),
-    retrieve: localFirstRateLimit(
-      redis,
-      { prefix, name: 'retrieve', perMinute: perMinute.retrievePerMinute },
-      logger,
-    ),
-    lookup: perIpRateLimit(redis, { prefix, name: 'lookup', perMinute: perMinute.lookupPerMinute }, logger),
+    // The general limits of the hot paths: counted locally, shared through Redis in batches.
+    create: localFirstRateLimit(redis, general('create', limits.createPerMinute), logger),
+    retrieve: localFirstRateLimit(redis, general('retrieve', limits.retrievePerMinute), logger),
+    lookup: perIpRateLimit(redis, general('lookup', limits.lookupPerMinute), logger),
     ...answerRateLimits(config, redis, logger),
   };
 }
