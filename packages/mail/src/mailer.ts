@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
 import type { SmtpConfig } from './smtp-env';
 
 /** One message to one recipient: a plain-text part and an HTML part that say the same. */
@@ -37,6 +37,10 @@ export function classifySmtpError(err: unknown): { temporary: boolean; reason: s
 
 /** A sender over SMTP (nodemailer, a pooled transport). Credentials never reach a log. */
 export function createSmtpMailer(config: SmtpConfig): Mailer {
+  // Loaded here, not when the package is imported: the push API imports the package for its
+  // queue and settings only and never sends (nodemailer is ~0.7 MiB of source kept in its heap).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const nodemailer = require('nodemailer') as typeof Nodemailer;
   // A pool of a few connections, each reused for many messages: one TLS handshake and login per
   // connection instead of per message (sends run several at a time: see deliverDue).
   const transport = nodemailer.createTransport(
