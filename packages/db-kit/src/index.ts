@@ -3,3 +3,4 @@ export { dropDatabase, ensureDatabase, databaseName, withDatabase } from './data
 export { migrateToLatest, type MigrationSet } from './migrate';
 export { migrateDatabase, runMigrationsCommand } from './migrate-database';
 export { isConnectionError, isQueryTimeout } from './errors';
+export { statementTemplate, type StatementTemplate } from './statement-template';
