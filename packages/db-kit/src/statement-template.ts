@@ -39,20 +39,21 @@ export function statementTemplate<I extends Record<string, unknown>, R>(
     const parts: Part[] = query.parameters.map((p) => {
       if (isMarker(p)) return { input: p[SLOT] };
       if (p !== null && typeof p !== 'string' && typeof p !== 'number') {
-        throw new Error(`statementTemplate: parameter ${String(p)} is neither an input nor a constant`);
+        throw new Error(`statementTemplate: a ${typeof p} parameter is neither an input nor a constant`);
       }
       return { constant: p };
     });
     const unused = inputs.filter((k) => !parts.some((part) => 'input' in part && part.input === k));
-    if (unused.length > 0)
+    if (unused.length > 0) {
       throw new Error(`statementTemplate: inputs not in the statement: ${unused.join(', ')}`);
+    }
     return { sql: query.sql, parts };
   };
   return {
     async execute(db, input) {
       compiled ??= compile(db);
       const parameters = compiled.parts.map((part) => ('input' in part ? input[part.input] : part.constant));
-      return (await db.executeQuery(CompiledQuery.raw(compiled.sql, parameters))) as QueryResult<R>;
+      return await db.executeQuery(CompiledQuery.raw<R>(compiled.sql, parameters));
     },
   };
 }
