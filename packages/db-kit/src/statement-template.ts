@@ -53,7 +53,7 @@ export function statementTemplate<I extends Record<string, unknown>, R>(
     async execute(db, input) {
       compiled ??= compile(db);
       const parameters = compiled.parts.map((part) => ('input' in part ? input[part.input] : part.constant));
-      return await db.executeQuery(CompiledQuery.raw<R>(compiled.sql, parameters));
+      return await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, parameters));
     },
   };
 }
