@@ -19,6 +19,12 @@ export PUSH_PUBLIC_URL="${PUSH_PUBLIC_URL:-$PUSH_URL}"
 # The sign-in service's pages lead back to the web app.
 export AUTH_APP_URL="${AUTH_APP_URL:-$PUSH_PUBLIC_URL}"
 
+# Each service with the heap settings of its k8s Deployment (NODE_OPTIONS there, as flags here so
+# that `ps` shows them): what runs locally is what ships.
+AUTH_NODE_FLAGS="$(node scripts/pod-node-options.cjs auth)"
+PUSH_NODE_FLAGS="$(node scripts/pod-node-options.cjs push)"
+WORKER_NODE_FLAGS="$(node scripts/pod-node-options.cjs worker)"
+
 banner() {
   for _ in $(seq 1 100); do
     curl -fsS "$AUTH_URL/readyz" >/dev/null 2>&1 && curl -fsS "$PUSH_URL/readyz" >/dev/null 2>&1 && break
@@ -69,6 +75,6 @@ node_modules/.bin/concurrently --kill-others --names s3,mail,auth,push,worker \
   --prefix-colors gray,yellow,blue,green,magenta \
   "node packages/testing/dist/local-s3.js --directory .local/s3 --port $S3_PORT --bucket $PUSH_S3_BUCKET" \
   "node packages/testing/dist/local-mail.js --smtp-port $LOCAL_SMTP_PORT --http-port $LOCAL_INBOX_PORT" \
-  "node services/auth/dist/main.js | $PRETTY" \
-  "node services/push/dist/main-api.js | $PRETTY" \
-  "node services/push/dist/main-worker.js | $PRETTY"
+  "node $AUTH_NODE_FLAGS services/auth/dist/main.js | $PRETTY" \
+  "node $PUSH_NODE_FLAGS services/push/dist/main-api.js | $PRETTY" \
+  "node $WORKER_NODE_FLAGS services/push/dist/main-worker.js | $PRETTY"

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type autocannon from 'autocannon';
 import { join } from 'node:path';
 import { runAuthMigrations } from '@secret-push/auth';
@@ -15,12 +14,21 @@ import {
   startPrivateRedis,
   uniquePrefix,
 } from '@secret-push/testing';
-import { type LoadResult, SECONDS, load, msPerOperation, withMachineCpu } from './load';
+import { type LoadResult, NO_LOAD, SECONDS, load, msPerOperation, withMachineCpu } from './load';
 import { insertLoop, updateLoop } from './pg-loops';
-import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
+import { type Proc, NODE_FLAGS_NOTE, startProcess } from './processes';
 import { redisInfo } from './redis-info';
 import { SPLIT_COLUMNS, sampleCpu, splitPerOperation } from './cpu-split';
 import { startServiceStack } from './stack';
+import {
+  EXPRESS_CEILING,
+  PAGE_SIZE,
+  cpuTargetFigures,
+  fullActivePage,
+  rssAfterIdle,
+  rssFigures,
+  speedFactor,
+} from './api-targets';
 import type { BenchResult, Figure } from './report';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,6 +85,8 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       },
       start,
     });
+    // Memory idle after start: ready, ~5 s of nothing, before any load or request.
+    const idleRss = await rssAfterIdle({ push, worker, auth }, 5000);
     const hello = await start(
       'bench/dist/servers/http-hello.js',
       { PORT: String(ports.hello) },
@@ -97,7 +107,12 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
 
     const runs: Record<
       string,
-      LoadResult & { cpuMs?: number; machineCpuMs: number; split?: ReturnType<typeof splitPerOperation> }
+      LoadResult & {
+        cpuMs?: number;
+        machineCpuMs: number;
+        machineCpuSeconds: number;
+        split?: ReturnType<typeof splitPerOperation>;
+      }
     > = {};
     const splitSources = { push, worker, auth, redisUrl: REDIS_URL };
     /**
@@ -132,7 +147,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     // Each endpoint is measured right after its ceiling, so that a change in the machine's load
     // between the two (other jobs on these shared cores) distorts the ratio as little as possible.
     await run('ceiling: node:http hello', { url: `${hello.url}/` }, hello);
-    await run('ceiling: Express 5 JSON route', { url: `${bare.url}/json` }, bare);
+    await run(EXPRESS_CEILING, { url: `${bare.url}/json` }, bare);
     await run('GET /api/v2/version', { url: `${push.url}/api/v2/version` }, push);
     const { client_id: id, client_secret: secret } = client;
     await run(
@@ -213,16 +228,8 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
     const updateCeiling = update.rate;
     await run('GET /pushes/:token (uses a view)', retrieve, push);
     await run('GET /pushes/:token, 64 connections', { ...retrieve, connections: 64 }, push);
-    if (wanted('GET /pushes/active')) {
-      // By now the push table holds tens of thousands of rows it has no statistics for: the planner
-      // then reads every owned row and sorts them instead of walking push_owner_created_idx (27 ms
-      // instead of 0.1 ms for 10k owned rows). Autovacuum analyzes a table within a minute of bulk
-      // inserts in a running system; the bench does it at once, so the figure is the steady state.
-      const client = new pg.Client({ connectionString: pushDb });
-      await client.connect();
-      await client.query('analyze push');
-      await client.end();
-    }
+    // A full page of the bearer's active pushes (made if missing), the table analyzed first.
+    const activePage = wanted('GET /pushes/active') ? await fullActivePage(push.url, pushDb, bearer) : 0;
     await run(
       'GET /pushes/active',
       {
@@ -231,6 +238,8 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       },
       push,
     );
+    // Memory after the load runs on these processes, idle again (the Redis-memory run has its own).
+    const afterLoadRss = await rssAfterIdle({ push, worker, auth }, 10_000);
 
     // Redis memory and CPU per create: a push API of its own on a redis-server of its own (nothing
     // else writes there), REDIS_MEMORY_PUSHES creates through HTTP, INFO before and after. Each
@@ -273,17 +282,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
 
     const figures: Figure[] = [];
     const r = (name: string) =>
-      runs[name] ?? {
-        rps: 0,
-        total: 0,
-        p50: 0,
-        p99: 0,
-        max: 0,
-        non2xx: 0,
-        errors: 0,
-        machineCpuMs: 0,
-        cpuMs: undefined,
-      };
+      runs[name] ?? { ...NO_LOAD, machineCpuMs: 0, machineCpuSeconds: 0, cpuMs: undefined };
     const describe = (
       name: string,
       ceilingName: string | undefined,
@@ -324,7 +323,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
       });
     }
     const ceiling = (name: string) => [r(name).rps, r(name).machineCpuMs] as const;
-    const [expressRps, expressCpu] = ceiling('ceiling: Express 5 JSON route');
+    const [expressRps, expressCpu] = ceiling(EXPRESS_CEILING);
     const [tokenRps, tokenCpu] = ceiling('ceiling: oidc-provider token (memory)');
     const [introspectRps, introspectCpu] = ceiling('ceiling: oidc-provider introspect (memory)');
     const [anonRps, anonCpu] = ceiling('POST /pushes anonymous 1 KB');
@@ -359,18 +358,17 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
         pass: r(name).p99 <= 25,
       });
     }
-    figures.push({ name: 'auth peak RSS', value: auth.peakRssMiB(), unit: 'MiB' });
-    if (worker) figures.push({ name: 'worker peak RSS', value: worker.peakRssMiB(), unit: 'MiB' });
-    // The push pod's memory limit is 512 MiB (k8s/base/push/deployment.yaml): peak RSS under load
-    // must leave a quarter of it for spikes (file transfers, GC).
-    const pushRss = push.peakRssMiB();
-    figures.push({
-      name: 'push API peak RSS',
-      value: pushRss,
-      unit: 'MiB',
-      target: '< 384 MiB (75% of the pod limit)',
-      pass: pushRss < 384,
-    });
+    if (runs['GET /pushes/active']) {
+      figures.push({
+        name: 'GET /pushes/active: pushes on the page the run lists',
+        value: activePage,
+        unit: `of ${PAGE_SIZE}`,
+        target: 'a full page',
+        pass: activePage === PAGE_SIZE,
+      });
+    }
+    figures.push(...cpuTargetFigures(runs, speedFactor(runs[EXPRESS_CEILING])));
+    figures.push(...rssFigures({ push, worker, auth }, idleRss, afterLoadRss));
     const splitRows = Object.entries(runs)
       .filter(([, x]) => x.split)
       .map(([name, x]) => [name, x.split!.machine, ...SPLIT_COLUMNS.map((c) => x.split![c])]);
@@ -383,7 +381,7 @@ export async function apiBenchmark(root: string): Promise<BenchResult> {
         },
       ],
       benchmark: 'API throughput and latency',
-      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${PUSH_FLAGS_NOTE}`,
+      description: `Production mode, one process per service, autocannon ${SECONDS} s per run at 16 connections unless stated, on the same 2 cores as the servers and PostgreSQL.${NODE_FLAGS_NOTE}`,
       figures,
     };
   } finally {

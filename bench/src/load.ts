@@ -12,6 +12,9 @@ export interface LoadResult {
   errors: number;
 }
 
+/** What a run that did not take place reports. */
+export const NO_LOAD: LoadResult = { rps: 0, total: 0, p50: 0, p99: 0, max: 0, non2xx: 0, errors: 0 };
+
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 /** One fixed-concurrency autocannon run against 127.0.0.1. */
@@ -44,11 +47,15 @@ export function machineBusySeconds(): number {
 export const msPerOperation = (seconds: number, total: number) =>
   total > 0 ? Math.round(((seconds * 1000) / total) * 100) / 100 : 0;
 
-/** Runs `work` (which returns how many operations it completed) and adds the machine's CPU per operation. */
+/**
+ * Runs `work` (which returns how many operations it completed) and adds the machine's CPU per
+ * operation (rounded to 0.01 ms) and the machine's CPU seconds over the run (unrounded).
+ */
 export async function withMachineCpu<T extends { total: number }>(
   work: () => Promise<T>,
-): Promise<T & { machineCpuMs: number }> {
+): Promise<T & { machineCpuMs: number; machineCpuSeconds: number }> {
   const before = machineBusySeconds();
   const result = await work();
-  return { ...result, machineCpuMs: msPerOperation(machineBusySeconds() - before, result.total) };
+  const machineCpuSeconds = machineBusySeconds() - before;
+  return { ...result, machineCpuMs: msPerOperation(machineCpuSeconds, result.total), machineCpuSeconds };
 }

@@ -9,7 +9,7 @@ import { runPushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, uniquePrefix } from '@secret-push/testing';
 import { token } from './auth-client';
 import { type LoadResult, SECONDS, load, withMachineCpu } from './load';
-import { type Proc, PUSH_FLAGS_NOTE, startProcess } from './processes';
+import { type Proc, NODE_FLAGS_NOTE, startProcess } from './processes';
 import { startServiceStack } from './stack';
 import type { BenchResult, Figure } from './report';
 
@@ -212,7 +212,7 @@ export async function outboxBenchmark(root: string): Promise<BenchResult> {
     ];
     return {
       benchmark: 'Outbox and webhooks under load',
-      description: `Production mode, one process each (auth, push API, worker) on 127.0.0.1; autocannon ${SECONDS} s at 16 connections of POST /pushes (1 KiB, a client's bearer token) and of GET /pushes/:token (the client's pushes of 100 views, anonymous reads), first with nobody listening, then with one enabled webhook endpoint for push.created and push.viewed (a local receiver answering 204). Machine CPU per request counts every process.${PUSH_FLAGS_NOTE}`,
+      description: `Production mode, one process each (auth, push API, worker) on 127.0.0.1; autocannon ${SECONDS} s at 16 connections of POST /pushes (1 KiB, a client's bearer token) and of GET /pushes/:token (the client's pushes of 100 views, anonymous reads), first with nobody listening, then with one enabled webhook endpoint for push.created and push.viewed (a local receiver answering 204). Machine CPU per request counts every process.${NODE_FLAGS_NOTE}`,
       figures,
     };
   } finally {
