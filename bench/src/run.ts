@@ -8,7 +8,9 @@ import { type BenchResult, writeResults } from './report';
 
 /** `pnpm bench [name…]`: runs the benchmarks (all by default) and writes bench/results/. */
 async function main(): Promise<void> {
-  const root = join(__dirname, '../..');
+  // `BENCH_SERVICES_ROOT=<checkout>`: the services (and ceiling servers) of another built checkout,
+  // measured by this harness (A/B against an earlier commit).
+  const root = process.env.BENCH_SERVICES_ROOT ?? join(__dirname, '../..');
   const all: Record<string, (root: string) => Promise<BenchResult>> = {
     api: apiBenchmark,
     expiry: expiryBenchmark,
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(all).join(', ')}`);
     results.push(await bench(root));
   }
-  console.log(writeResults(join(root, 'bench/results'), results));
+  console.log(writeResults(join(__dirname, '../../bench/results'), results));
 }
 
 main().catch((err: Error) => {
