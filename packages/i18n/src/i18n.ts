@@ -3,6 +3,7 @@ import { parse as parseCookies } from 'cookie';
 import Negotiator from 'negotiator';
 import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
+import { BoundedCache } from './bounded-cache';
 import { loadCatalogues } from './catalogue';
 import { useDefaultTranslator, withTranslator } from './context';
 import { LANGUAGE_NAMES, PSEUDO_LOCALE, PSEUDO_NAME, SOURCE_LANGUAGE, isLanguage } from './locales';
@@ -43,6 +44,22 @@ export class I18n {
   /** Formatting problems seen (a key missing even in English, an argument not given): tests read it. */
   readonly problems = new Set<string>();
   private readonly translators = new Map<string, Translator>();
+  /**
+   * The offered tags, one array for the life of the process: the locale matcher keeps what it
+   * works out about the offered languages (canonical forms, likely subtags) per array, so a new
+   * array on each call would make it start over every time.
+   */
+  private readonly tags: readonly string[];
+  /**
+   * The language each recently seen `Accept-Language` header negotiated to. Browsers send few
+   * different headers, so nearly every request is answered from here; bounded in entries and key
+   * bytes (hostile, ever-new headers only evict), and headers over 256 bytes are never stored.
+   */
+  private readonly negotiated = new BoundedCache<string>({
+    maxEntries: 1000,
+    maxKeyLength: 256,
+    maxTotalKeyLength: 64 * 1024,
+  });
 
   constructor(options: I18nOptions) {
     const catalogues = loadCatalogues(options.dirs);
@@ -61,6 +78,7 @@ export class I18n {
       this.translators.set(PSEUDO_LOCALE, new Translator(PSEUDO_LOCALE, pseudo, note));
     }
     this.defaultLanguage = options.defaultLanguage;
+    this.tags = Object.freeze([...this.translators.keys()]);
     this.offered = [...this.translators.keys()].map((tag) => ({
       tag,
       name: tag === PSEUDO_LOCALE ? PSEUDO_NAME : LANGUAGE_NAMES[tag as keyof typeof LANGUAGE_NAMES],
@@ -86,7 +104,7 @@ export class I18n {
     const wanted = requested.filter((l) => l !== '*' && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l));
     if (wanted.length === 0) return this.defaultLanguage;
     try {
-      return match(wanted, [...this.translators.keys()], this.defaultLanguage, { algorithm: 'best fit' });
+      return match(wanted, this.tags, this.defaultLanguage, { algorithm: 'best fit' });
     } catch {
       return this.defaultLanguage;
     }
@@ -98,10 +116,24 @@ export class I18n {
    * Koa in the auth service.
    */
   negotiateHeaders(headers: { cookie?: string | undefined; acceptLanguage?: string | undefined }): string {
-    const chosen = headers.cookie ? parseCookies(headers.cookie)[LANGUAGE_COOKIE] : undefined;
+    // A header without the cookie's name cannot carry it: no need to parse the session's cookies.
+    const chosen = headers.cookie?.includes(LANGUAGE_COOKIE)
+      ? parseCookies(headers.cookie)[LANGUAGE_COOKIE]
+      : undefined;
     if (chosen && this.offers(chosen)) return chosen;
-    if (!headers.acceptLanguage) return this.defaultLanguage;
-    const ranked = new Negotiator({ headers: { 'accept-language': headers.acceptLanguage.slice(0, 1000) } });
+    const header = headers.acceptLanguage;
+    if (!header) return this.defaultLanguage;
+    if (!this.negotiated.accepts(header)) return this.negotiateAcceptLanguage(header);
+    const cached = this.negotiated.get(header);
+    if (cached !== undefined) return cached;
+    const language = this.negotiateAcceptLanguage(header);
+    this.negotiated.set(header, language);
+    return language;
+  }
+
+  /** An `Accept-Language`'s language, worked out (no cache): {@link negotiateHeaders} remembers it. */
+  negotiateAcceptLanguage(header: string): string {
+    const ranked = new Negotiator({ headers: { 'accept-language': header.slice(0, 1000) } });
     return this.bestMatch(ranked.languages().slice(0, 20));
   }
 
