@@ -53,11 +53,11 @@ export function deadlineFor(target: Target | 'none'): { ms: number; what: string
         what: 'PostgreSQL connect timeout 1000 ms + query timeout 2500 ms (statement timeout 2000 ms)',
       };
     case 'redis':
-      // A passphrase retrieve waits on two Redis commands one after the other (the retrieve rate
-      // limit, then its passphrase attempts): both can time out in one request.
+      // A passphrase retrieve waits on two Redis commands one after the other (its attempts per
+      // push, then per IP; the general retrieve limit no longer waits on Redis): both can time out.
       return {
         ms: 2 * REDIS_COMMAND_TIMEOUT_MS,
-        what: 'two Redis command timeouts (rate limit, then passphrase attempts)',
+        what: 'two Redis command timeouts (passphrase attempts per push, then per IP)',
       };
     case 's3':
       return { ms: Math.max(S3_CONNECT_TIMEOUT_MS, S3_REQUEST_TIMEOUT_MS), what: 'S3 request timeout' };
