@@ -31,6 +31,29 @@ export async function upsertPayload(db: Db, p: UpsertPayload): Promise<void> {
       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
 }
 
+/**
+ * Inserts or replaces several payloads in one statement (one round trip, one commit), each exactly
+ * as `upsertPayload` would. The `(model, id)` pairs must be distinct (PostgreSQL refuses to update
+ * one row twice in a statement). One text for any number of rows (arrays, `unnest`), sent as a
+ * named prepared statement.
+ */
+export async function upsertPayloads(db: Db, rows: readonly UpsertPayload[]): Promise<void> {
+  const col = <T>(pick: (p: UpsertPayload) => T): T[] => rows.map(pick);
+  await sql`/*prepared:oidc_upsert_many*/
+    insert into oidc_payload (model, id, payload, client_id, grant_id, uid, user_code, expires_at)
+    select model, id, payload::jsonb, client_id, grant_id, uid, user_code,
+           now() + make_interval(secs => ttl)
+    from unnest(${col((p) => p.model)}::text[], ${col((p) => p.id)}::text[],
+                ${col((p) => JSON.stringify(p.payload))}::text[], ${col((p) => p.clientId)}::text[],
+                ${col((p) => p.grantId)}::text[], ${col((p) => p.uid)}::text[],
+                ${col((p) => p.userCode)}::text[],
+                ${col((p) => p.expiresInSeconds ?? null)}::double precision[])
+      as t(model, id, payload, client_id, grant_id, uid, user_code, ttl)
+    on conflict (model, id) do update set
+      payload = excluded.payload, client_id = excluded.client_id, grant_id = excluded.grant_id,
+      uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
+}
+
 /** The row when it exists and has not expired (by the database's clock). */
 export async function findLivePayload(
   db: Db,
