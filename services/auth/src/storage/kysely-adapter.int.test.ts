@@ -86,6 +86,36 @@ describe('the adapter sends what one turn of the event loop asks as one statemen
   });
 });
 
+describe('issued client-credentials tokens commit without waiting for the WAL flush', () => {
+  it('only inside their own statement: the session keeps the server setting', async () => {
+    const single = createKysely<AuthDatabase>({ url: database.url, poolSize: 1 });
+    try {
+      const setting = async () =>
+        (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(single)).rows[0]!
+          .s;
+      const before = await setting();
+      const Adapter = createKyselyAdapter(single);
+      await Promise.all(
+        [1, 2].map((n) => new Adapter('ClientCredentials').upsert(`async-${n}`, token(n), 60)),
+      );
+      expect(await setting()).toBe(before);
+      // Committed: another connection sees them at once.
+      const seen = await db
+        .selectFrom('oidc_payload')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          [1, 2].map((n) => storageId('ClientCredentials', `async-${n}`)),
+        )
+        .execute();
+      expect(seen).toHaveLength(2);
+    } finally {
+      await single.destroy();
+    }
+  });
+});
+
 describe('the client cache', () => {
   const env = {
     NODE_ENV: 'test',

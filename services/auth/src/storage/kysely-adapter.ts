@@ -76,18 +76,28 @@ function batchedFind(db: Kysely<AuthDatabase>): (model: string, id: string) => P
 }
 
 /**
+ * The rows whose loss in a database crash only makes a token fail closed, so they are committed
+ * without waiting for the WAL flush (`upsertPayloads`' `asyncCommit`): a client-credentials token
+ * is written once, when issued, with a random id, and never updated; lost, it is unknown to
+ * introspection (inactive) and its client asks for another. Everything else, and every revocation,
+ * deletion and consumption, waits for the flush as before.
+ */
+const ASYNC_COMMIT_MODELS = new Set(['ClientCredentials']);
+
+/**
  * Writes share one statement per turn of the event loop (turn-batch.ts): under load the tokens
  * that concurrent requests issue are inserted together, one round trip and one commit for all.
- * Each caller is answered once its row is committed, as before. Two writes of one row in the same
- * turn (never a token: their ids are random) are written as the later one, which is what running
- * them in order would have left.
+ * Each caller is answered once its row is committed. Two writes of one row in the same turn (never
+ * a token: their ids are random) are written as the later one, which is what running them in
+ * order would have left.
  */
 function batchedUpsert(db: Kysely<AuthDatabase>): (row: UpsertPayload) => Promise<void> {
   const writeMany = async (rows: UpsertPayload[]): Promise<void[]> => {
     const last = new Map<string, UpsertPayload>();
     for (const r of rows) last.set(`${r.model}\0${r.id}`, r);
     const distinct = [...last.values()];
-    await (distinct.length === 1 ? upsertPayload(db, distinct[0]!) : upsertPayloads(db, distinct));
+    const asyncCommit = distinct.every((r) => ASYNC_COMMIT_MODELS.has(r.model));
+    await upsertPayloads(db, distinct, { asyncCommit });
     return rows.map(() => undefined);
   };
   const write = turnBatcher(writeMany, (row: UpsertPayload) => upsertPayload(db, row));

@@ -36,8 +36,18 @@ export async function upsertPayload(db: Db, p: UpsertPayload): Promise<void> {
  * as `upsertPayload` would. The `(model, id)` pairs must be distinct (PostgreSQL refuses to update
  * one row twice in a statement). One text for any number of rows (arrays, `unnest`), sent as a
  * named prepared statement.
+ *
+ * `asyncCommit`: the statement's transaction commits with `synchronous_commit = off`
+ * (`set_config(…, true)`, local to it): the rows are visible to every session at once, as with any
+ * commit, but the answer does not wait for the WAL flush (PostgreSQL flushes within
+ * 3 × `wal_writer_delay`, 600 ms by default). Only a crash of the database server inside that
+ * window can lose them. Otherwise the server's own setting applies.
  */
-export async function upsertPayloads(db: Db, rows: readonly UpsertPayload[]): Promise<void> {
+export async function upsertPayloads(
+  db: Db,
+  rows: readonly UpsertPayload[],
+  { asyncCommit = false }: { asyncCommit?: boolean } = {},
+): Promise<void> {
   const col = <T>(pick: (p: UpsertPayload) => T): T[] => rows.map(pick);
   await sql`/*prepared:oidc_upsert_many*/
     insert into oidc_payload (model, id, payload, client_id, grant_id, uid, user_code, expires_at)
@@ -49,6 +59,9 @@ export async function upsertPayloads(db: Db, rows: readonly UpsertPayload[]): Pr
                 ${col((p) => p.userCode)}::text[],
                 ${col((p) => p.expiresInSeconds ?? null)}::double precision[])
       as t(model, id, payload, client_id, grant_id, uid, user_code, ttl)
+    cross join (select set_config('synchronous_commit',
+      case when ${asyncCommit}::boolean then 'off' else current_setting('synchronous_commit') end,
+      true)) as commit_mode
     on conflict (model, id) do update set
       payload = excluded.payload, client_id = excluded.client_id, grant_id = excluded.grant_id,
       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
