@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { isConnectionError } from '@secret-push/db-kit';
@@ -7,6 +7,7 @@ import {
   deleteByGrantId,
   deletePayload,
   findLivePayload,
+  type FoundPayload,
   findLivePayloads,
   markConsumed,
   type UpsertPayload,
@@ -14,7 +15,6 @@ import {
   upsertPayloads,
 } from './oidc-payload.repository';
 import { turnBatcher } from './turn-batch';
-import type { OidcPayloadRow } from './oidc-payload.table';
 import { DependencyUnavailable } from '../errors';
 
 /** Models whose id is itself a bearer credential: stored only as SHA-256, so a database copy cannot be replayed. */
@@ -30,7 +30,7 @@ const TOKEN_MODELS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 
 export function storageId(model: string, id: string): string {
   return TOKEN_MODELS.has(model) ? sha256(id) : id;
@@ -51,7 +51,7 @@ async function guard<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayload | undefined {
+function toPayload(row: FoundPayload | undefined, jti?: string): AdapterPayload | undefined {
   if (!row) return undefined;
   const payload = { ...row.payload } as AdapterPayload;
   if (jti !== undefined && TOKEN_MODELS.has(row.model)) payload.jti = jti;
@@ -59,7 +59,7 @@ function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayloa
   return payload;
 }
 
-type Found = OidcPayloadRow | undefined;
+type Found = FoundPayload | undefined;
 
 /**
  * Lookups by id share one query per turn of the event loop (turn-batch.ts): introspection asks for
