@@ -23,6 +23,7 @@ import type { AuthConfig } from './config';
 import { accountsApi } from './http/accounts-api';
 import {
   authorizationServerMetadata,
+  exceptMachineEndpoints,
   observeRequests,
   responseFixups,
   throttleFailedClientAuth,
@@ -40,6 +41,7 @@ import { ClientAuthThrottle } from './policy/client-auth-throttle';
 import { LoginThrottle } from './policy/login-throttle';
 import { ResetThrottle } from './policy/reset-throttle';
 import { SignupThrottle } from './policy/signup-throttle';
+import { ClientCache, installClientCache } from './provider/client-cache';
 import { installClientThrottle } from './provider/client-throttle';
 import { cookieKeys, createProvider } from './provider/create-provider';
 import { attachProviderEvents } from './provider/events';
@@ -148,6 +150,8 @@ interface Wiring {
   metrics: AuthMetrics;
   db: Kysely<AuthDatabase>;
   adapter: ReturnType<typeof createKyselyAdapter>;
+  /** The clients this process read lately (provider/client-cache.ts); the adapter invalidates it. */
+  clientCache: ClientCache;
   throttles: Throttles;
   cookieKeys: string[];
   /** Email on (AUTH_SMTP_URL): what queues it; undefined: off. */
@@ -164,6 +168,7 @@ function createAuthProvider(w: Wiring): Provider {
     cookieKeys: w.cookieKeys,
   });
   warnAboutCookies(config, logger);
+  installClientCache(provider, w.clientCache);
   installClientThrottle(provider, w.throttles.client);
   attachProviderEvents(provider, { logger, metrics, throttle: w.throttles.client });
   provider.use(
@@ -202,31 +207,32 @@ function mountRoutes(provider: Provider, w: Wiring, readiness: Readiness): void 
     metrics: w.metrics,
     totp: config.totp,
   };
-  // First: pages in the person's language, down to the 404 page drawn after the rest.
-  provider.use(languages(w.i18n, { secureCookies: config.secureCookies }));
-  provider.use(pagesNotFound()); // a page path's 404 is a page, whoever answered it
-  provider.use(operationalEndpoints({ readiness }));
-  provider.use(authorizationServerMetadata());
+  // Pages in the person's language first, down to the 404 page drawn after the rest; none of
+  // these middleware touches the machine endpoints (token, introspection, revocation).
   provider.use(
-    accountsApi({
-      provider,
-      db,
-      throttle: throttles.client,
-      logger,
-      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
-    }),
-  );
-  provider.use(interactionRoutes(signIn));
-  provider.use(passwordResetRoutes(signIn));
-  provider.use(
-    accountConsoleRoutes({
-      ...shared,
-      adapter: w.adapter,
-      secureCookies: config.secureCookies,
-      logger,
-      totp: config.totp,
-      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
-    }),
+    exceptMachineEndpoints([
+      languages(w.i18n, { secureCookies: config.secureCookies }),
+      pagesNotFound(), // a page path's 404 is a page, whoever answered it
+      operationalEndpoints({ readiness }),
+      authorizationServerMetadata(),
+      accountsApi({
+        provider,
+        db,
+        throttle: throttles.client,
+        logger,
+        reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
+      }),
+      interactionRoutes(signIn),
+      passwordResetRoutes(signIn),
+      accountConsoleRoutes({
+        ...shared,
+        adapter: w.adapter,
+        secureCookies: config.secureCookies,
+        logger,
+        totp: config.totp,
+        reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
+      }),
+    ]),
   );
   provider.use(throttleFailedClientAuth(throttles.client));
   provider.use(responseFixups());
@@ -317,6 +323,7 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
   useBranding(config.branding);
   const { db, redis } = await connectStores(config, logger);
   const metrics = createAuthMetrics();
+  const clientCache = new ClientCache();
   const wiring: Wiring = {
     config,
     logger,
@@ -324,7 +331,8 @@ export async function startAuthServer(config: AuthConfig, logger: Logger): Promi
     db,
     throttles: createThrottles(redis, config, logger),
     cookieKeys: cookieKeys(config),
-    adapter: createKyselyAdapter(db),
+    adapter: createKyselyAdapter(db, { clientChanged: (id) => clientCache.invalidate(id) }),
+    clientCache,
     outbox: config.mail ? mailOutbox(new KeyRing(config.dataKeys), config.i18n.defaultLanguage) : undefined,
     i18n: authI18n(config.i18n),
   };

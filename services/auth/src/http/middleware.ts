@@ -114,3 +114,25 @@ export function responseFixups(): Middleware {
     if (ctx.status === 503) ctx.set('Retry-After', '5');
   };
 }
+
+/**
+ * The provider's machine endpoints: called by programs with client authentication only, answered
+ * by the provider alone (no page, no language, no route of ours).
+ */
+export const MACHINE_ENDPOINTS: ReadonlySet<string> = new Set([
+  '/connect/token',
+  '/connect/introspect',
+  '/connect/revocation',
+]);
+
+/**
+ * `middleware`, run in order, for every request but those to the machine endpoints, which go
+ * straight on: none of these answers or changes them (each passes them on untouched), and they
+ * are the requests that come by the thousand.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- routers of every state and context type, as Koa's `use` takes them
+export function exceptMachineEndpoints(middleware: readonly Middleware<any, any>[]): Middleware {
+  const run = (i: number, ctx: Parameters<Middleware>[0], next: () => Promise<unknown>): Promise<unknown> =>
+    i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1, ctx, next)));
+  return (ctx, next) => (MACHINE_ENDPOINTS.has(ctx.path) ? next() : run(0, ctx, next));
+}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'sha256:';
 
@@ -17,12 +17,12 @@ export function generateClientId(): string {
 }
 
 export function hashClientSecret(secret: string): string {
-  return PREFIX + createHash('sha256').update(secret, 'utf8').digest('hex');
+  return PREFIX + hash('sha256', secret, 'hex');
 }
 
 export function clientSecretMatches(stored: string | undefined, presented: string | undefined): boolean {
   if (!stored?.startsWith(PREFIX) || presented === undefined) return false;
   const expected = Buffer.from(stored.slice(PREFIX.length), 'hex');
-  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  const actual = hash('sha256', presented, 'buffer');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

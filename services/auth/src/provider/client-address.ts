@@ -20,6 +20,8 @@ export function trustProxies(entries: readonly string[]): TrustProxy {
  */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
   // Nothing (typed string, but undefined) once the socket is gone: '' as koa answers then.
+  // Trusting nobody, proxy-addr answers the peer itself: skip parsing X-Forwarded-For for it.
+  if (trust === NOBODY) return req.socket.remoteAddress ?? '';
   return proxyAddr(req, trust) || '';
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { isConnectionError } from '@secret-push/db-kit';
@@ -7,11 +7,14 @@ import {
   deleteByGrantId,
   deletePayload,
   findLivePayload,
+  type FoundPayload,
   findLivePayloads,
   markConsumed,
+  type UpsertPayload,
   upsertPayload,
+  upsertPayloads,
 } from './oidc-payload.repository';
-import type { OidcPayloadRow } from './oidc-payload.table';
+import { turnBatcher } from './turn-batch';
 import { DependencyUnavailable } from '../errors';
 
 /** Models whose id is itself a bearer credential: stored only as SHA-256, so a database copy cannot be replayed. */
@@ -27,7 +30,7 @@ const TOKEN_MODELS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 
 export function storageId(model: string, id: string): string {
   return TOKEN_MODELS.has(model) ? sha256(id) : id;
@@ -48,7 +51,7 @@ async function guard<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayload | undefined {
+function toPayload(row: FoundPayload | undefined, jti?: string): AdapterPayload | undefined {
   if (!row) return undefined;
   const payload = { ...row.payload } as AdapterPayload;
   if (jti !== undefined && TOKEN_MODELS.has(row.model)) payload.jti = jti;
@@ -56,98 +59,98 @@ function toPayload(row: OidcPayloadRow | undefined, jti?: string): AdapterPayloa
   return payload;
 }
 
-interface PendingFind {
-  model: string;
-  id: string;
-  resolve(row: OidcPayloadRow | undefined): void;
-  reject(err: unknown): void;
-}
+type Found = FoundPayload | undefined;
 
 /**
- * Lookups by id started in the same turn of the event loop share one query. Introspection asks for
- * every token as AccessToken and ClientCredentials at once (oidc-provider's findToken); with a SQL
- * store that was two round trips where one answers both.
+ * Lookups by id share one query per turn of the event loop (turn-batch.ts): introspection asks for
+ * every token as AccessToken and ClientCredentials at once (oidc-provider's findToken), and
+ * concurrent requests' lookups go out together.
  */
-function batchedFind(
-  db: Kysely<AuthDatabase>,
-): (model: string, id: string) => Promise<OidcPayloadRow | undefined> {
-  let pending: PendingFind[] = [];
-  const flush = () => {
-    const batch = pending;
-    pending = [];
-    guard(() => findLivePayloads(db, batch)).then(
-      (rows) => {
-        for (const p of batch) p.resolve(rows.find((r) => r.model === p.model && r.id === p.id));
-      },
-      (err: unknown) => {
-        for (const p of batch) p.reject(err);
-      },
-    );
+function batchedFind(db: Kysely<AuthDatabase>): (model: string, id: string) => Promise<Found> {
+  const findMany = async (wanted: { model: string; id: string }[]): Promise<Found[]> => {
+    const rows = await findLivePayloads(db, wanted);
+    return wanted.map((w) => rows.find((r) => r.model === w.model && r.id === w.id));
   };
-  return (model, id) =>
-    new Promise((resolve, reject) => {
-      if (pending.length === 0) process.nextTick(flush);
-      pending.push({ model, id, resolve, reject });
-    });
+  const find = turnBatcher(findMany, async (w: { model: string; id: string }) => (await findMany([w]))[0]);
+  return (model, id) => guard(() => find({ model, id }));
 }
 
 /**
- * How long a client's stored metadata is reused by this process, in seconds. oidc-provider looks
- * the client up on every token and introspection request (it keeps the parsed client, keyed by a
- * hash of what the store returned, but asks the store each time); reusing the row for two seconds
- * saves most of those lookups. A client created, rotated or deleted through this process is
- * forgotten at once; through another (the operator CLI, another replica) it takes effect within
- * this time. Clients not found are not remembered.
+ * The rows whose loss in a database crash only makes a token fail closed, so they are committed
+ * without waiting for the WAL flush (`upsertPayloads`' `asyncCommit`): a client-credentials token
+ * is written once, when issued, with a random id, and never updated; lost, it is unknown to
+ * introspection (inactive) and its client asks for another. Everything else, and every revocation,
+ * deletion and consumption, waits for the flush as before.
  */
-export const CLIENT_CACHE_SECONDS = 2;
-const CLIENT_CACHE_SIZE = 1000;
+const ASYNC_COMMIT_MODELS = new Set(['ClientCredentials']);
+
+/**
+ * Writes share one statement per turn of the event loop (turn-batch.ts): under load the tokens
+ * that concurrent requests issue are inserted together, one round trip and one commit for all.
+ * Each caller is answered once its row is committed. Two writes of one row in the same turn (never
+ * a token: their ids are random) are written as the later one, which is what running them in
+ * order would have left.
+ */
+function batchedUpsert(db: Kysely<AuthDatabase>): (row: UpsertPayload) => Promise<void> {
+  const writeMany = async (rows: UpsertPayload[]): Promise<void[]> => {
+    const last = new Map<string, UpsertPayload>();
+    for (const r of rows) last.set(`${r.model}\0${r.id}`, r);
+    const distinct = [...last.values()];
+    const asyncCommit = distinct.every((r) => ASYNC_COMMIT_MODELS.has(r.model));
+    await upsertPayloads(db, distinct, { asyncCommit });
+    return rows.map(() => undefined);
+  };
+  const write = turnBatcher(writeMany, (row: UpsertPayload) => upsertPayload(db, row));
+  return (row) => guard(() => write(row));
+}
 
 /** oidc-provider's adapter contract (example/my_adapter.js) over the one `oidc_payload` table. */
 export function createKyselyAdapter(
   db: Kysely<AuthDatabase>,
-  options: { clientCacheSeconds?: number; now?: () => number } = {},
+  options: {
+    /**
+     * Called with a client's id before and after this process writes or deletes its row (the
+     * provider's client cache forgets it: provider/client-cache.ts).
+     */
+    clientChanged?: (clientId: string) => void;
+  } = {},
 ): new (model: string) => Adapter {
   const findById = batchedFind(db);
-  const now = options.now ?? Date.now;
-  const clientTtlMs = (options.clientCacheSeconds ?? CLIENT_CACHE_SECONDS) * 1000;
-  const clients = new Map<string, { row: OidcPayloadRow; until: number }>();
-  async function findClient(key: string): Promise<OidcPayloadRow | undefined> {
-    const hit = clients.get(key);
-    if (hit && hit.until > now()) return hit.row;
-    clients.delete(key);
-    const row = await findById('Client', key);
-    if (row && clientTtlMs > 0) {
-      if (clients.size >= CLIENT_CACHE_SIZE) clients.delete(clients.keys().next().value!);
-      clients.set(key, { row, until: now() + clientTtlMs });
+  const write = batchedUpsert(db);
+  const clientChanged = options.clientChanged ?? (() => {});
+  /** Runs `op` on the client `id`'s row, telling the cache before and once it is done. */
+  const changingClient = async (id: string, op: () => Promise<void>): Promise<void> => {
+    clientChanged(id);
+    try {
+      await op();
+    } finally {
+      clientChanged(id);
     }
-    return row;
-  }
+  };
   return class KyselyAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      if (this.model === 'Client') clients.delete(id);
       const { jti: _jti, ...rest } = payload;
       const stored = TOKEN_MODELS.has(this.model) ? rest : payload;
-      await guard(() =>
-        upsertPayload(db, {
-          model: this.model,
-          id: storageId(this.model, id),
-          payload: stored,
-          expiresInSeconds: expiresIn > 0 ? expiresIn : undefined,
-          clientId: payload.clientId ?? (this.model === 'Client' ? id : null),
-          grantId: payload.grantId ?? null,
-          uid: payload.uid ?? null,
-          userCode: payload.userCode ?? null,
-        }),
-      );
+      const row = {
+        model: this.model,
+        id: storageId(this.model, id),
+        payload: stored,
+        expiresInSeconds: expiresIn > 0 ? expiresIn : undefined,
+        clientId: payload.clientId ?? (this.model === 'Client' ? id : null),
+        grantId: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        userCode: payload.userCode ?? null,
+      };
+      if (this.model === 'Client') await changingClient(id, () => write(row));
+      else await write(row);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       const key = storageId(this.model, id);
       if (unstorable(key)) return undefined;
-      const row = this.model === 'Client' ? await findClient(key) : await findById(this.model, key);
-      return toPayload(row, id);
+      return toPayload(await findById(this.model, key), id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -169,8 +172,9 @@ export function createKyselyAdapter(
     async destroy(id: string): Promise<void> {
       const key = storageId(this.model, id);
       if (unstorable(key)) return;
-      if (this.model === 'Client') clients.delete(key);
-      await guard(() => deletePayload(db, this.model, key));
+      const remove = () => guard(() => deletePayload(db, this.model, key));
+      if (this.model === 'Client') await changingClient(key, remove);
+      else await remove();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

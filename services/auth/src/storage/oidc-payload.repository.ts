@@ -31,6 +31,42 @@ export async function upsertPayload(db: Db, p: UpsertPayload): Promise<void> {
       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
 }
 
+/**
+ * Inserts or replaces several payloads in one statement (one round trip, one commit), each exactly
+ * as `upsertPayload` would. The `(model, id)` pairs must be distinct (PostgreSQL refuses to update
+ * one row twice in a statement). One text for any number of rows (arrays, `unnest`), sent as a
+ * named prepared statement.
+ *
+ * `asyncCommit`: the statement's transaction commits with `synchronous_commit = off`
+ * (`set_config(…, true)`, local to it): the rows are visible to every session at once, as with any
+ * commit, but the answer does not wait for the WAL flush (PostgreSQL flushes within
+ * 3 × `wal_writer_delay`, 600 ms by default). Only a crash of the database server inside that
+ * window can lose them. Otherwise the server's own setting applies.
+ */
+export async function upsertPayloads(
+  db: Db,
+  rows: readonly UpsertPayload[],
+  { asyncCommit = false }: { asyncCommit?: boolean } = {},
+): Promise<void> {
+  const col = <T>(pick: (p: UpsertPayload) => T): T[] => rows.map(pick);
+  await sql`/*prepared:oidc_upsert_many*/
+    insert into oidc_payload (model, id, payload, client_id, grant_id, uid, user_code, expires_at)
+    select model, id, payload::jsonb, client_id, grant_id, uid, user_code,
+           now() + make_interval(secs => ttl)
+    from unnest(${col((p) => p.model)}::text[], ${col((p) => p.id)}::text[],
+                ${col((p) => JSON.stringify(p.payload))}::text[], ${col((p) => p.clientId)}::text[],
+                ${col((p) => p.grantId)}::text[], ${col((p) => p.uid)}::text[],
+                ${col((p) => p.userCode)}::text[],
+                ${col((p) => p.expiresInSeconds ?? null)}::double precision[])
+      as t(model, id, payload, client_id, grant_id, uid, user_code, ttl)
+    cross join (select set_config('synchronous_commit',
+      case when ${asyncCommit}::boolean then 'off' else current_setting('synchronous_commit') end,
+      true)) as commit_mode
+    on conflict (model, id) do update set
+      payload = excluded.payload, client_id = excluded.client_id, grant_id = excluded.grant_id,
+      uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
+}
+
 /** The row when it exists and has not expired (by the database's clock). */
 export async function findLivePayload(
   db: Db,
@@ -51,16 +87,19 @@ export async function findLivePayload(
  * The live rows among the `(model, id)` pairs `wanted`, in one statement: a superset is read (every
  * listed model × every listed id) and the pairs not asked for are dropped.
  */
+/** What a lookup by id needs of a row (fewer columns: less to parse, no dates but one). */
+export type FoundPayload = Pick<OidcPayloadRow, 'model' | 'id' | 'payload' | 'consumed_at'>;
+
 export async function findLivePayloads(
   db: Db,
   wanted: readonly { model: string; id: string }[],
-): Promise<OidcPayloadRow[]> {
+): Promise<FoundPayload[]> {
   const models = [...new Set(wanted.map((w) => w.model))];
   const ids = [...new Set(wanted.map((w) => w.id))];
   // Arrays, not IN lists: one text for any batch, sent as a named prepared statement (every
   // token and introspection request runs it).
-  const { rows } = await sql<OidcPayloadRow>`/*prepared:oidc_find*/
-    select * from oidc_payload
+  const { rows } = await sql<FoundPayload>`/*prepared:oidc_find*/
+    select model, id, payload, consumed_at from oidc_payload
     where model = any(${models}::text[]) and id = any(${ids}::text[])
       and (expires_at is null or expires_at > now())`.execute(db);
   const asked = new Set(wanted.map((w) => `${w.model}\0${w.id}`));

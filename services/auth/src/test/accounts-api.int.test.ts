@@ -10,7 +10,7 @@ import { type ClientCredentials, type TestAuth, type TestUser, startAuth } from 
 import { basic, postForm } from './support/helpers';
 import { Browser } from './support/browser';
 import { type RelyingParty, authorize, relyingParty, signIn } from './support/relying-party';
-import { CLIENT_CACHE_SECONDS } from '../storage/kysely-adapter';
+import { CLIENT_CACHE_SECONDS } from '../provider/client-cache';
 
 // The accounts API (GET/DELETE /accounts/:sub) against a real auth service: real database, Redis
 // and provider; clients and users made by the CLI; sign-ins by openid-client through the login page.

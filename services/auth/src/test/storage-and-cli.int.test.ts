@@ -2,7 +2,7 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { type ClientCredentials, type TestAuth, startAuth } from '../testing';
 import { introspect, postForm } from './support/helpers';
 import { deleteExpiredPayloads } from '../storage/oidc-payload.repository';
-import { CLIENT_CACHE_SECONDS } from '../storage/kysely-adapter';
+import { CLIENT_CACHE_SECONDS } from '../provider/client-cache';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
