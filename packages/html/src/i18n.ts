@@ -20,6 +20,14 @@ const DEFAULT_TAGS: Record<string, (chunks: Chunks) => Html> = {
   kbd: (c) => html`<kbd>${c}</kbd>`,
 };
 
+/** The default tags as formatjs calls them (made once: they are the same for every call). */
+const WRAPPED_DEFAULT_TAGS: Record<string, unknown> = Object.fromEntries(
+  Object.entries(DEFAULT_TAGS).map(([name, fn]) => [
+    name,
+    (chunks: unknown[]) => fn(new Html(chunks.map(renderPart).join(''))),
+  ]),
+);
+
 /**
  * A message with markup, as escaped HTML: the catalogue's text and every value are escaped; markup
  * comes only from tags the message names (`Read <link>how it works</link>`) and the caller renders
@@ -27,10 +35,7 @@ const DEFAULT_TAGS: Record<string, (chunks: Chunks) => Html> = {
  * nothing), or from values that are already `Html`. Never a raw string from a catalogue.
  */
 export function rich(id: string, values: RichValues = {}): Html {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(DEFAULT_TAGS)) {
-    wrapped[name] = (chunks: unknown[]) => fn(new Html(chunks.map(renderPart).join('')));
-  }
+  const wrapped: Record<string, unknown> = { ...WRAPPED_DEFAULT_TAGS };
   for (const [name, value] of Object.entries(values)) {
     wrapped[name] =
       typeof value === 'function'

@@ -1,4 +1,5 @@
-import { type KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import { type KeyObject, createCipheriv, createDecipheriv, createSecretKey } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -37,7 +38,7 @@ export class KeyRing {
   seal(plaintext: string, aad: string, keyId = this.activeId): Buffer {
     const key = this.keys.get(keyId);
     if (!key) throw new DecryptionError(`unknown key id ${keyId}`);
-    const nonce = randomBytes(NONCE_BYTES);
+    const nonce = pooledRandomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

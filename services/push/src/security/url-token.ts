@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from '@secret-push/key-ring';
 
 /** 128 bits from the CSPRNG, base64url: 22 characters of `[A-Za-z0-9_-]`. */
 export function generateUrlToken(): string {
-  return randomBytes(16).toString('base64url');
+  return pooledRandomBytes(16).toString('base64url');
 }
 
 /** The lookup key: the database holds only this and an encrypted copy, never the token itself. */
