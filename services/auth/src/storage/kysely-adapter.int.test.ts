@@ -131,7 +131,7 @@ describe('the client cache', () => {
     grant_types: ['client_credentials'],
     response_types: [],
     redirect_uris: [],
-    token_endpoint_auth_method: 'client_secret_basic',
+    token_endpoint_auth_method: 'client_secret_basic' as const,
     scope: 'pushes:read',
   });
   let provider: Provider;
