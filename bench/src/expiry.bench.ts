@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -61,6 +62,9 @@ async function run(root: string, workers: number): Promise<Figure[]> {
             PUSH_REDIS_URL: REDIS_URL,
             PUSH_REDIS_PREFIX: prefix,
             PUSH_WORKER_PORT: String(await freePort()),
+            // The worker unseals emails' links with these (issue 26): required since then.
+            PUSH_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+            PUSH_PUBLIC_URL: 'https://push.example.org',
           },
           stdio: ['ignore', 'inherit', 'inherit'],
         }),
