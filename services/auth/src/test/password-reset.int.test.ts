@@ -367,6 +367,8 @@ describe('delivery', () => {
     await retryNow(auth.db);
     const link = await resetLink(who.email);
     expect(link).toMatch(/\/reset\//);
+    // The catcher has the message; the sender marks its row sent just after the SMTP answer.
+    await eventually(async () => (await queuedEmails(auth.db, who.email))[0]?.status === 'sent');
     const [sent] = await queuedEmails(auth.db, who.email);
     expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
   });
