@@ -8,15 +8,27 @@ import type { TickReport } from './ticker';
 
 // The keeper's decisions against a scripted queue and connection, with short intervals (20 ms
 // ticks, a 50 ms watchdog): when to upsert the scheduler, when to tick locally. (Against a real
-// Redis: test/worker.int.test.ts.)
+// Redis: test/worker.int.test.ts.) Jest runs suites in parallel, so this process's timers can run
+// late by tens of milliseconds: a test that asserts something does NOT happen while the queue
+// ticks uses a 1 s watchdog (stale only after 1 s without a sign), and a test that waits for
+// something to happen polls for it (`until`) rather than sleeping a fixed time.
 
 const silent = createLogger({ name: 'test', level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `ok` every 5 ms until it holds; fails after `withinMs`. */
+async function until(ok: () => boolean, withinMs = 3000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${withinMs} ms: ${ok.toString()}`);
+    await sleep(5);
+  }
+}
+
 /** A scheduler as the fake queue holds it: `next` fixed (stalled, frozen) or moving with the clock. */
 type FakeScheduler = { every: number; next?: number } | undefined;
 
-function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
+function fakes(initial: { status: string; scheduler?: FakeScheduler; watchdogMs?: number }) {
   const redis = Object.assign(new EventEmitter(), {
     status: initial.status,
     hset: jest.fn(() => Promise.resolve(1)),
@@ -51,7 +63,7 @@ function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
     queue: queue as unknown as Queue<TickJobData, string, QueueJobName>,
     redis: redis as unknown as Redis,
     intervalMs: 20,
-    watchdogMs: 50,
+    watchdogMs: initial.watchdogMs ?? 50,
     tick: (): Promise<TickReport> => {
       ticks.count++;
       return Promise.resolve({ done: {} });
@@ -75,7 +87,7 @@ function fakes(initial: { status: string; scheduler?: FakeScheduler }) {
 
 describe('tick keeper', () => {
   it('creates the scheduler at start, removes no other, and does not tick locally while the queue ticks', async () => {
-    const f = fakes({ status: 'ready' });
+    const f = fakes({ status: 'ready', watchdogMs: 1000 });
     try {
       const seen = setInterval(() => f.keeper.queueTickSeen(), 10);
       await sleep(200);
@@ -91,16 +103,15 @@ describe('tick keeper', () => {
   });
 
   it('ticks locally every interval while the connection is not ready, and checks the scheduler as soon as it is', async () => {
-    const f = fakes({ status: 'reconnecting' });
+    const f = fakes({ status: 'reconnecting', watchdogMs: 1000 });
     try {
-      await sleep(150);
-      expect(f.ticks.count).toBeGreaterThanOrEqual(4);
+      await until(() => f.ticks.count >= 4);
       expect(f.keeper.ticksLocally()).toBe(true);
       expect(f.queue.getJobScheduler).not.toHaveBeenCalled();
 
       f.redis.status = 'ready';
       f.redis.emit('ready');
-      await sleep(5);
+      await until(() => f.repairs.length > 0);
       expect(f.repairs).toEqual(['created']);
       const seen = setInterval(() => f.keeper.queueTickSeen(), 10);
       await sleep(60);
@@ -120,11 +131,11 @@ describe('tick keeper', () => {
       await sleep(20);
       expect(f.repairs).toEqual([]);
       f.setScheduler(undefined);
-      await sleep(80);
+      await until(() => f.repairs.length >= 1);
       expect(f.repairs).toEqual(['missing']);
       expect(f.redis.hset).toHaveBeenCalledWith('meta', { 'opts.maxLenEvents': 1000 });
       f.setScheduler({ every: 1000 });
-      await sleep(80);
+      await until(() => f.repairs.length >= 2);
       expect(f.repairs).toEqual(['missing', 'interval']);
     } finally {
       f.keeper.close();
@@ -139,8 +150,7 @@ describe('tick keeper', () => {
       expect(f.repairs).toEqual([]);
       expect(f.ticks.count).toBe(0); // busy: no local tick either
       f.setBusy(false);
-      await sleep(80);
-      expect(f.repairs).toContain('stalled');
+      await until(() => f.repairs.includes('stalled'));
     } finally {
       f.keeper.close();
     }
@@ -150,9 +160,7 @@ describe('tick keeper', () => {
     const f = fakes({ status: 'ready', scheduler: { every: 20, next: Date.now() + 60_000 } });
     try {
       // No tick seen and the scheduler's next job never moves: stale after 50 + 2 × 20 ms.
-      await sleep(250);
-      expect(f.keeper.ticksLocally()).toBe(true);
-      expect(f.ticks.count).toBeGreaterThan(0);
+      await until(() => f.keeper.ticksLocally() && f.ticks.count > 0);
     } finally {
       f.keeper.close();
     }
