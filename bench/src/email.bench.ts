@@ -12,6 +12,7 @@ import {
   startMailCatcher,
   uniquePrefix,
 } from '@secret-push/testing';
+import { NODE_FLAGS } from './processes';
 import type { BenchResult, Figure } from './report';
 
 const N = Number(process.env.BENCH_EMAILS ?? 2000);
@@ -52,7 +53,7 @@ export async function emailBenchmark(root: string): Promise<BenchResult> {
       from push`.execute(database.db);
     await sql`analyze`.execute(database.db);
     const started = Date.now();
-    child = spawn(process.execPath, [join(root, 'services/push/dist/main-worker.js')], {
+    child = spawn(process.execPath, [...NODE_FLAGS.worker, join(root, 'services/push/dist/main-worker.js')], {
       env: {
         ...process.env,
         NODE_ENV: 'production',
@@ -87,7 +88,7 @@ export async function emailBenchmark(root: string): Promise<BenchResult> {
     ];
     return {
       benchmark: 'Email sending',
-      description: `${N} queued links, one real worker process (send-email job, default interval and batch of 50, 4 sends at a time) against the in-process SMTP catcher of packages/testing (no TLS, no network latency: an upper bound).`,
+      description: `${N} queued links, one real worker process (send-email job, default interval and batch of 50, 4 sends at a time) against the in-process SMTP catcher of packages/testing (no TLS, no network latency: an upper bound); worker Node flags \`${NODE_FLAGS.worker.join(' ')}\` (the pod's).`,
       figures,
     };
   } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type PushDatabase, pushMigrations } from '@secret-push/push';
 import { REDIS_URL, deleteRedisKeys, freePort, freshDatabase, uniquePrefix } from '@secret-push/testing';
+import { NODE_FLAGS } from './processes';
 import type { BenchResult, Figure } from './report';
 
 const N = Number(process.env.BENCH_EXPIRY_PUSHES ?? 100_000);
@@ -53,7 +54,7 @@ async function run(root: string, workers: number): Promise<Figure[]> {
     await sql`analyze push`.execute(database.db);
     for (let i = 0; i < workers; i++) {
       children.push(
-        spawn(process.execPath, [join(root, 'services/push/dist/main-worker.js')], {
+        spawn(process.execPath, [...NODE_FLAGS.worker, join(root, 'services/push/dist/main-worker.js')], {
           env: {
             ...process.env,
             NODE_ENV: 'production',
@@ -154,7 +155,7 @@ export async function expiryBenchmark(root: string): Promise<BenchResult> {
   for (const workers of WORKER_COUNTS) figures.push(...(await run(root, workers)));
   return {
     benchmark: 'Expiry by time',
-    description: `${N} pushes, windows spread evenly over ${SPREAD_SECONDS} s, nothing queued per push; worker processes (${WORKER_COUNTS.join(', then ')}) ticking every ${process.env.PUSH_WORKER_TICK_MS ?? 'default, 250'} ms, batches of ${process.env.PUSH_SWEEP_BATCH_SIZE ?? 'default, 500'}.`,
+    description: `${N} pushes, windows spread evenly over ${SPREAD_SECONDS} s, nothing queued per push; worker processes (${WORKER_COUNTS.join(', then ')}) ticking every ${process.env.PUSH_WORKER_TICK_MS ?? 'default, 250'} ms, batches of ${process.env.PUSH_SWEEP_BATCH_SIZE ?? 'default, 500'}; worker Node flags \`${NODE_FLAGS.worker.join(' ')}\` (the pod's).`,
     figures,
   };
 }
