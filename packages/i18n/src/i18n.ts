@@ -1,9 +1,9 @@
 import { match } from '@formatjs/intl-localematcher';
 import { parse as parseCookies } from 'cookie';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from '@secret-push/http-kit';
-import { BoundedCache } from './bounded-cache';
 import { loadCatalogues } from './catalogue';
 import { useDefaultTranslator, withTranslator } from './context';
 import { LANGUAGE_NAMES, PSEUDO_LOCALE, PSEUDO_NAME, SOURCE_LANGUAGE, isLanguage } from './locales';
@@ -12,6 +12,9 @@ import { Translator } from './translator';
 
 /** The cookie that remembers the language chosen with the selector (a year; not a secret). */
 export const LANGUAGE_COOKIE = 'sp_lang';
+
+/** The longest `Accept-Language` whose negotiated language is remembered (a browser's is far shorter). */
+const MAX_CACHED_HEADER = 256;
 
 /** The cookie's attributes, one definition for both services (Express here, Koa in the auth service). */
 export const languageCookieOptions = (secure: boolean) =>
@@ -52,13 +55,15 @@ export class I18n {
   private readonly tags: readonly string[];
   /**
    * The language each recently seen `Accept-Language` header negotiated to. Browsers send few
-   * different headers, so nearly every request is answered from here; bounded in entries and key
-   * bytes (hostile, ever-new headers only evict), and headers over 256 bytes are never stored.
+   * different headers, so nearly every request is answered from here; bounded in entries and in
+   * the total length of its keys (hostile, ever-new headers only evict), and headers over
+   * {@link MAX_CACHED_HEADER} characters are never stored.
    */
-  private readonly negotiated = new BoundedCache<string>({
-    maxEntries: 1000,
-    maxKeyLength: 256,
-    maxTotalKeyLength: 64 * 1024,
+  private readonly negotiated = new LRUCache<string, string>({
+    max: 1000,
+    maxSize: 64 * 1024,
+    maxEntrySize: MAX_CACHED_HEADER,
+    sizeCalculation: (_language, header) => header.length,
   });
 
   constructor(options: I18nOptions) {
@@ -123,7 +128,7 @@ export class I18n {
     if (chosen && this.offers(chosen)) return chosen;
     const header = headers.acceptLanguage;
     if (!header) return this.defaultLanguage;
-    if (!this.negotiated.accepts(header)) return this.negotiateAcceptLanguage(header);
+    if (header.length > MAX_CACHED_HEADER) return this.negotiateAcceptLanguage(header);
     const cached = this.negotiated.get(header);
     if (cached !== undefined) return cached;
     const language = this.negotiateAcceptLanguage(header);
