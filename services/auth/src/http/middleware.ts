@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import type { HttpLogger } from '@secret-push/logger';
 import type { AuthMetrics } from '../observability/metrics';
 import type { ClientAuthThrottle } from '../policy/client-auth-throttle';
@@ -126,13 +127,12 @@ export const MACHINE_ENDPOINTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * `middleware`, run in order, for every request but those to the machine endpoints, which go
- * straight on: none of these answers or changes them (each passes them on untouched), and they
- * are the requests that come by the thousand.
+ * `middleware`, run in order (koa-compose), for every request but those to the machine endpoints,
+ * which go straight on: none of these answers or changes them (each passes them on untouched), and
+ * they are the requests that come by the thousand.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- routers of every state and context type, as Koa's `use` takes them
-export function exceptMachineEndpoints(middleware: readonly Middleware<any, any>[]): Middleware {
-  const run = (i: number, ctx: Parameters<Middleware>[0], next: () => Promise<unknown>): Promise<unknown> =>
-    i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1, ctx, next)));
-  return (ctx, next) => (MACHINE_ENDPOINTS.has(ctx.path) ? next() : run(0, ctx, next));
+export function exceptMachineEndpoints(middleware: Middleware<any, any>[]): Middleware {
+  const chain = compose(middleware);
+  return (ctx, next) => (MACHINE_ENDPOINTS.has(ctx.path) ? next() : chain(ctx, next));
 }
