@@ -11,7 +11,6 @@ import {
   findLivePayloads,
   markConsumed,
   type UpsertPayload,
-  upsertPayload,
   upsertPayloads,
 } from './oidc-payload.repository';
 import { turnBatcher } from './turn-batch';
@@ -100,7 +99,7 @@ function batchedUpsert(db: Kysely<AuthDatabase>): (row: UpsertPayload) => Promis
     await upsertPayloads(db, distinct, { asyncCommit });
     return rows.map(() => undefined);
   };
-  const write = turnBatcher(writeMany, (row: UpsertPayload) => upsertPayload(db, row));
+  const write = turnBatcher(writeMany, async (row: UpsertPayload) => (await writeMany([row]))[0]);
   return (row) => guard(() => write(row));
 }
 

@@ -17,25 +17,11 @@ export interface UpsertPayload {
 }
 
 /**
- * Inserts or replaces a payload; `expiresInSeconds` counts from the database's now(). One text
- * whatever the values, sent as a named prepared statement (planned once per connection): it runs
+ * Inserts or replaces payloads (one or several) in one statement: one round trip, one commit;
+ * `expiresInSeconds` counts from the database's now(). The `(model, id)` pairs must be distinct
+ * (PostgreSQL refuses to update one row twice in a statement). One text for any number of rows
+ * (arrays, `unnest`), sent as a named prepared statement (planned once per connection): it runs
  * for every token issued.
- */
-export async function upsertPayload(db: Db, p: UpsertPayload): Promise<void> {
-  await sql`/*prepared:oidc_upsert*/
-    insert into oidc_payload (model, id, payload, client_id, grant_id, uid, user_code, expires_at)
-    values (${p.model}, ${p.id}, ${JSON.stringify(p.payload)}, ${p.clientId}, ${p.grantId}, ${p.uid},
-            ${p.userCode}, now() + make_interval(secs => ${p.expiresInSeconds ?? null}::double precision))
-    on conflict (model, id) do update set
-      payload = excluded.payload, client_id = excluded.client_id, grant_id = excluded.grant_id,
-      uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`.execute(db);
-}
-
-/**
- * Inserts or replaces several payloads in one statement (one round trip, one commit), each exactly
- * as `upsertPayload` would. The `(model, id)` pairs must be distinct (PostgreSQL refuses to update
- * one row twice in a statement). One text for any number of rows (arrays, `unnest`), sent as a
- * named prepared statement.
  *
  * `asyncCommit`: the statement's transaction commits with `synchronous_commit = off`
  * (`set_config(…, true)`, local to it): the rows are visible to every session at once, as with any
@@ -83,12 +69,13 @@ export async function findLivePayload(
   return q.limit(1).executeTakeFirst();
 }
 
+/** What a lookup by id needs of a row (fewer columns: less to parse, no dates but one). */
+export type FoundPayload = Pick<OidcPayloadRow, 'model' | 'id' | 'payload' | 'consumed_at'>;
+
 /**
  * The live rows among the `(model, id)` pairs `wanted`, in one statement: a superset is read (every
  * listed model × every listed id) and the pairs not asked for are dropped.
  */
-/** What a lookup by id needs of a row (fewer columns: less to parse, no dates but one). */
-export type FoundPayload = Pick<OidcPayloadRow, 'model' | 'id' | 'payload' | 'consumed_at'>;
 
 export async function findLivePayloads(
   db: Db,
