@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { request as httpRequest, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,13 +45,6 @@ function source(hash?: ReturnType<typeof createHash>): Readable {
 }
 
 const mibPerSecond = (ms: number) => Math.round((SIZE_MIB / (ms / 1000)) * 10) / 10;
-
-function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const kb = Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
-  );
-  return Math.round(kb / 1024);
-}
 
 /** Streams a multipart create (one file part) to the push API; resolves with the response. */
 function multipartUpload(
@@ -181,15 +174,14 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
     // Warm the service up with a small file push, then take the resting RSS.
     const warm = await multipartUpload(push.url, bearer, Readable.from([randomBytes(1000)]));
     if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}: ${warm.text}`);
-    const pid = push.child.pid!;
-    const restingRss = rssMiB(pid, 'VmRSS');
+    const restingRss = push.rssMiB();
 
     console.log(`files: ${SIZE_MIB} MiB through the push service`);
     const sent = createHash('sha256');
     t = Date.now();
     const created = await multipartUpload(push.url, bearer, source(sent));
     const pushUp = Date.now() - t;
-    const uploadGrowth = rssMiB(pid, 'VmHWM') - restingRss;
+    const uploadGrowth = push.peakRssMiB() - restingRss;
     if (created.status !== 201) throw new Error(`upload answered ${created.status}: ${created.text}`);
     const urlToken = (JSON.parse(created.text) as { url_token: string }).url_token;
     // Set-up (not measured): the download link, from a retrieve through the SDK.
@@ -197,7 +189,7 @@ export async function filesBenchmark(root: string): Promise<BenchResult> {
     t = Date.now();
     const receivedHash = await downloadHash(retrieved.files[0]!.url);
     const pushDown = Date.now() - t;
-    const growth = rssMiB(pid, 'VmHWM') - restingRss;
+    const growth = push.peakRssMiB() - restingRss;
     const intact = receivedHash === sent.digest('hex');
 
     const ratio = (direct: number, pushed: number) => Math.round((direct / pushed) * 100) / 100;
